@@ -1,0 +1,121 @@
+package io.troupe.actor;
+
+import io.troupe.actor.mailbox.MailboxType;
+
+import java.time.Duration;
+
+/**
+ * What an actor may do while it handles an event. One instance per worker thread, rebound for every event:
+ * use it only inside {@link Behavior#receive} and never keep it.
+ */
+public interface ActorContext
+{
+    /**
+     * The id of the actor handling the event.
+     *
+     * @return its id.
+     */
+    ActorId self();
+
+    /**
+     * The system the actor lives in.
+     *
+     * @return the system.
+     */
+    ActorSystem system();
+
+    /**
+     * Sends an event with type 0, no flags and cookie 0.
+     *
+     * @param recipient an actor or service id, local or remote.
+     * @param event     the event; sent by reference within a node, so it should be immutable.
+     */
+    void send(ActorId recipient, Object event);
+
+    /**
+     * Sends an event.
+     *
+     * @param recipient an actor or service id.
+     * @param event     the event.
+     * @param type      the event's type id (see {@link EventTypes}).
+     * @param flags     {@link Envelope} flags, e.g. {@link Envelope#FLAG_TRACK_DELIVERY}.
+     * @param cookie    a value returned with any reply or {@link Undelivered} notice.
+     */
+    void send(ActorId recipient, Object event, int type, int flags, long cookie);
+
+    /**
+     * Sends an event that is forwarded to another actor if the recipient does not exist.
+     *
+     * @param recipient an actor or service id.
+     * @param event     the event.
+     * @param type      the event's type id.
+     * @param flags     {@link Envelope} flags; {@link Envelope#FLAG_FORWARD_ON_NONDELIVERY} is added.
+     * @param cookie    a value returned with any reply or notice.
+     * @param forwardTo where the event goes if the recipient does not exist.
+     */
+    void send(ActorId recipient, Object event, int type, int flags, long cookie, ActorId forwardTo);
+
+    /**
+     * Replies to the sender of the event being handled, with the same type and cookie.
+     *
+     * @param event the reply.
+     */
+    void reply(Object event);
+
+    /**
+     * Switches the actor's behaviour; takes effect from the next event.
+     *
+     * @param next the new behaviour.
+     */
+    void become(Behavior next);
+
+    /**
+     * Registers a new actor on a new {@link MailboxType#SIMPLE} mailbox in this actor's pool.
+     *
+     * @param behavior its first behaviour.
+     * @return its id.
+     */
+    ActorId register(Behavior behavior);
+
+    /**
+     * Registers a new actor on a new mailbox.
+     *
+     * @param behavior its first behaviour.
+     * @param poolId   the pool to pin it to.
+     * @param type     the mailbox type.
+     * @return its id.
+     */
+    ActorId register(Behavior behavior, int poolId, MailboxType type);
+
+    /**
+     * Registers a new actor on this actor's own mailbox: the two never run at the same time, so they may
+     * share state, while keeping separate addresses.
+     *
+     * @param behavior its first behaviour.
+     * @return its id.
+     */
+    ActorId registerOnOwnMailbox(Behavior behavior);
+
+    /**
+     * Delivers an event to this actor after a delay. There is no cancellation.
+     *
+     * @param delay the delay; timers fire on a wheel with about 1 ms resolution.
+     * @param event the event.
+     */
+    void schedule(Duration delay, Object event);
+
+    /**
+     * Delivers an event to this actor after a delay unless the cookie was detached by then.
+     *
+     * @param delay  the delay.
+     * @param event  the event.
+     * @param type   the event's type id.
+     * @param cookie detach it to make the timer stale; may be null.
+     */
+    void schedule(Duration delay, Object event, int type, SchedulerCookie cookie);
+
+    /**
+     * Ends this actor once the current event is handled. Later events to it take the non-delivery path.
+     */
+    void passAway();
+}

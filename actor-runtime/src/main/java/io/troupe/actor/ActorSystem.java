@@ -1,0 +1,502 @@
+package io.troupe.actor;
+
+import io.troupe.actor.executor.ExecutorPool;
+import io.troupe.actor.executor.Worker;
+import io.troupe.actor.mailbox.MailboxTable;
+import io.troupe.actor.mailbox.MailboxType;
+import io.troupe.actor.mailbox.Node;
+import io.troupe.actor.scheduler.TimerAgent;
+import org.agrona.concurrent.AgentRunner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The actors of one node: mailboxes, executor pools, the timer, and local services. Start one with
+ * {@link #start}; register actors; send to them from anywhere; {@link #close()} drains and stops.
+ *
+ * <p>Thread safety: every method is safe from any thread. Sends never block.
+ */
+public final class ActorSystem implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ActorSystem.class);
+
+    private final ActorSystemConfig config;
+    private final int nodeId;
+    private final long nodeBits;
+    private final MailboxTable table;
+    private final ServiceTable services = new ServiceTable();
+    private final RuntimeCounters counters = new RuntimeCounters();
+    private final Router router;
+    private final ExecutorPool[] pools;
+    private final TimerAgent timer;
+    private final AgentRunner timerRunner;
+    private final AtomicLong nextLocalId = new AtomicLong(1);
+    private final Set<AskBehavior> pendingAsks = ConcurrentHashMap.newKeySet();
+    private final Object lifecycleLock = new Object();
+
+    private ActorSystem(final ActorSystemConfig config)
+    {
+        this.config = config;
+        this.nodeId = config.nodeId();
+        this.nodeBits = nodeId;
+        final List<PoolConfig> poolConfigs = config.pools();
+        this.table = new MailboxTable(poolConfigs.size());
+        this.router = new Router(nodeId, table, services, counters, config.deadLetterHandler());
+        final Dispatcher dispatcher = new Dispatcher(router, table, counters, config.failureHandler());
+        this.pools = new ExecutorPool[poolConfigs.size()];
+        for (int i = 0; i < pools.length; i++)
+        {
+            final PoolConfig pc = poolConfigs.get(i);
+            pools[i] = new ExecutorPool(
+                i,
+                pc.name(),
+                pc.threads(),
+                pc.eventsPerActivation(),
+                pc.timePerActivation().toNanos(),
+                pc.spinBeforeSleep().toNanos(),
+                dispatcher,
+                worker -> new ContextImpl(this, router, worker));
+        }
+        router.pools(pools);
+        this.timer = new TimerAgent(config.clock(), envelope -> router.route(envelope, null));
+        this.timerRunner = new AgentRunner(timer.idleStrategy(), this::onTimerError, null, timer);
+    }
+
+    /**
+     * Starts an actor system: validates the config, starts the pool threads and the timer thread.
+     *
+     * @param config the settings; {@link ActorSystemConfig#conclude()} is called.
+     * @return the running system.
+     * @throws IllegalArgumentException if a setting is invalid.
+     */
+    public static ActorSystem start(final ActorSystemConfig config)
+    {
+        final ActorSystem system = new ActorSystem(config.conclude());
+        for (final ExecutorPool pool : system.pools)
+        {
+            pool.start(config.threadNamePrefix() + config.nodeId() + '-');
+        }
+        AgentRunner.startOnThread(system.timerRunner, runnable ->
+        {
+            final Thread thread = new Thread(runnable, config.threadNamePrefix() + config.nodeId() + "-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        return system;
+    }
+
+    /**
+     * This node's id.
+     *
+     * @return the node id.
+     */
+    public int nodeId()
+    {
+        return nodeId;
+    }
+
+    /**
+     * The id of a pool by name.
+     *
+     * @param name the pool name.
+     * @return its id.
+     * @throws IllegalArgumentException if there is no such pool.
+     */
+    public int poolId(final String name)
+    {
+        for (final ExecutorPool pool : pools)
+        {
+            if (pool.name().equals(name))
+            {
+                return pool.poolId();
+            }
+        }
+        throw new IllegalArgumentException("no pool named '" + name + "'");
+    }
+
+    /**
+     * Registers an actor on a new {@link MailboxType#SIMPLE} mailbox in pool 0.
+     *
+     * @param behavior its first behaviour.
+     * @return its id.
+     */
+    public ActorId register(final Behavior behavior)
+    {
+        return register(behavior, 0, MailboxType.SIMPLE);
+    }
+
+    /**
+     * Registers an actor on a new mailbox.
+     *
+     * @param behavior its first behaviour.
+     * @param poolId   the pool to pin it to.
+     * @param type     the mailbox type.
+     * @return its id.
+     * @throws IllegalArgumentException if there is no such pool.
+     * @throws IllegalStateException    if the system has stopped or the mailbox table is full.
+     */
+    public ActorId register(final Behavior behavior, final int poolId, final MailboxType type)
+    {
+        Objects.requireNonNull(behavior, "behavior");
+        Objects.requireNonNull(type, "type");
+        if (poolId < 0 || poolId >= pools.length)
+        {
+            throw new IllegalArgumentException("pool id " + poolId + " out of range 0.." + (pools.length - 1));
+        }
+        if (router.phase() == Router.STOPPED)
+        {
+            throw new IllegalStateException("actor system of node " + nodeId + " has stopped");
+        }
+        final long localId = nextLocalId.getAndIncrement();
+        final io.troupe.actor.mailbox.Mailbox mailbox = table.allocate(poolId, type);
+        mailbox.occupy(localId, behavior);
+        counters.registered.incrementAndGet();
+        return new ActorId(localId, ((long)mailbox.hint() << ActorId.HINT_SHIFT) | ((long)poolId << ActorId.POOL_SHIFT) | nodeBits);
+    }
+
+    /**
+     * Sends an event from outside any actor, with type 0, no flags and cookie 0.
+     *
+     * @param recipient an actor or service id.
+     * @param event     the event.
+     * @return false if the system is shutting down and refused the event.
+     */
+    public boolean send(final ActorId recipient, final Object event)
+    {
+        return send(recipient, event, 0, 0, 0L);
+    }
+
+    /**
+     * Sends an event from outside any actor (the sender is {@link ActorId#NONE}). A tracked event that cannot
+     * be delivered goes to the {@link DeadLetterHandler}, as there is no actor to notify.
+     *
+     * @param recipient an actor or service id.
+     * @param event     the event.
+     * @param type      its type id.
+     * @param flags     envelope flags.
+     * @param cookie    opaque value.
+     * @return false if the system is shutting down and refused the event.
+     */
+    public boolean send(final ActorId recipient, final Object event, final int type, final int flags, final long cookie)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        return send(new Envelope(recipient, ActorId.NONE, type, flags, cookie, event, null));
+    }
+
+    /**
+     * Sends a prepared envelope from outside any actor.
+     *
+     * @param envelope the envelope; must not have been sent before.
+     * @return false if the system is shutting down and refused the event.
+     */
+    public boolean send(final Envelope envelope)
+    {
+        if (router.phase() != Router.RUNNING)
+        {
+            counters.rejectedSends.incrementAndGet();
+            if (envelope.isTracked())
+            {
+                router.deadLetter(envelope, UndeliveredReason.SHUTDOWN);
+            }
+            return false;
+        }
+        router.route(envelope, null);
+        return true;
+    }
+
+    /**
+     * Sends an event and returns the first event sent back to the asker.
+     *
+     * @param recipient an actor or service id.
+     * @param event     the request.
+     * @param timeout   how long to wait for the reply.
+     * @return a future of the reply; it fails with {@link java.util.concurrent.TimeoutException} on timeout
+     *     and with {@link UndeliveredException} when the request was not delivered. Dependent stages that are
+     *     not {@code async} run on a runtime thread and must not block.
+     */
+    public CompletableFuture<Object> ask(final ActorId recipient, final Object event, final Duration timeout)
+    {
+        return ask(recipient, event, 0, timeout);
+    }
+
+    /**
+     * Sends an event with a type id and returns the first event sent back to the asker.
+     *
+     * @param recipient an actor or service id.
+     * @param event     the request.
+     * @param type      its type id.
+     * @param timeout   how long to wait for the reply; positive.
+     * @return a future of the reply (see {@link #ask(ActorId, Object, Duration)}).
+     */
+    public CompletableFuture<Object> ask(final ActorId recipient, final Object event, final int type, final Duration timeout)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        if (timeout == null || timeout.isNegative() || timeout.isZero())
+        {
+            throw new IllegalArgumentException("ask timeout must be positive: " + timeout);
+        }
+        if (router.phase() != Router.RUNNING)
+        {
+            counters.rejectedSends.incrementAndGet();
+            return CompletableFuture.failedFuture(new UndeliveredException(
+                new Undelivered(recipient, type, 0, UndeliveredReason.SHUTDOWN, false)));
+        }
+        final AskBehavior asker = new AskBehavior(recipient, timeout, pendingAsks);
+        pendingAsks.add(asker);
+        final ActorId askerId = register(asker);
+        timer.schedule(
+            timeout.toNanos(), new Envelope(askerId, askerId, 0, 0, 0L, AskBehavior.TIMEOUT, null), asker.timeoutCookie());
+        router.route(new Envelope(recipient, askerId, type, Envelope.FLAG_TRACK_DELIVERY, 0L, event, null), null);
+        return asker.future();
+    }
+
+    /**
+     * Maps a service id to a local actor. Replaces an earlier mapping of the same name.
+     *
+     * @param service the service id, on node 0 or this node.
+     * @param actor   a local actor id (not a service id).
+     * @return the previous mapping, or null.
+     * @throws IllegalArgumentException if the actor is a service id, or either id names another node.
+     */
+    public ActorId registerService(final ServiceId service, final ActorId actor)
+    {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(actor, "actor");
+        if (actor.isService())
+        {
+            throw new IllegalArgumentException(
+                "service " + service + " cannot map to another service id " + actor + "; map it to an actor id");
+        }
+        if (service.nodeId() != 0 && service.nodeId() != nodeId)
+        {
+            throw new IllegalArgumentException("service " + service + " belongs to node " + service.nodeId() +
+                "; this is node " + nodeId);
+        }
+        if (actor.nodeId() != 0 && actor.nodeId() != nodeId)
+        {
+            throw new IllegalArgumentException("local service " + service + " must map to an actor of this node (" +
+                nodeId + "), not " + actor);
+        }
+        return services.put(service, actor);
+    }
+
+    /**
+     * Removes a service mapping.
+     *
+     * @param service the service id.
+     * @return the actor it mapped to, or null if it was not mapped.
+     */
+    public ActorId unregisterService(final ServiceId service)
+    {
+        return services.remove(Objects.requireNonNull(service, "service"));
+    }
+
+    /**
+     * The local actor a service id maps to.
+     *
+     * @param service the service id, on node 0 or this node.
+     * @return the actor id, or null if not mapped.
+     */
+    public ActorId lookupService(final ServiceId service)
+    {
+        return services.lookup(Objects.requireNonNull(service, "service"));
+    }
+
+    /**
+     * Whether the system accepts sends from outside (false once shutdown began).
+     *
+     * @return true while running.
+     */
+    public boolean isRunning()
+    {
+        return router.phase() == Router.RUNNING;
+    }
+
+    /**
+     * Reads the counters.
+     *
+     * @return a snapshot.
+     */
+    public SystemCounters counters()
+    {
+        final List<PoolCounters> poolCounters = new ArrayList<>(pools.length);
+        for (final ExecutorPool pool : pools)
+        {
+            long activations = 0;
+            long events = 0;
+            long busy = 0;
+            long idle = 0;
+            long late = 0;
+            for (final Worker worker : pool.workers())
+            {
+                activations += worker.activations();
+                events += worker.eventsHandled();
+                busy += worker.busyNs();
+                idle += worker.idleNs();
+                late += worker.lateWakeups();
+            }
+            poolCounters.add(new PoolCounters(pool.name(), pool.workers().length, activations, events, busy, idle, late));
+        }
+        final long registered = counters.registered.get();
+        return new SystemCounters(
+            registered,
+            registered - counters.passedAway.get(),
+            table.created(),
+            table.vacant(),
+            counters.undelivered.get(),
+            counters.dropped.get(),
+            counters.forwarded.get(),
+            counters.deadLetters.get(),
+            counters.handlerFailures.get(),
+            counters.rejectedSends.get(),
+            timer.scheduledCount(),
+            timer.firedCount(),
+            timer.staleCount(),
+            timer.discardedCount(),
+            List.copyOf(poolCounters));
+    }
+
+    /**
+     * Shuts down with the configured drain deadline.
+     */
+    @Override
+    public void close()
+    {
+        shutdown(config.shutdownTimeout());
+    }
+
+    /**
+     * Shuts down: refuses sends from outside, stops the timer (pending timers are discarded), lets the pools
+     * drain until no actor has work or the deadline passes, stops the threads, then reports every tracked
+     * event still queued as a dead letter with reason {@link UndeliveredReason#SHUTDOWN} and fails pending
+     * asks. Idempotent; later calls return at once.
+     *
+     * @param drainTimeout how long the pools may drain.
+     * @return true if the pools drained and every thread exited in time.
+     */
+    public boolean shutdown(final Duration drainTimeout)
+    {
+        synchronized (lifecycleLock)
+        {
+            if (router.phase() != Router.RUNNING)
+            {
+                return true;
+            }
+            router.phase(Router.DRAINING);
+        }
+        final long deadlineNs = System.nanoTime() + drainTimeout.toNanos();
+        timerRunner.close();
+        final boolean drained = awaitQuiescence(deadlineNs);
+        router.phase(Router.STOPPED);
+        boolean exited = true;
+        for (final ExecutorPool pool : pools)
+        {
+            try
+            {
+                exited &= pool.stop(Math.max(TimeUnit.SECONDS.toNanos(1), deadlineNs - System.nanoTime()));
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                exited = false;
+            }
+        }
+        if (!exited)
+        {
+            LOG.warn("node {}: some worker threads did not exit; a handler may be stuck", nodeId);
+        }
+        final long[] left = new long[1];
+        table.forEach(mailbox ->
+        {
+            Node node;
+            while ((node = mailbox.poll()) != null)
+            {
+                final Envelope envelope = (Envelope)node;
+                left[0]++;
+                if (envelope.isTracked())
+                {
+                    router.deadLetter(envelope, UndeliveredReason.SHUTDOWN);
+                }
+                else
+                {
+                    counters.dropped.incrementAndGet();
+                }
+            }
+        });
+        for (final AskBehavior asker : pendingAsks)
+        {
+            asker.failOnShutdown();
+        }
+        pendingAsks.clear();
+        if (left[0] > 0 || !drained)
+        {
+            LOG.info("node {}: shut down with {} events still queued (drained={})", nodeId, left[0], drained);
+        }
+        return drained && exited;
+    }
+
+    private boolean awaitQuiescence(final long deadlineNs)
+    {
+        int quietChecks = 0;
+        while (deadlineNs - System.nanoTime() > 0)
+        {
+            boolean quiet = true;
+            for (final ExecutorPool pool : pools)
+            {
+                quiet &= pool.isQuiescent();
+            }
+            quietChecks = quiet ? quietChecks + 1 : 0;
+            if (quietChecks >= 2)
+            {
+                return true;
+            }
+            try
+            {
+                Thread.sleep(1);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ used by the runtime
+
+    long nextLocalId()
+    {
+        return nextLocalId.getAndIncrement();
+    }
+
+    void onRegistered()
+    {
+        counters.registered.incrementAndGet();
+    }
+
+    void onPassedAway()
+    {
+        counters.passedAway.incrementAndGet();
+    }
+
+    void scheduleTimer(final long delayNs, final Envelope envelope, final SchedulerCookie cookie)
+    {
+        timer.schedule(delayNs, envelope, cookie);
+    }
+
+    private void onTimerError(final Throwable error)
+    {
+        LOG.error("node {}: timer agent failed", nodeId, error);
+    }
+}

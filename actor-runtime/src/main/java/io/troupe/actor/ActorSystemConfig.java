@@ -1,0 +1,276 @@
+package io.troupe.actor;
+
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Settings of an {@link ActorSystem}: fluent setters, then {@link #conclude()} fills defaults and validates
+ * every value with a message that names the setting and its allowed range.
+ */
+public final class ActorSystemConfig
+{
+    /** Default name of the only pool when none is configured. */
+    public static final String DEFAULT_POOL = "default";
+    /** Default drain deadline of {@link ActorSystem#close()}. */
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+
+    private static final Logger LOG = LoggerFactory.getLogger(ActorSystem.class);
+
+    private int nodeId = 1;
+    private final List<PoolConfig> pools = new ArrayList<>();
+    private String threadNamePrefix = "troupe-";
+    private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
+    private NanoClock clock = SystemNanoClock.INSTANCE;
+    private DeadLetterHandler deadLetterHandler;
+    private FailureHandler failureHandler;
+    private boolean concluded;
+
+    /**
+     * Creates a config with defaults: node 1, one pool named {@value #DEFAULT_POOL}.
+     */
+    public ActorSystemConfig()
+    {
+    }
+
+    /**
+     * Sets this node's id.
+     *
+     * @param nodeId 1..{@link ActorId#MAX_NODE_ID} (0 means "this node" in ids and cannot name a node).
+     * @return this.
+     */
+    public ActorSystemConfig nodeId(final int nodeId)
+    {
+        this.nodeId = nodeId;
+        return this;
+    }
+
+    /**
+     * Adds an executor pool. The first pool added gets pool id 0, the next 1, and so on; without any, one
+     * pool named {@value #DEFAULT_POOL} is created.
+     *
+     * @param pool the pool's settings.
+     * @return this.
+     */
+    public ActorSystemConfig pool(final PoolConfig pool)
+    {
+        pools.add(pool);
+        return this;
+    }
+
+    /**
+     * Sets the prefix of thread names.
+     *
+     * @param prefix the prefix.
+     * @return this.
+     */
+    public ActorSystemConfig threadNamePrefix(final String prefix)
+    {
+        this.threadNamePrefix = prefix;
+        return this;
+    }
+
+    /**
+     * Sets how long {@link ActorSystem#close()} lets pools drain.
+     *
+     * @param timeout 0..10 minutes.
+     * @return this.
+     */
+    public ActorSystemConfig shutdownTimeout(final Duration timeout)
+    {
+        this.shutdownTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Sets the monotonic clock of the timer wheel.
+     *
+     * @param clock the clock.
+     * @return this.
+     */
+    public ActorSystemConfig clock(final NanoClock clock)
+    {
+        this.clock = clock;
+        return this;
+    }
+
+    /**
+     * Sets where undeliverable events with nobody to notify go. Default: logged at debug level.
+     *
+     * @param handler the handler.
+     * @return this.
+     */
+    public ActorSystemConfig deadLetterHandler(final DeadLetterHandler handler)
+    {
+        this.deadLetterHandler = handler;
+        return this;
+    }
+
+    /**
+     * Sets where exceptions thrown by handlers go. Default: logged at warn level once per distinct exception
+     * class and throw site, then at debug.
+     *
+     * @param handler the handler.
+     * @return this.
+     */
+    public ActorSystemConfig failureHandler(final FailureHandler handler)
+    {
+        this.failureHandler = handler;
+        return this;
+    }
+
+    /**
+     * Fills defaults and validates. Idempotent.
+     *
+     * @return this.
+     * @throws IllegalArgumentException naming the first invalid setting.
+     */
+    public ActorSystemConfig conclude()
+    {
+        if (concluded)
+        {
+            return this;
+        }
+        if (nodeId < 1 || nodeId > ActorId.MAX_NODE_ID)
+        {
+            throw new IllegalArgumentException("nodeId=" + nodeId + " out of range 1.." + ActorId.MAX_NODE_ID);
+        }
+        if (pools.isEmpty())
+        {
+            pools.add(PoolConfig.named(DEFAULT_POOL));
+        }
+        if (pools.size() > ActorId.MAX_POOL_ID + 1)
+        {
+            throw new IllegalArgumentException("pools: " + pools.size() + " configured, at most " + (ActorId.MAX_POOL_ID + 1));
+        }
+        final Set<String> names = new HashSet<>();
+        for (final PoolConfig pool : pools)
+        {
+            pool.validate();
+            if (!names.add(pool.name()))
+            {
+                throw new IllegalArgumentException("pools: name '" + pool.name() + "' used twice");
+            }
+        }
+        if (threadNamePrefix == null)
+        {
+            throw new IllegalArgumentException("threadNamePrefix must not be null");
+        }
+        if (shutdownTimeout == null || shutdownTimeout.isNegative() || shutdownTimeout.compareTo(Duration.ofMinutes(10)) > 0)
+        {
+            throw new IllegalArgumentException("shutdownTimeout=" + shutdownTimeout + " out of range 0..10m");
+        }
+        if (clock == null)
+        {
+            throw new IllegalArgumentException("clock must not be null");
+        }
+        if (deadLetterHandler == null)
+        {
+            deadLetterHandler = (envelope, reason) -> LOG.debug("dead letter ({}): {}", reason, envelope);
+        }
+        if (failureHandler == null)
+        {
+            failureHandler = new LoggingFailureHandler();
+        }
+        concluded = true;
+        return this;
+    }
+
+    /**
+     * This node's id.
+     *
+     * @return the node id.
+     */
+    public int nodeId()
+    {
+        return nodeId;
+    }
+
+    /**
+     * The pools, in pool-id order.
+     *
+     * @return the pools.
+     */
+    public List<PoolConfig> pools()
+    {
+        return List.copyOf(pools);
+    }
+
+    /**
+     * Thread name prefix.
+     *
+     * @return the prefix.
+     */
+    public String threadNamePrefix()
+    {
+        return threadNamePrefix;
+    }
+
+    /**
+     * Drain deadline of {@link ActorSystem#close()}.
+     *
+     * @return the timeout.
+     */
+    public Duration shutdownTimeout()
+    {
+        return shutdownTimeout;
+    }
+
+    /**
+     * The timer clock.
+     *
+     * @return the clock.
+     */
+    public NanoClock clock()
+    {
+        return clock;
+    }
+
+    /**
+     * The dead-letter handler.
+     *
+     * @return the handler.
+     */
+    public DeadLetterHandler deadLetterHandler()
+    {
+        return deadLetterHandler;
+    }
+
+    /**
+     * The failure handler.
+     *
+     * @return the handler.
+     */
+    public FailureHandler failureHandler()
+    {
+        return failureHandler;
+    }
+
+    private static final class LoggingFailureHandler implements FailureHandler
+    {
+        private final Set<String> seen = ConcurrentHashMap.newKeySet();
+
+        @Override
+        public void onFailure(final ActorId actor, final Envelope envelope, final Throwable error)
+        {
+            final StackTraceElement[] trace = error.getStackTrace();
+            final String key = error.getClass().getName() + '@' + (trace.length > 0 ? trace[0] : "?");
+            if (seen.size() < 1024 && seen.add(key))
+            {
+                LOG.warn("actor {} failed handling {} (further failures of this kind are logged at debug)", actor, envelope, error);
+            }
+            else
+            {
+                LOG.debug("actor {} failed handling {}", actor, envelope, error);
+            }
+        }
+    }
+}

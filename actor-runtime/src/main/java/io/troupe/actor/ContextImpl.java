@@ -1,0 +1,231 @@
+package io.troupe.actor;
+
+import io.troupe.actor.executor.Worker;
+import io.troupe.actor.mailbox.Mailbox;
+import io.troupe.actor.mailbox.MailboxType;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/** 128 bytes ahead of the context's fields, so that contexts of different workers share no cache line. */
+abstract class ContextPadLeft
+{
+    long p00;
+    long p01;
+    long p02;
+    long p03;
+    long p04;
+    long p05;
+    long p06;
+    long p07;
+    long p08;
+    long p09;
+    long p10;
+    long p11;
+    long p12;
+    long p13;
+    long p14;
+    long p15;
+}
+
+/** The context's per-event fields, written on every event by its worker thread. */
+abstract class ContextFields extends ContextPadLeft
+{
+    Mailbox mailbox;
+    int slot;
+    Envelope current;
+    boolean passAwayRequested;
+    boolean retired;
+}
+
+/** 128 bytes behind the context's fields. */
+abstract class ContextPadRight extends ContextFields
+{
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    long q08;
+    long q09;
+    long q10;
+    long q11;
+    long q12;
+    long q13;
+    long q14;
+    long q15;
+}
+
+/**
+ * The {@link ActorContext} of one worker thread, rebound to each event it hands to an actor. Padded: each
+ * worker writes its context on every event.
+ */
+final class ContextImpl extends ContextPadRight implements ActorContext
+{
+    private final ActorSystem system;
+    private final Router router;
+    private final Worker worker;
+    private final int nodeId;
+
+    ContextImpl(final ActorSystem system, final Router router, final Worker worker)
+    {
+        this.system = system;
+        this.router = router;
+        this.worker = worker;
+        this.nodeId = system.nodeId();
+    }
+
+    void enter(final Mailbox mailbox)
+    {
+        this.mailbox = mailbox;
+        this.retired = false;
+    }
+
+    void begin(final int slot, final Envelope envelope)
+    {
+        this.slot = slot;
+        this.current = envelope;
+    }
+
+    void end()
+    {
+        current = null;
+        if (passAwayRequested)
+        {
+            passAwayRequested = false;
+            system.onPassedAway();
+            retired = mailbox.remove(slot);
+        }
+    }
+
+    void exit()
+    {
+        mailbox = null;
+        retired = false;
+    }
+
+    boolean retired()
+    {
+        return retired;
+    }
+
+    /** A mailbox activated now may run on this thread next only if the current one is about to finish. */
+    boolean mayHandOff()
+    {
+        final Mailbox running = mailbox;
+        return running != null && !running.hasPending();
+    }
+
+    private Envelope current()
+    {
+        final Envelope envelope = current;
+        if (envelope == null)
+        {
+            throw new IllegalStateException("ActorContext used outside Behavior.receive");
+        }
+        return envelope;
+    }
+
+    @Override
+    public ActorId self()
+    {
+        current();
+        return mailbox.self(slot, nodeId);
+    }
+
+    @Override
+    public ActorSystem system()
+    {
+        return system;
+    }
+
+    @Override
+    public void send(final ActorId recipient, final Object event)
+    {
+        send(recipient, event, 0, 0, 0L);
+    }
+
+    @Override
+    public void send(final ActorId recipient, final Object event, final int type, final int flags, final long cookie)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        router.route(new Envelope(recipient, self(), type, flags, cookie, event, null), worker);
+    }
+
+    @Override
+    public void send(
+        final ActorId recipient,
+        final Object event,
+        final int type,
+        final int flags,
+        final long cookie,
+        final ActorId forwardTo)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        Objects.requireNonNull(forwardTo, "forwardTo");
+        router.route(new Envelope(
+            recipient, self(), type, flags | Envelope.FLAG_FORWARD_ON_NONDELIVERY, cookie, event, forwardTo), worker);
+    }
+
+    @Override
+    public void reply(final Object event)
+    {
+        final Envelope envelope = current();
+        send(envelope.sender(), event, envelope.type(), 0, envelope.cookie());
+    }
+
+    @Override
+    public void become(final Behavior next)
+    {
+        current();
+        mailbox.become(slot, Objects.requireNonNull(next, "behavior"));
+    }
+
+    @Override
+    public ActorId register(final Behavior behavior)
+    {
+        current();
+        return system.register(behavior, mailbox.poolId(), MailboxType.SIMPLE);
+    }
+
+    @Override
+    public ActorId register(final Behavior behavior, final int poolId, final MailboxType type)
+    {
+        current();
+        return system.register(behavior, poolId, type);
+    }
+
+    @Override
+    public ActorId registerOnOwnMailbox(final Behavior behavior)
+    {
+        current();
+        Objects.requireNonNull(behavior, "behavior");
+        final long localId = system.nextLocalId();
+        mailbox.addActor(localId, behavior);
+        system.onRegistered();
+        return new ActorId(localId, mailbox.self(slot, nodeId).raw2());
+    }
+
+    @Override
+    public void schedule(final Duration delay, final Object event)
+    {
+        schedule(delay, event, 0, null);
+    }
+
+    @Override
+    public void schedule(final Duration delay, final Object event, final int type, final SchedulerCookie cookie)
+    {
+        final ActorId self = self();
+        system.scheduleTimer(delay.toNanos(), new Envelope(self, self, type, 0, 0L, event, null), cookie);
+    }
+
+    @Override
+    public void passAway()
+    {
+        current();
+        passAwayRequested = true;
+    }
+}

@@ -1,0 +1,148 @@
+package io.troupe.actor;
+
+import io.troupe.actor.executor.ExecutorPool;
+import io.troupe.actor.executor.MailboxRunner;
+import io.troupe.actor.executor.Worker;
+import io.troupe.actor.mailbox.Mailbox;
+import io.troupe.actor.mailbox.MailboxTable;
+import io.troupe.actor.mailbox.Node;
+
+/**
+ * Runs activations: takes events from a mailbox and hands each to the actor it is addressed to, within the
+ * pool's quantum. The clock is read only when an activation has a second event, and then every 8 events (or
+ * every event once they turn out to be slow), so one-event activations cost no clock reads.
+ */
+final class Dispatcher implements MailboxRunner
+{
+    private static final int CHECK_MASK_FAST = 7;
+    private static final int CHECK_MASK_SLOW = 0;
+
+    private final Router router;
+    private final MailboxTable table;
+    private final RuntimeCounters counters;
+    private final FailureHandler failureHandler;
+
+    Dispatcher(
+        final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler)
+    {
+        this.router = router;
+        this.table = table;
+        this.counters = counters;
+        this.failureHandler = failureHandler;
+    }
+
+    @Override
+    public void run(final Mailbox mailbox, final Worker worker)
+    {
+        final ContextImpl ctx = (ContextImpl)worker.context();
+        final ExecutorPool pool = worker.pool();
+        final int limit = pool.eventsPerActivation();
+        final long quantumNs = pool.timePerActivationNs();
+        mailbox.markRunning();
+        ctx.enter(mailbox);
+        int handled = 0;
+        int checkMask = CHECK_MASK_FAST;
+        long startNs = 0;
+        boolean drained = false;
+        while (true)
+        {
+            final Node node = mailbox.poll();
+            if (node == null)
+            {
+                drained = true;
+                break;
+            }
+            if (handled == 1)
+            {
+                startNs = System.nanoTime();
+            }
+            deliver(ctx, mailbox, (Envelope)node, worker);
+            handled++;
+            if (ctx.retired())
+            {
+                drainVacant(mailbox, worker);
+                drained = true;
+                break;
+            }
+            if (handled >= limit)
+            {
+                break;
+            }
+            if (handled > 1 && (handled & checkMask) == 0)
+            {
+                final long elapsedNs = System.nanoTime() - startNs;
+                if (elapsedNs >= quantumNs)
+                {
+                    break;
+                }
+                if (elapsedNs > quantumNs >> 3)
+                {
+                    checkMask = CHECK_MASK_SLOW;
+                }
+            }
+        }
+        final boolean retired = ctx.retired();
+        ctx.exit();
+        worker.addEvents(handled);
+        if (!drained)
+        {
+            mailbox.markRescheduled();
+            pool.schedule(mailbox);
+        }
+        else
+        {
+            mailbox.markIdle();
+            if (mailbox.hasPending() && mailbox.tryMarkScheduled())
+            {
+                pool.schedule(mailbox);
+            }
+        }
+        if (retired)
+        {
+            table.release(mailbox);
+        }
+    }
+
+    private void deliver(final ContextImpl ctx, final Mailbox mailbox, final Envelope envelope, final Worker worker)
+    {
+        final int slot = mailbox.findSlot(envelope.recipient().localId());
+        if (slot == Mailbox.NO_SLOT)
+        {
+            router.undeliverable(envelope, UndeliveredReason.ACTOR_UNKNOWN, worker);
+            return;
+        }
+        ctx.begin(slot, envelope);
+        try
+        {
+            mailbox.behavior(slot).receive(ctx, envelope);
+        }
+        catch (final Throwable error)
+        {
+            onFailure(ctx, envelope, error);
+        }
+        ctx.end();
+    }
+
+    private void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error)
+    {
+        counters.handlerFailures.incrementAndGet();
+        try
+        {
+            failureHandler.onFailure(ctx.self(), envelope, error);
+        }
+        catch (final Throwable ignore)
+        {
+            // a failing failure handler must not stop the mailbox; the failure is already counted
+        }
+    }
+
+    /** The last actor passed away: what is still queued can never be handled here. */
+    private void drainVacant(final Mailbox mailbox, final Worker worker)
+    {
+        Node node;
+        while ((node = mailbox.poll()) != null)
+        {
+            router.undeliverable((Envelope)node, UndeliveredReason.ACTOR_UNKNOWN, worker);
+        }
+    }
+}

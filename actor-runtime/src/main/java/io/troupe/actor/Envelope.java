@@ -1,0 +1,186 @@
+package io.troupe.actor;
+
+import io.troupe.actor.mailbox.Node;
+
+/**
+ * An event and its addressing: recipient, sender, type, flags, cookie and an optional forward target.
+ * Created once per send; the runtime links it into mailboxes without copying. Handlers may read it during and
+ * after {@link Behavior#receive}.
+ *
+ * <p>Flags: bit 0 {@link #FLAG_TRACK_DELIVERY}, bit 1 {@link #FLAG_FORWARD_ON_NONDELIVERY}; bits 24-31 carry
+ * the interconnect channel ({@link #channel()}); the rest are reserved.
+ */
+public final class Envelope extends Node
+{
+    /** The sender wants an {@link Undelivered} notice if the event cannot be delivered. */
+    public static final int FLAG_TRACK_DELIVERY = 1;
+    /** Forward to {@link #forwardTo()} if the recipient does not exist. */
+    public static final int FLAG_FORWARD_ON_NONDELIVERY = 1 << 1;
+    /** First bit of the interconnect channel. */
+    public static final int CHANNEL_SHIFT = 24;
+    /** Largest channel number. */
+    public static final int MAX_CHANNEL = 0xFF;
+
+    private ActorId recipient;
+    private final ActorId sender;
+    private final int type;
+    private int flags;
+    private final long cookie;
+    private final Object event;
+    private ActorId forwardTo;
+
+    /**
+     * Creates an envelope.
+     *
+     * @param recipient where it goes.
+     * @param sender    who sent it, {@link ActorId#NONE} from outside any actor.
+     * @param type      the event's type id.
+     * @param flags     flags.
+     * @param cookie    opaque value returned in replies and notices.
+     * @param event     the event.
+     * @param forwardTo where it goes instead if the recipient does not exist, or null.
+     */
+    public Envelope(
+        final ActorId recipient,
+        final ActorId sender,
+        final int type,
+        final int flags,
+        final long cookie,
+        final Object event,
+        final ActorId forwardTo)
+    {
+        this.recipient = recipient;
+        this.sender = sender;
+        this.type = type;
+        this.flags = flags;
+        this.cookie = cookie;
+        this.event = event;
+        this.forwardTo = forwardTo;
+    }
+
+    /**
+     * The recipient; after routing, a service id has been replaced by the actor it maps to.
+     *
+     * @return the recipient.
+     */
+    public ActorId recipient()
+    {
+        return recipient;
+    }
+
+    /**
+     * The sender.
+     *
+     * @return the sender, {@link ActorId#NONE} if sent from outside any actor.
+     */
+    public ActorId sender()
+    {
+        return sender;
+    }
+
+    /**
+     * The event's type id.
+     *
+     * @return the type.
+     */
+    public int type()
+    {
+        return type;
+    }
+
+    /**
+     * The flags.
+     *
+     * @return the flags.
+     */
+    public int flags()
+    {
+        return flags;
+    }
+
+    /**
+     * The sender's cookie.
+     *
+     * @return the cookie.
+     */
+    public long cookie()
+    {
+        return cookie;
+    }
+
+    /**
+     * The event.
+     *
+     * @return the event object.
+     */
+    public Object event()
+    {
+        return event;
+    }
+
+    /**
+     * Where the event is forwarded if the recipient does not exist.
+     *
+     * @return the target, or null.
+     */
+    public ActorId forwardTo()
+    {
+        return forwardTo;
+    }
+
+    /**
+     * Whether the sender asked for an {@link Undelivered} notice on failure.
+     *
+     * @return true if tracked.
+     */
+    public boolean isTracked()
+    {
+        return (flags & FLAG_TRACK_DELIVERY) != 0;
+    }
+
+    /**
+     * The interconnect channel in the upper flag bits.
+     *
+     * @return 0..{@link #MAX_CHANNEL}.
+     */
+    public int channel()
+    {
+        return flags >>> CHANNEL_SHIFT;
+    }
+
+    /**
+     * Sets the interconnect channel in a flags value.
+     *
+     * @param flags   the flags.
+     * @param channel 0..{@link #MAX_CHANNEL}.
+     * @return the flags with the channel set.
+     */
+    public static int withChannel(final int flags, final int channel)
+    {
+        if (channel < 0 || channel > MAX_CHANNEL)
+        {
+            throw new IllegalArgumentException("channel " + channel + " out of range 0.." + MAX_CHANNEL);
+        }
+        return (flags & ~(MAX_CHANNEL << CHANNEL_SHIFT)) | (channel << CHANNEL_SHIFT);
+    }
+
+    void rewriteRecipient(final ActorId actor)
+    {
+        this.recipient = actor;
+    }
+
+    /** Turns this envelope towards its forward target, once: the target does not forward again. */
+    void redirectToForwardTarget()
+    {
+        this.recipient = forwardTo;
+        this.forwardTo = null;
+        this.flags &= ~FLAG_FORWARD_ON_NONDELIVERY;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "Envelope{to=" + recipient + ", from=" + sender + ", type=" + type + ", flags=0x" +
+            Integer.toHexString(flags) + ", cookie=" + cookie + ", event=" + event + '}';
+    }
+}

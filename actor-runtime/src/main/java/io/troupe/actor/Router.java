@@ -1,0 +1,162 @@
+package io.troupe.actor;
+
+import io.troupe.actor.executor.ExecutorPool;
+import io.troupe.actor.executor.Worker;
+import io.troupe.actor.mailbox.Mailbox;
+import io.troupe.actor.mailbox.MailboxTable;
+
+/**
+ * Finds the mailbox of an envelope's recipient and enqueues it, or takes the non-delivery path. Called on
+ * any thread: a worker passes itself so that a mailbox it activates can be handed off to it directly.
+ *
+ * <p>Non-delivery: forward to the forward target if set; else, if tracked, send {@link Undelivered} to the
+ * sender on behalf of the recipient; else drop and count. A tracked event with nobody to notify (sent from
+ * outside, or the node is stopping) goes to the {@link DeadLetterHandler}.
+ */
+final class Router
+{
+    static final int RUNNING = 0;
+    static final int DRAINING = 1;
+    static final int STOPPED = 2;
+
+    private final int nodeId;
+    private final MailboxTable table;
+    private final ServiceTable services;
+    private final RuntimeCounters counters;
+    private final DeadLetterHandler deadLetters;
+    private ExecutorPool[] pools;
+    private volatile int phase = RUNNING;
+
+    Router(
+        final int nodeId,
+        final MailboxTable table,
+        final ServiceTable services,
+        final RuntimeCounters counters,
+        final DeadLetterHandler deadLetters)
+    {
+        this.nodeId = nodeId;
+        this.table = table;
+        this.services = services;
+        this.counters = counters;
+        this.deadLetters = deadLetters;
+    }
+
+    void pools(final ExecutorPool[] pools)
+    {
+        this.pools = pools;
+    }
+
+    int phase()
+    {
+        return phase;
+    }
+
+    void phase(final int phase)
+    {
+        this.phase = phase;
+    }
+
+    void route(final Envelope envelope, final Worker worker)
+    {
+        ActorId to = envelope.recipient();
+        if (to.isService())
+        {
+            if (!isLocal(to.nodeId()))
+            {
+                remote(envelope, worker);
+                return;
+            }
+            final ActorId actor = services.lookup(to);
+            if (actor == null)
+            {
+                undeliverable(envelope, UndeliveredReason.ACTOR_UNKNOWN, worker);
+                return;
+            }
+            envelope.rewriteRecipient(actor);
+            to = actor;
+        }
+        if (!isLocal(to.nodeId()))
+        {
+            remote(envelope, worker);
+            return;
+        }
+        if (phase == STOPPED)
+        {
+            undeliverable(envelope, UndeliveredReason.SHUTDOWN, worker);
+            return;
+        }
+        final Mailbox mailbox = table.get(to.hint());
+        if (mailbox == null || mailbox.poolId() != to.poolId())
+        {
+            undeliverable(envelope, UndeliveredReason.ACTOR_UNKNOWN, worker);
+            return;
+        }
+        mailbox.push(envelope);
+        if (mailbox.tryMarkScheduled())
+        {
+            schedule(mailbox, worker);
+        }
+    }
+
+    private boolean isLocal(final int node)
+    {
+        return node == 0 || node == nodeId;
+    }
+
+    private void schedule(final Mailbox mailbox, final Worker worker)
+    {
+        final ExecutorPool pool = pools[mailbox.poolId()];
+        if (worker != null && worker.pool() == pool && ((ContextImpl)worker.context()).mayHandOff())
+        {
+            worker.handOff(mailbox);
+        }
+        else
+        {
+            pool.schedule(mailbox);
+        }
+    }
+
+    private void remote(final Envelope envelope, final Worker worker)
+    {
+        // no interconnect in this node: every other node is unreachable
+        undeliverable(envelope, UndeliveredReason.DISCONNECTED, worker);
+    }
+
+    void undeliverable(final Envelope envelope, final UndeliveredReason reason, final Worker worker)
+    {
+        if ((envelope.flags() & Envelope.FLAG_FORWARD_ON_NONDELIVERY) != 0 && envelope.forwardTo() != null)
+        {
+            counters.forwarded.incrementAndGet();
+            envelope.redirectToForwardTarget();
+            route(envelope, worker);
+            return;
+        }
+        if (!envelope.isTracked())
+        {
+            counters.dropped.incrementAndGet();
+            return;
+        }
+        if (envelope.sender().isNone() || envelope.event() instanceof Undelivered || phase == STOPPED)
+        {
+            deadLetter(envelope, reason);
+            return;
+        }
+        counters.undelivered.incrementAndGet();
+        final ActorId recipient = envelope.recipient();
+        final Undelivered notice = new Undelivered(recipient, envelope.type(), envelope.cookie(), reason, false);
+        route(new Envelope(envelope.sender(), recipient, Undelivered.TYPE, 0, envelope.cookie(), notice, null), worker);
+    }
+
+    void deadLetter(final Envelope envelope, final UndeliveredReason reason)
+    {
+        counters.deadLetters.incrementAndGet();
+        try
+        {
+            deadLetters.onDeadLetter(envelope, reason);
+        }
+        catch (final RuntimeException ex)
+        {
+            counters.handlerFailures.incrementAndGet();
+        }
+    }
+}

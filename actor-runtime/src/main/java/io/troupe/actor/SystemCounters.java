@@ -1,0 +1,74 @@
+package io.troupe.actor;
+
+import java.util.List;
+
+/**
+ * Counters of an actor system at the time of reading.
+ *
+ * @param actorsRegistered actors registered since start.
+ * @param actorsAlive      actors registered and not yet passed away.
+ * @param mailboxesCreated mailboxes ever created (the table's high-water mark).
+ * @param mailboxesVacant  mailboxes waiting for reuse.
+ * @param undelivered      {@link Undelivered} notices sent to senders.
+ * @param dropped          events dropped without a notice (untracked, or tracked with nobody to notify).
+ * @param forwarded        events forwarded to their forward-on-nondelivery target.
+ * @param deadLetters      events handed to the {@link DeadLetterHandler}.
+ * @param handlerFailures  exceptions thrown by handlers.
+ * @param rejectedSends    sends refused because the system was shutting down.
+ * @param timersScheduled  timers requested.
+ * @param timersFired      timers delivered.
+ * @param timersStale      timers whose cookie was detached, not delivered.
+ * @param timersDiscarded  timers dropped by shutdown.
+ * @param pools            per-pool counters, in pool-id order.
+ */
+public record SystemCounters(
+    long actorsRegistered,
+    long actorsAlive,
+    long mailboxesCreated,
+    long mailboxesVacant,
+    long undelivered,
+    long dropped,
+    long forwarded,
+    long deadLetters,
+    long handlerFailures,
+    long rejectedSends,
+    long timersScheduled,
+    long timersFired,
+    long timersStale,
+    long timersDiscarded,
+    List<PoolCounters> pools)
+{
+    /**
+     * Events handled by all pools.
+     *
+     * @return the sum.
+     */
+    public long eventsHandled()
+    {
+        long sum = 0;
+        for (final PoolCounters pool : pools)
+        {
+            sum += pool.eventsHandled();
+        }
+        return sum;
+    }
+
+    /**
+     * Counters of the pool with the given name.
+     *
+     * @param name the pool name.
+     * @return its counters.
+     * @throws IllegalArgumentException if there is no such pool.
+     */
+    public PoolCounters pool(final String name)
+    {
+        for (final PoolCounters pool : pools)
+        {
+            if (pool.name().equals(name))
+            {
+                return pool;
+            }
+        }
+        throw new IllegalArgumentException("no pool named '" + name + "'");
+    }
+}

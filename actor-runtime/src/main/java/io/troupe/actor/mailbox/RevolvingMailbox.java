@@ -1,0 +1,152 @@
+package io.troupe.actor.mailbox;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A mailbox on a segmented MPSC array: a sender claims a slot with one fetch-and-add and stores into it;
+ * segments of {@value #SEGMENT_SIZE} slots are linked on demand. Senders never retry a failed CAS in a loop
+ * on the queue's hot path (wait-free claims), so it holds up under many concurrent senders; the reader walks
+ * an array, which lets the CPU fetch several envelopes at once.
+ *
+ * <p>Costs more memory than {@link SimpleMailbox} (one segment is allocated eagerly): use it for actors that
+ * many threads send to at once.
+ */
+public final class RevolvingMailbox extends Mailbox
+{
+    /** Slots per segment. */
+    public static final int SEGMENT_SIZE = 256;
+    private static final int SEGMENT_MASK = SEGMENT_SIZE - 1;
+
+    private static final VarHandle PRODUCER_INDEX;
+    private static final VarHandle PRODUCER_SEGMENT;
+    private static final VarHandle CONSUMER_SEGMENT;
+    private static final VarHandle SEGMENT_NEXT;
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
+
+    static
+    {
+        try
+        {
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PRODUCER_INDEX = lookup.findVarHandle(RevolvingMailbox.class, "producerIndex", long.class);
+            PRODUCER_SEGMENT = lookup.findVarHandle(RevolvingMailbox.class, "producerSegment", Segment.class);
+            CONSUMER_SEGMENT = lookup.findVarHandle(RevolvingMailbox.class, "consumerSegment", Segment.class);
+            SEGMENT_NEXT = lookup.findVarHandle(Segment.class, "next", Segment.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    @SuppressWarnings("unused") // accessed through PRODUCER_INDEX
+    private volatile long producerIndex;
+    /** A recent segment senders start their search from; only moves forward. */
+    @SuppressWarnings("unused") // accessed through PRODUCER_SEGMENT
+    private volatile Segment producerSegment;
+    /** The reader's segment; senders fall back to it when their hint is ahead of their slot. */
+    @SuppressWarnings("unused") // accessed through CONSUMER_SEGMENT
+    private volatile Segment consumerSegment;
+    private long consumerIndex;
+
+    /**
+     * Creates an empty mailbox.
+     *
+     * @param hint   index in the node's table.
+     * @param poolId pool it is pinned to.
+     */
+    public RevolvingMailbox(final int hint, final int poolId)
+    {
+        super(hint, poolId);
+        final Segment first = new Segment(0);
+        PRODUCER_SEGMENT.setRelease(this, first);
+        CONSUMER_SEGMENT.setRelease(this, first);
+    }
+
+    @Override
+    public MailboxType type()
+    {
+        return MailboxType.REVOLVING;
+    }
+
+    @Override
+    public void push(final Node node)
+    {
+        clearNext(node);
+        final long index = (long)PRODUCER_INDEX.getAndAdd(this, 1L);
+        Segment segment = (Segment)PRODUCER_SEGMENT.getAcquire(this);
+        if (segment.base > index)
+        {
+            // this sender was overtaken; the reader cannot pass an unfilled slot, so its segment is not ahead
+            segment = (Segment)CONSUMER_SEGMENT.getAcquire(this);
+        }
+        while (index >= segment.base + SEGMENT_SIZE)
+        {
+            Segment next = (Segment)SEGMENT_NEXT.getAcquire(segment);
+            if (next == null)
+            {
+                final Segment created = new Segment(segment.base + SEGMENT_SIZE);
+                next = SEGMENT_NEXT.compareAndSet(segment, null, created) ?
+                    created : (Segment)SEGMENT_NEXT.getAcquire(segment);
+            }
+            segment = next;
+            advanceProducerSegment(segment);
+        }
+        SLOTS.setRelease(segment.slots, (int)(index & SEGMENT_MASK), node);
+    }
+
+    private void advanceProducerSegment(final Segment segment)
+    {
+        final Segment current = (Segment)PRODUCER_SEGMENT.getAcquire(this);
+        if (current.base < segment.base)
+        {
+            PRODUCER_SEGMENT.compareAndSet(this, current, segment); // losing means someone moved it on: fine
+        }
+    }
+
+    @Override
+    public Node poll()
+    {
+        Segment segment = (Segment)CONSUMER_SEGMENT.get(this);
+        final long index = consumerIndex;
+        if (index >= segment.base + SEGMENT_SIZE)
+        {
+            final Segment next = (Segment)SEGMENT_NEXT.getAcquire(segment);
+            if (next == null)
+            {
+                return null; // the sender of the next slot has not linked the next segment yet
+            }
+            CONSUMER_SEGMENT.setRelease(this, next);
+            segment = next;
+        }
+        final int offset = (int)(index & SEGMENT_MASK);
+        final Node node = (Node)SLOTS.getAcquire(segment.slots, offset);
+        if (node == null)
+        {
+            return null;
+        }
+        SLOTS.set(segment.slots, offset, (Node)null);
+        consumerIndex = index + 1;
+        return node;
+    }
+
+    @Override
+    public boolean hasPending()
+    {
+        return (long)PRODUCER_INDEX.getVolatile(this) != consumerIndex;
+    }
+
+    static final class Segment
+    {
+        final long base;
+        final Node[] slots = new Node[SEGMENT_SIZE];
+        @SuppressWarnings("unused") // accessed through SEGMENT_NEXT
+        volatile Segment next;
+
+        Segment(final long base)
+        {
+            this.base = base;
+        }
+    }
+}
