@@ -112,8 +112,8 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         return retired;
     }
 
-    /** A mailbox activated now may run on this thread next only if the current one is about to finish. */
-    boolean mayHandOff()
+    /** Whether the running mailbox is about to finish: then a mailbox activated now may run next here. */
+    boolean currentFinishing()
     {
         final Mailbox running = mailbox;
         return running != null && !running.hasPending();

@@ -87,14 +87,14 @@ final class Dispatcher implements MailboxRunner
         if (!drained)
         {
             mailbox.markRescheduled();
-            pool.schedule(mailbox);
+            worker.reschedule(mailbox);
         }
         else
         {
             mailbox.markIdle();
             if (mailbox.hasPending() && mailbox.tryMarkScheduled())
             {
-                pool.schedule(mailbox);
+                worker.reschedule(mailbox);
             }
         }
         if (retired)

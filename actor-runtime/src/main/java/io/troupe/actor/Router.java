@@ -106,9 +106,9 @@ final class Router
     private void schedule(final Mailbox mailbox, final Worker worker)
     {
         final ExecutorPool pool = pools[mailbox.poolId()];
-        if (worker != null && worker.pool() == pool && ((ContextImpl)worker.context()).mayHandOff())
+        if (worker != null && worker.pool() == pool)
         {
-            worker.handOff(mailbox);
+            worker.activate(mailbox, ((ContextImpl)worker.context()).currentFinishing());
         }
         else
         {

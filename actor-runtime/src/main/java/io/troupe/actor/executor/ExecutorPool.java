@@ -2,6 +2,7 @@ package io.troupe.actor.executor;
 
 import io.troupe.actor.mailbox.Mailbox;
 
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,10 +12,13 @@ import java.util.function.Function;
 /**
  * A named pool of worker threads that run mailboxes pinned to it, roughly in activation order.
  *
- * <p>Ready mailboxes wait in a shared activation queue; a worker that activates an idle mailbox while running
- * another keeps it in its own hand-off slot and runs it next (no shared queue, no wake-up), within a budget so
- * that queued mailboxes are not starved. Idle workers spin for {@code spinBeforeSleepNs}, then park;
- * {@link #schedule} wakes one parked worker.
+ * <p>Each worker has a hand-off slot and a local queue (see {@link Worker}); mailboxes activated from outside
+ * the pool go to a global queue. Idle workers search (global queue, other workers' queues) for
+ * {@code spinBeforeSleepNs}, then park. Whoever queues work that an idle worker could take wakes one parked
+ * worker, unless a worker is already searching; a searcher that finds work wakes the next one if more is
+ * waiting. Every wake-up decision follows a sequentially consistent write of the queue, and every park
+ * follows a re-check of all queues, so no wake-up is lost; a parked worker also re-checks after
+ * {@link #PARK_SAFETY_NS} and counts it if that found work.
  */
 public final class ExecutorPool
 {
@@ -30,6 +34,7 @@ public final class ExecutorPool
     private final Worker[] workers;
     private final ConcurrentLinkedQueue<Mailbox> activations = new ConcurrentLinkedQueue<>();
     private final AtomicInteger parkedWorkers = new AtomicInteger();
+    private final AtomicInteger searchingWorkers = new AtomicInteger();
     private volatile boolean running;
 
     /**
@@ -86,18 +91,15 @@ public final class ExecutorPool
     }
 
     /**
-     * Queues a mailbox the caller moved to SCHEDULED and wakes a parked worker if there is one.
-     * Safe from any thread.
+     * Queues a mailbox the caller moved to SCHEDULED on the global queue and wakes a parked worker unless one
+     * is searching. Safe from any thread.
      *
      * @param mailbox the mailbox.
      */
     public void schedule(final Mailbox mailbox)
     {
         activations.offer(mailbox);
-        if (parkedWorkers.get() > 0)
-        {
-            wakeOne();
-        }
+        wakeIfNobodySearching();
     }
 
     /**
@@ -158,7 +160,7 @@ public final class ExecutorPool
      */
     public boolean isQuiescent()
     {
-        if (!activations.isEmpty())
+        if (hasWorkForIdle())
         {
             return false;
         }
@@ -169,7 +171,7 @@ public final class ExecutorPool
                 return false;
             }
         }
-        return activations.isEmpty();
+        return !hasWorkForIdle();
     }
 
     /**
@@ -196,16 +198,6 @@ public final class ExecutorPool
         return allExited;
     }
 
-    /**
-     * Takes the mailboxes still queued after the workers stopped.
-     *
-     * @return a queued mailbox, or null.
-     */
-    public Mailbox drainQueued()
-    {
-        return activations.poll();
-    }
-
     boolean isRunning()
     {
         return running;
@@ -221,19 +213,31 @@ public final class ExecutorPool
         return runner;
     }
 
-    Mailbox pollShared()
+    Mailbox pollGlobal()
     {
         return activations.poll();
     }
 
-    boolean hasShared()
+    boolean hasGlobal()
     {
         return !activations.isEmpty();
     }
 
-    void requeue(final Mailbox mailbox)
+    /** Whether a searching worker would find something: the global queue or any worker's local queue. */
+    boolean hasWorkForIdle()
     {
-        activations.offer(mailbox);
+        if (!activations.isEmpty())
+        {
+            return true;
+        }
+        for (final Worker worker : workers)
+        {
+            if (worker.hasQueued())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     void onParking()
@@ -244,6 +248,30 @@ public final class ExecutorPool
     void onUnparked()
     {
         parkedWorkers.decrementAndGet();
+    }
+
+    void onSearching()
+    {
+        searchingWorkers.incrementAndGet();
+    }
+
+    /** A searching worker found work or parks; the last searcher to find work passes the baton. */
+    void onSearchEnded()
+    {
+        if (searchingWorkers.decrementAndGet() == 0 && parkedWorkers.get() > 0 && hasWorkForIdle())
+        {
+            wakeOne();
+        }
+    }
+
+    /** Called after queueing work: the queue write must be visible before the searcher count is read. */
+    void wakeIfNobodySearching()
+    {
+        VarHandle.fullFence();
+        if (searchingWorkers.get() == 0 && parkedWorkers.get() > 0)
+        {
+            wakeOne();
+        }
     }
 
     private void wakeOne()

@@ -32,6 +32,7 @@ abstract class WorkerState extends WorkerPadLeft
 {
     Mailbox handoff;
     int handoffStreak;
+    int ticks;
     volatile boolean idle = true;
     volatile boolean parked;
     long activations;
@@ -39,6 +40,7 @@ abstract class WorkerState extends WorkerPadLeft
     long busyNs;
     long idleNs;
     long lateWakeups;
+    long steals;
 }
 
 /** 128 bytes behind a worker's mutable fields. */
@@ -63,18 +65,29 @@ abstract class WorkerPadRight extends WorkerState
 }
 
 /**
- * One thread of an {@link ExecutorPool}. Owns its hand-off slot and its counters; counters are written with
- * opaque stores by this thread only and read from anywhere.
+ * One thread of an {@link ExecutorPool}, with its own run queue.
+ *
+ * <p>Where a worker looks for the next mailbox, in order: its hand-off slot (a mailbox one of its actors just
+ * activated while the current one was about to finish: runs next, on a warm cache, and cannot be stolen);
+ * every 61st time the pool's global queue first, so outside submissions are not starved; its local queue;
+ * the global queue; the local queues of other workers (stealing). The hand-off chain gets a budget of
+ * {@code eventsPerActivation} activations before queued mailboxes get a turn.
+ *
+ * <p>Idle: spins (and steals) for the pool's spin time, then parks. A worker that queues work others could
+ * take wakes a parked worker only when no worker is searching. Counters are written with opaque stores by
+ * this thread only and read from anywhere.
  */
 public final class Worker extends WorkerPadRight implements Runnable
 {
     private static final int BUSY_FLUSH_MASK = 1023;
+    private static final int GLOBAL_CHECK_INTERVAL = 61;
     private static final VarHandle PARKED;
     private static final VarHandle ACTIVATIONS;
     private static final VarHandle EVENTS;
     private static final VarHandle BUSY_NS;
     private static final VarHandle IDLE_NS;
     private static final VarHandle LATE_WAKEUPS;
+    private static final VarHandle STEALS;
 
     static
     {
@@ -87,6 +100,7 @@ public final class Worker extends WorkerPadRight implements Runnable
             BUSY_NS = lookup.findVarHandle(WorkerState.class, "busyNs", long.class);
             IDLE_NS = lookup.findVarHandle(WorkerState.class, "idleNs", long.class);
             LATE_WAKEUPS = lookup.findVarHandle(WorkerState.class, "lateWakeups", long.class);
+            STEALS = lookup.findVarHandle(WorkerState.class, "steals", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -96,6 +110,7 @@ public final class Worker extends WorkerPadRight implements Runnable
 
     private final ExecutorPool pool;
     private final int index;
+    private final LocalRunQueue local = new LocalRunQueue();
     private Thread thread;
     private Object context;
 
@@ -156,19 +171,53 @@ public final class Worker extends WorkerPadRight implements Runnable
     }
 
     /**
-     * Called on this worker's thread for a mailbox of this pool that the caller moved to SCHEDULED: the worker
-     * runs it after the current activation, without the shared queue. A mailbox already in the slot goes to
-     * the shared queue.
+     * On this worker's thread: a mailbox of this pool that the caller moved to SCHEDULED while running an
+     * actor. If the running mailbox is about to finish, the new one goes to the hand-off slot and runs next;
+     * otherwise it is queued locally where idle workers can take it.
      *
-     * @param mailbox the mailbox.
+     * @param mailbox          the mailbox.
+     * @param currentFinishing whether the running mailbox has nothing else pending.
      */
-    public void handOff(final Mailbox mailbox)
+    public void activate(final Mailbox mailbox, final boolean currentFinishing)
     {
-        final Mailbox previous = handoff;
-        handoff = mailbox;
-        if (previous != null)
+        if (currentFinishing && handoff == null)
         {
-            pool.schedule(previous);
+            handoff = mailbox;
+        }
+        else
+        {
+            enqueueLocal(mailbox, true);
+        }
+    }
+
+    /**
+     * On this worker's thread, at the end of an activation: a mailbox that still has events (its quantum ran
+     * out, or late arrivals). It stays on this worker; if nothing else waits it runs again at once.
+     *
+     * @param mailbox the mailbox, in state SCHEDULED.
+     */
+    public void reschedule(final Mailbox mailbox)
+    {
+        if (handoff == null && local.isEmpty() && !pool.hasGlobal())
+        {
+            handoff = mailbox;
+        }
+        else
+        {
+            enqueueLocal(mailbox, false);
+        }
+    }
+
+    private void enqueueLocal(final Mailbox mailbox, final boolean othersMayHelp)
+    {
+        if (!local.offer(mailbox))
+        {
+            pool.schedule(mailbox); // local ring full: overflow to the global queue (wakes a worker)
+            return;
+        }
+        if (othersMayHelp || local.size() > 1)
+        {
+            pool.wakeIfNobodySearching();
         }
     }
 
@@ -233,9 +282,29 @@ public final class Worker extends WorkerPadRight implements Runnable
         return (long)LATE_WAKEUPS.getOpaque(this);
     }
 
+    /**
+     * Mailboxes this worker took from other workers' queues.
+     *
+     * @return the count.
+     */
+    public long steals()
+    {
+        return (long)STEALS.getOpaque(this);
+    }
+
     boolean isIdle()
     {
-        return idle && handoff == null;
+        return idle && handoff == null && local.isEmpty();
+    }
+
+    boolean hasQueued()
+    {
+        return !local.isEmpty();
+    }
+
+    Mailbox steal()
+    {
+        return local.poll();
     }
 
     boolean tryWake()
@@ -256,43 +325,52 @@ public final class Worker extends WorkerPadRight implements Runnable
         long markNs = System.nanoTime();
         long spinStartNs = markNs;
         long count = 0;
+        pool.onSearching();
         while (pool.isRunning())
         {
-            final Mailbox mailbox = next();
-            if (mailbox != null)
+            Mailbox mailbox = idle ? null : next();
+            if (mailbox == null)
             {
-                if (idle)
+                final long nowNs = System.nanoTime();
+                if (!idle)
                 {
-                    final long nowNs = System.nanoTime();
-                    IDLE_NS.setOpaque(this, (long)IDLE_NS.getOpaque(this) + (nowNs - markNs));
-                    markNs = nowNs;
-                    idle = false;
-                }
-                runner.run(mailbox, this);
-                ACTIVATIONS.setOpaque(this, ++count);
-                if ((count & BUSY_FLUSH_MASK) == 0)
-                {
-                    final long nowNs = System.nanoTime();
                     BUSY_NS.setOpaque(this, (long)BUSY_NS.getOpaque(this) + (nowNs - markNs));
                     markNs = nowNs;
+                    spinStartNs = nowNs;
+                    idle = true;
+                    pool.onSearching();
                 }
-                continue;
+                mailbox = search();
+                if (mailbox == null)
+                {
+                    if (nowNs - spinStartNs < pool.spinBeforeSleepNs())
+                    {
+                        Thread.onSpinWait();
+                    }
+                    else
+                    {
+                        park();
+                        spinStartNs = System.nanoTime();
+                    }
+                    continue;
+                }
+                IDLE_NS.setOpaque(this, (long)IDLE_NS.getOpaque(this) + (nowNs - markNs));
+                markNs = nowNs;
+                idle = false;
+                pool.onSearchEnded();
             }
-            final long nowNs = System.nanoTime();
-            if (!idle)
+            runner.run(mailbox, this);
+            ACTIVATIONS.setOpaque(this, ++count);
+            if ((count & BUSY_FLUSH_MASK) == 0)
             {
+                final long nowNs = System.nanoTime();
                 BUSY_NS.setOpaque(this, (long)BUSY_NS.getOpaque(this) + (nowNs - markNs));
                 markNs = nowNs;
-                spinStartNs = nowNs;
-                idle = true;
             }
-            if (nowNs - spinStartNs < pool.spinBeforeSleepNs())
-            {
-                Thread.onSpinWait();
-                continue;
-            }
-            park();
-            spinStartNs = System.nanoTime();
+        }
+        if (idle)
+        {
+            pool.onSearchEnded();
         }
         idle = true;
     }
@@ -308,23 +386,58 @@ public final class Worker extends WorkerPadRight implements Runnable
                 return mine;
             }
             handoffStreak = 0;
-            if (!pool.hasShared())
+            if (local.isEmpty() && !pool.hasGlobal())
             {
                 return mine;
             }
-            pool.requeue(mine); // budget spent and others are waiting: take turns
-            return pool.pollShared();
+            if (!local.offer(mine)) // budget spent and others are waiting: take turns
+            {
+                pool.schedule(mine);
+            }
         }
         handoffStreak = 0;
-        return pool.pollShared();
+        if (++ticks >= GLOBAL_CHECK_INTERVAL)
+        {
+            ticks = 0;
+            final Mailbox global = pool.pollGlobal();
+            if (global != null)
+            {
+                return global;
+            }
+        }
+        final Mailbox queued = local.poll();
+        return queued != null ? queued : pool.pollGlobal();
+    }
+
+    /** Idle: own hand-off and queue (a reschedule may have put work there), the global queue, then stealing. */
+    private Mailbox search()
+    {
+        final Mailbox own = next();
+        if (own != null)
+        {
+            return own;
+        }
+        final Worker[] workers = pool.workers();
+        for (int i = 1; i < workers.length; i++)
+        {
+            final Mailbox stolen = workers[(index + i) % workers.length].steal();
+            if (stolen != null)
+            {
+                STEALS.setOpaque(this, (long)STEALS.getOpaque(this) + 1);
+                return stolen;
+            }
+        }
+        return null;
     }
 
     private void park()
     {
         PARKED.setVolatile(this, true);
         pool.onParking();
-        if (pool.hasShared() || !pool.isRunning())
+        pool.onSearchEnded();
+        if (pool.hasWorkForIdle() || !pool.isRunning())
         {
+            pool.onSearching();
             if (PARKED.compareAndSet(this, true, false))
             {
                 pool.onUnparked();
@@ -332,11 +445,12 @@ public final class Worker extends WorkerPadRight implements Runnable
             return;
         }
         LockSupport.parkNanos(this, ExecutorPool.PARK_SAFETY_NS);
+        pool.onSearching();
         if (PARKED.compareAndSet(this, true, false))
         {
             // nobody woke us: a timeout or a spurious return
             pool.onUnparked();
-            if (pool.hasShared())
+            if (pool.hasWorkForIdle())
             {
                 LATE_WAKEUPS.setOpaque(this, (long)LATE_WAKEUPS.getOpaque(this) + 1);
             }
