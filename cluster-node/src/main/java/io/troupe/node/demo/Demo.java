@@ -1,0 +1,198 @@
+package io.troupe.node.demo;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.PoolConfig;
+import io.troupe.actor.PoolCounters;
+import io.troupe.actor.ServiceId;
+import io.troupe.actor.SystemCounters;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredException;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The main job of {@code ./troupe demo}: starts a single node, registers a service, looks it up and asks it,
+ * runs ping-pong pairs for a while, shows what a send to an unknown actor turns into, and prints the
+ * node's counters and the throughput.
+ */
+public final class Demo
+{
+    private static final String BALL = "ball";
+    private static final ServiceId ECHO = ServiceId.of(0, "echo");
+
+    private Demo()
+    {
+    }
+
+    /**
+     * Runs the demo.
+     *
+     * @param args {@code --seconds N} (ping-pong duration, default 3), {@code --pairs N} (default 4),
+     *             {@code --threads N} (pool threads, default 2).
+     * @param out  where the report goes.
+     * @param err  where usage errors go.
+     * @return the exit code.
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err)
+    {
+        int seconds = 3;
+        int pairs = 4;
+        int threads = 2;
+        try
+        {
+            for (int i = 0; i < args.length; i += 2)
+            {
+                if (i + 1 >= args.length)
+                {
+                    throw new IllegalArgumentException("option " + args[i] + " needs a value");
+                }
+                final int value = Integer.parseInt(args[i + 1]);
+                switch (args[i])
+                {
+                    case "--seconds" -> seconds = requireRange("--seconds", value, 1, 3600);
+                    case "--pairs" -> pairs = requireRange("--pairs", value, 1, 100_000);
+                    case "--threads" -> threads = requireRange("--threads", value, 1, 256);
+                    default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                }
+            }
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("troupe demo: " + ex.getMessage());
+            err.println("usage: troupe demo [--seconds N] [--pairs N] [--threads N]");
+            return 2;
+        }
+        try
+        {
+            return new Demo().run(out, seconds, pairs, threads);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
+    private static int requireRange(final String name, final int value, final int min, final int max)
+    {
+        if (value < min || value > max)
+        {
+            throw new IllegalArgumentException(name + " " + value + " out of range " + min + ".." + max);
+        }
+        return value;
+    }
+
+    private int run(final PrintStream out, final int seconds, final int pairs, final int threads)
+        throws InterruptedException
+    {
+        final ActorSystemConfig config = new ActorSystemConfig()
+            .nodeId(1)
+            .pool(PoolConfig.named("default").threads(threads));
+        final ActorSystem system = ActorSystem.start(config);
+        out.printf("Troupe demo: node %d started, pool 'default' with %d threads%n", system.nodeId(), threads);
+
+        final ActorId echo = system.register(new Echo());
+        system.registerService(ECHO, echo);
+        out.printf("service   %s registered -> actor %s%n", ECHO, echo);
+        final ServiceId echoHere = ECHO.onNode(system.nodeId());
+        out.printf("lookup    %s -> %s%n", echoHere, system.lookupService(echoHere));
+        final long askStartNs = System.nanoTime();
+        final Object reply = await(system, ECHO, "hello");
+        out.printf("ask       %s \"hello\" -> \"%s\" in %.2f ms%n",
+            ECHO, reply, (System.nanoTime() - askStartNs) / 1e6);
+        final Object unknown = await(system, ActorId.of(0, 999_999, 77), "anyone?");
+        out.printf("ask       [0:999999:77] (no such actor) -> %s%n", unknown);
+
+        for (int i = 0; i < pairs; i++)
+        {
+            final ActorId a = system.register(new Player());
+            final ActorId b = system.register(new Player());
+            system.send(new Envelope(b, a, 0, 0, 0L, BALL, null));
+        }
+        out.printf("ping-pong %d pairs for %d s ...%n", pairs, seconds);
+        TimeUnit.MILLISECONDS.sleep(500); // warm-up
+        final long startEvents = system.counters().eventsHandled();
+        final long startNs = System.nanoTime();
+        TimeUnit.SECONDS.sleep(seconds);
+        final long events = system.counters().eventsHandled() - startEvents;
+        final double elapsedS = (System.nanoTime() - startNs) / 1e9;
+        out.printf(Locale.ROOT, "throughput %.1f M msgs/s (%d events in %.2f s)%n", events / elapsedS / 1e6, events, elapsedS);
+
+        final long stopStartNs = System.nanoTime();
+        final boolean clean = system.shutdown(Duration.ofMillis(200));
+        out.printf("shutdown  %s in %.1f ms (ping-pong never drains: the deadline ends it)%n",
+            clean ? "drained" : "stopped at the drain deadline", (System.nanoTime() - stopStartNs) / 1e6);
+        print(out, system.counters());
+        return 0;
+    }
+
+    private static Object await(final ActorSystem system, final ActorId target, final Object request)
+        throws InterruptedException
+    {
+        try
+        {
+            return system.ask(target, request, Duration.ofSeconds(5)).get();
+        }
+        catch (final ExecutionException ex)
+        {
+            final Throwable cause = ex.getCause();
+            if (cause instanceof UndeliveredException)
+            {
+                final Undelivered notice = ((UndeliveredException)cause).undelivered();
+                return "Undelivered(" + notice.reason() + ")";
+            }
+            if (cause instanceof TimeoutException)
+            {
+                return "timeout";
+            }
+            return cause.toString();
+        }
+    }
+
+    private static void print(final PrintStream out, final SystemCounters counters)
+    {
+        out.println("counters");
+        out.printf("  actors registered %d, alive %d, mailboxes created %d%n",
+            counters.actorsRegistered(), counters.actorsAlive(), counters.mailboxesCreated());
+        out.printf("  undelivered %d, dropped %d, dead letters %d, handler failures %d%n",
+            counters.undelivered(), counters.dropped(), counters.deadLetters(), counters.handlerFailures());
+        out.printf("  timers scheduled %d, fired %d, stale %d, discarded %d%n",
+            counters.timersScheduled(), counters.timersFired(), counters.timersStale(), counters.timersDiscarded());
+        for (final PoolCounters pool : counters.pools())
+        {
+            out.printf("  pool %-8s threads %d, activations %d, events %d, busy %.2f s, idle %.2f s%n",
+                pool.name(), pool.threads(), pool.activations(), pool.eventsHandled(),
+                pool.busyNs() / 1e9, pool.idleNs() / 1e9);
+        }
+    }
+
+    /** Replies to every request with "echo: " and the request. */
+    private static final class Echo implements Behavior
+    {
+        @Override
+        public void receive(final ActorContext ctx, final Envelope envelope)
+        {
+            ctx.reply("echo: " + envelope.event());
+        }
+    }
+
+    /** Returns the ball to whoever sent it. */
+    private static final class Player implements Behavior
+    {
+        @Override
+        public void receive(final ActorContext ctx, final Envelope envelope)
+        {
+            ctx.send(envelope.sender(), BALL);
+        }
+    }
+}
