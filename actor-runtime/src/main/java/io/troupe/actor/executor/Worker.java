@@ -272,8 +272,8 @@ public final class Worker extends WorkerPadRight implements Runnable
     }
 
     /**
-     * Times this worker woke from its safety timeout and found work queued: each is a wake-up that should have
-     * come from a sender. Expected to stay 0.
+     * Times this worker woke from its safety timeout and found the global queue non-empty: a wake-up that
+     * should have come from a sender. Expected to stay 0 (a rare benign race can count one).
      *
      * @return the count.
      */
@@ -448,9 +448,10 @@ public final class Worker extends WorkerPadRight implements Runnable
         pool.onSearching();
         if (PARKED.compareAndSet(this, true, false))
         {
-            // nobody woke us: a timeout or a spurious return
+            // nobody woke us: a timeout or a spurious return. Work in the global queue always wakes someone
+            // (local queues need not: their owners run them), so finding some there means a missed wake-up.
             pool.onUnparked();
-            if (pool.hasWorkForIdle())
+            if (pool.hasGlobal())
             {
                 LATE_WAKEUPS.setOpaque(this, (long)LATE_WAKEUPS.getOpaque(this) + 1);
             }
