@@ -1,0 +1,48 @@
+package io.troupe.bench;
+
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.PoolConfig;
+import io.troupe.actor.PoolCounters;
+import io.troupe.actor.SystemCounters;
+
+/**
+ * Starts the actor system every workload runs on: one executor pool with the requested number of threads and
+ * otherwise default settings, so that results reflect what a user gets out of the box.
+ */
+final class BenchSystems
+{
+    private BenchSystems()
+    {
+    }
+
+    /**
+     * Starts a system with one pool.
+     *
+     * @param threads worker threads of the pool.
+     * @return the running system.
+     */
+    static ActorSystem start(final int threads)
+    {
+        return ActorSystem.start(new ActorSystemConfig()
+            .threadNamePrefix("bench-")
+            .pool(PoolConfig.named(ActorSystemConfig.DEFAULT_POOL).threads(threads)));
+    }
+
+    /**
+     * Prints the counters that reveal a broken run (failures, lost events, late wake-ups) on stderr.
+     *
+     * @param system the system to read.
+     */
+    static void reportHealth(final ActorSystem system)
+    {
+        final SystemCounters counters = system.counters();
+        long lateWakeups = 0;
+        for (final PoolCounters pool : counters.pools())
+        {
+            lateWakeups += pool.lateWakeups();
+        }
+        Report.progress("  counters: events=%d failures=%d dropped=%d undelivered=%d lateWakeups=%d",
+            counters.eventsHandled(), counters.handlerFailures(), counters.dropped(), counters.undelivered(), lateWakeups);
+    }
+}

@@ -1,0 +1,73 @@
+package io.troupe.bench;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.Envelope;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * {@code local.pingpong}: measures actor-to-actor messaging throughput when every send wakes an idle actor.
+ *
+ * <p>N pairs of actors, each registered with {@link ActorSystem#register(io.troupe.actor.Behavior)} (SIMPLE
+ * mailbox, pool 0), bounce one shared immutable event back and forth, one in flight per pair. Each pair
+ * starts with one event sent from outside whose sender is the partner. The figure is events handled per
+ * second over the window after the warm-up, from the deltas of
+ * {@link io.troupe.actor.SystemCounters#eventsHandled()} divided by the exact elapsed nanoseconds.
+ */
+final class PingPongWorkload implements Workload
+{
+    private static final String PAIRS = "pairs";
+    private static final int DEFAULT_PAIRS = 1;
+    private static final int MAX_PAIRS = 1_000_000;
+
+    @Override
+    public String name()
+    {
+        return "local.pingpong";
+    }
+
+    @Override
+    public List<String> options()
+    {
+        return List.of(PAIRS);
+    }
+
+    @Override
+    public String usage()
+    {
+        return "  local.pingpong [--pairs N]     N pairs of actors bouncing one event each, one in flight per pair\n" +
+            "                                 (default 1); prints events handled per second";
+    }
+
+    @Override
+    public void run(final Options options) throws InterruptedException
+    {
+        final int pairs = (int)options.count(PAIRS, DEFAULT_PAIRS, 1, MAX_PAIRS);
+        final int threads = options.threads();
+        final long warmupNs = options.warmupNs();
+        final long measureNs = options.measureNs();
+        Report.progress("local.pingpong: pairs=%d threads=%d warmup=%.1fs window=%.1fs",
+            pairs, threads, warmupNs / 1e9, measureNs / 1e9);
+
+        final ActorSystem system = BenchSystems.start(threads);
+        try
+        {
+            for (int i = 0; i < pairs; i++)
+            {
+                final ActorId a = system.register(new Player());
+                final ActorId b = system.register(new Player());
+                system.send(new Envelope(b, a, 0, 0, 0L, Player.BALL, null));
+            }
+            final double eventsPerSecond = RateWindow.perSecond(() -> system.counters().eventsHandled(), warmupNs, measureNs);
+            BenchSystems.reportHealth(system);
+            Report.result("local.pingpong.pairs" + pairs, eventsPerSecond, "msgs/s");
+        }
+        finally
+        {
+            // the balls never stop: do not wait for a drain that cannot happen
+            system.shutdown(Duration.ZERO);
+        }
+    }
+}
