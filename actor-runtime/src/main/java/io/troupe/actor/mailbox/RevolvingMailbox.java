@@ -9,6 +9,11 @@ import java.lang.invoke.VarHandle;
  * on the queue's hot path (wait-free claims), so it holds up under many concurrent senders; the reader walks
  * an array, which lets the CPU fetch several envelopes at once.
  *
+ * <p>When the reader leaves a segment it replaces the segment's link with a RETIRED marker, so used segments
+ * never hold on to later ones (a segment promoted to the old generation would otherwise keep the whole tail
+ * of the queue alive until a full collection). A sender that meets the marker restarts from the reader's
+ * segment, which cannot be past the sender's unfilled slot.
+ *
  * <p>Costs more memory than {@link SimpleMailbox} (one segment is allocated eagerly): use it for actors that
  * many threads send to at once.
  */
@@ -23,6 +28,8 @@ public final class RevolvingMailbox extends Mailbox
     private static final VarHandle CONSUMER_SEGMENT;
     private static final VarHandle SEGMENT_NEXT;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Node[].class);
+    /** Marks a segment the reader has left; its successor is no longer reachable through it. */
+    private static final Segment RETIRED = new Segment(Long.MIN_VALUE);
 
     static
     {
@@ -83,15 +90,27 @@ public final class RevolvingMailbox extends Mailbox
         }
         while (index >= segment.base + SEGMENT_SIZE)
         {
-            Segment next = (Segment)SEGMENT_NEXT.getAcquire(segment);
-            if (next == null)
+            final Segment next = (Segment)SEGMENT_NEXT.getAcquire(segment);
+            if (next == RETIRED)
+            {
+                // the reader has left this segment; it cannot be past our unfilled slot, so restart from its
+                segment = (Segment)CONSUMER_SEGMENT.getAcquire(this);
+            }
+            else if (next == null)
             {
                 final Segment created = new Segment(segment.base + SEGMENT_SIZE);
-                next = SEGMENT_NEXT.compareAndSet(segment, null, created) ?
-                    created : (Segment)SEGMENT_NEXT.getAcquire(segment);
+                if (SEGMENT_NEXT.compareAndSet(segment, null, created))
+                {
+                    segment = created;
+                    advanceProducerSegment(created);
+                }
+                // else: linked or retired meanwhile; look again
             }
-            segment = next;
-            advanceProducerSegment(segment);
+            else
+            {
+                segment = next;
+                advanceProducerSegment(next);
+            }
         }
         SLOTS.setRelease(segment.slots, (int)(index & SEGMENT_MASK), node);
     }
@@ -118,6 +137,8 @@ public final class RevolvingMailbox extends Mailbox
                 return null; // the sender of the next slot has not linked the next segment yet
             }
             CONSUMER_SEGMENT.setRelease(this, next);
+            // unlink the used segment: a promoted segment must not keep every later one alive (nepotism)
+            SEGMENT_NEXT.setRelease(segment, RETIRED);
             segment = next;
         }
         final int offset = (int)(index & SEGMENT_MASK);
