@@ -25,7 +25,7 @@ public final class MailboxTable
     /** Lines the table can hold. */
     public static final int MAX_LINES = 1 << 16;
     /** Largest hint the table can hand out. */
-    public static final int MAX_HINT = Integer.MAX_VALUE;
+    public static final int MAX_HINT = MAX_LINES * LINE_SIZE - 1;
 
     private static final int LINE_MASK = LINE_SIZE - 1;
     private static final VarHandle LINES = MethodHandles.arrayElementVarHandle(Mailbox[][].class);
@@ -54,11 +54,11 @@ public final class MailboxTable
      * The mailbox at a hint.
      *
      * @param hint the hint from an actor id.
-     * @return the mailbox, or null if the hint was never handed out.
+     * @return the mailbox, or null if the hint was never handed out (or is beyond the table).
      */
     public Mailbox get(final int hint)
     {
-        if (hint <= 0)
+        if (hint <= 0 || hint > MAX_HINT)
         {
             return null;
         }
