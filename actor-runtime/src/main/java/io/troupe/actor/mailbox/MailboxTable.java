@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  *
  * <p>Layout: new mailboxes are created {@value #BATCH} at a time, adjacent in memory, and handed out in
  * bit-reversed order, so that actors registered one after another (a ping-pong pair, a pipeline, a pool of
- * workers) sit at least 4 mailboxes (256 bytes) apart. Hot actors on different threads then rarely write to
+ * workers) sit at least 16 mailboxes (1 KiB) apart. Hot actors on different threads then rarely write to
  * the same cache line, without padding each mailbox.
  *
  * <p>Thread safety: {@link #get} and {@link #allocate} are safe from any thread. Free lists are Treiber
@@ -31,6 +31,8 @@ public final class MailboxTable
     public static final int MAX_LINES = 1 << 16;
     /** Mailboxes created together. */
     public static final int BATCH = 64;
+    /** Largest hint the table can hand out. */
+    public static final int MAX_HINT = MAX_LINES * LINE_SIZE - 1;
 
     private static final int LINE_MASK = LINE_SIZE - 1;
     private static final int BATCH_BITS = Integer.numberOfTrailingZeros(BATCH);
@@ -60,11 +62,11 @@ public final class MailboxTable
      * The mailbox at a hint.
      *
      * @param hint the hint from an actor id.
-     * @return the mailbox, or null if the hint was never handed out.
+     * @return the mailbox, or null if the hint was never handed out (or is beyond the table).
      */
     public Mailbox get(final int hint)
     {
-        if (hint <= 0)
+        if (hint <= 0 || hint > MAX_HINT)
         {
             return null;
         }
@@ -110,8 +112,9 @@ public final class MailboxTable
             batch[i] = type == MailboxType.SIMPLE ? new SimpleMailbox(hint, poolId) : new RevolvingMailbox(hint, poolId);
             SLOTS.setRelease(line(hint >>> LINE_SHIFT), hint & LINE_MASK, batch[i]);
         }
-        // a stack pops in reverse push order: push the bit-reversed sequence backwards
-        for (int i = BATCH - 1; i >= 0; i--)
+        // pops come out as slots rev(63), rev(62), ..., rev(0): consecutive ones >= 16 slots apart, and the
+        // last of this batch (slot 0) is 127 slots from the first of the next batch (its slot 63)
+        for (int i = 0; i < BATCH; i++)
         {
             push(freeList, batch[Integer.reverse(i) >>> (Integer.SIZE - BATCH_BITS)]);
         }

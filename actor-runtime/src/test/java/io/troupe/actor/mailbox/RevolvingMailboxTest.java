@@ -1,0 +1,16 @@
+package io.troupe.actor.mailbox;
+
+class RevolvingMailboxTest extends MailboxContractTest
+{
+    @Override
+    Mailbox newMailbox(final int hint, final int poolId)
+    {
+        return new RevolvingMailbox(hint, poolId);
+    }
+
+    @Override
+    MailboxType expectedType()
+    {
+        return MailboxType.REVOLVING;
+    }
+}

@@ -1,0 +1,16 @@
+package io.troupe.actor.mailbox;
+
+class SimpleMailboxTest extends MailboxContractTest
+{
+    @Override
+    Mailbox newMailbox(final int hint, final int poolId)
+    {
+        return new SimpleMailbox(hint, poolId);
+    }
+
+    @Override
+    MailboxType expectedType()
+    {
+        return MailboxType.SIMPLE;
+    }
+}
