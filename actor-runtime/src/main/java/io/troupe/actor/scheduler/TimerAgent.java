@@ -10,6 +10,7 @@ import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.NanoClock;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -42,6 +43,7 @@ public final class TimerAgent implements Agent
     private final AtomicLong discarded = new AtomicLong();
     private volatile boolean sleeping;
     private volatile boolean closed;
+    private final AtomicInteger schedulersInFlight = new AtomicInteger();
     private volatile Thread thread;
 
     /**
@@ -66,13 +68,21 @@ public final class TimerAgent implements Agent
      */
     public void schedule(final long delayNs, final Envelope envelope, final SchedulerCookie cookie)
     {
-        if (closed)
+        schedulersInFlight.incrementAndGet();
+        try
         {
-            discarded.incrementAndGet();
-            return;
+            if (closed)
+            {
+                discarded.incrementAndGet();
+                return;
+            }
+            requests.offer(new Request(clock.nanoTime() + Math.max(0, delayNs), envelope, cookie));
+            scheduled.incrementAndGet();
         }
-        requests.offer(new Request(clock.nanoTime() + Math.max(0, delayNs), envelope, cookie));
-        scheduled.incrementAndGet();
+        finally
+        {
+            schedulersInFlight.decrementAndGet();
+        }
         if (sleeping)
         {
             final Thread t = thread;
@@ -120,6 +130,11 @@ public final class TimerAgent implements Agent
     public void onClose()
     {
         closed = true;
+        // a scheduler that got past the closed check before it was set must finish its offer before the drain
+        while (schedulersInFlight.get() != 0)
+        {
+            Thread.onSpinWait();
+        }
         long dropped = pending.size();
         while (requests.poll() != null)
         {
