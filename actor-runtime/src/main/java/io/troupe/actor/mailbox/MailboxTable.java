@@ -58,7 +58,7 @@ public final class MailboxTable
      */
     public Mailbox get(final int hint)
     {
-        if (hint <= 0)
+        if (hint <= 0 || (hint >>> LINE_SHIFT) >= MAX_LINES)
         {
             return null;
         }
