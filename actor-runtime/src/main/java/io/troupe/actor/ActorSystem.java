@@ -395,6 +395,7 @@ public final class ActorSystem implements AutoCloseable
             router.phase(Router.DRAINING);
         }
         final long deadlineNs = System.nanoTime() + drainTimeout.toNanos();
+        timer.wakeForClose();
         timerRunner.close();
         final boolean drained = awaitQuiescence(deadlineNs);
         router.phase(Router.STOPPED);
