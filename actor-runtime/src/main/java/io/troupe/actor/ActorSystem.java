@@ -86,12 +86,10 @@ public final class ActorSystem implements AutoCloseable
         {
             pool.start(config.threadNamePrefix() + config.nodeId() + '-');
         }
-        AgentRunner.startOnThread(system.timerRunner, runnable ->
-        {
-            final Thread thread = new Thread(runnable, config.threadNamePrefix() + config.nodeId() + "-timer");
-            thread.setDaemon(true);
-            return thread;
-        });
+        // not AgentRunner.startOnThread: it renames the thread to the agent's role name
+        final Thread timerThread = new Thread(system.timerRunner, config.threadNamePrefix() + config.nodeId() + "-timer");
+        timerThread.setDaemon(true);
+        timerThread.start();
         return system;
     }
 
@@ -395,6 +393,7 @@ public final class ActorSystem implements AutoCloseable
             router.phase(Router.DRAINING);
         }
         final long deadlineNs = System.nanoTime() + drainTimeout.toNanos();
+        timer.wakeForClose();
         timerRunner.close();
         final boolean drained = awaitQuiescence(deadlineNs);
         router.phase(Router.STOPPED);

@@ -32,7 +32,6 @@ public final class ActorSystemConfig
     private NanoClock clock = SystemNanoClock.INSTANCE;
     private DeadLetterHandler deadLetterHandler;
     private FailureHandler failureHandler;
-    private boolean concluded;
 
     /**
      * Creates a config with defaults: node 1, one pool named {@value #DEFAULT_POOL}.
@@ -128,17 +127,14 @@ public final class ActorSystemConfig
     }
 
     /**
-     * Fills defaults and validates. Idempotent.
+     * Fills defaults and validates. Idempotent; validates again on every call, so a config changed after an
+     * earlier start is checked again.
      *
      * @return this.
      * @throws IllegalArgumentException naming the first invalid setting.
      */
     public ActorSystemConfig conclude()
     {
-        if (concluded)
-        {
-            return this;
-        }
         if (nodeId < 1 || nodeId > ActorId.MAX_NODE_ID)
         {
             throw new IllegalArgumentException("nodeId=" + nodeId + " out of range 1.." + ActorId.MAX_NODE_ID);
@@ -180,7 +176,6 @@ public final class ActorSystemConfig
         {
             failureHandler = new LoggingFailureHandler();
         }
-        concluded = true;
         return this;
     }
 

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * {@link SchedulerCookie} was detached fires into nothing and is counted as stale.
  *
  * <p>Idle: with timers pending the agent parks until the next tick; with none it parks until a request
- * arrives (the requester unparks it), so an idle node costs no timer wake-ups.
+ * arrives (the requester unparks it) or {@link #wakeForClose()} is called, so an idle node costs no timer
+ * wake-ups and still stops at once.
  */
 public final class TimerAgent implements Agent
 {
@@ -44,6 +45,7 @@ public final class TimerAgent implements Agent
     private volatile boolean sleeping;
     private volatile boolean closed;
     private final AtomicInteger schedulersInFlight = new AtomicInteger();
+    private volatile boolean stopping;
     private volatile Thread thread;
 
     /**
@@ -90,6 +92,21 @@ public final class TimerAgent implements Agent
             {
                 LockSupport.unpark(t);
             }
+        }
+    }
+
+    /**
+     * Wakes the agent and keeps it from parking for long again, so that its runner, which waits for the agent
+     * to notice it should stop, can close it at once instead of after an idle park of up to a second. Safe
+     * from any thread; call right before closing the runner.
+     */
+    public void wakeForClose()
+    {
+        stopping = true;
+        final Thread t = thread;
+        if (t != null)
+        {
+            LockSupport.unpark(t);
         }
     }
 
@@ -250,7 +267,7 @@ public final class TimerAgent implements Agent
                 return;
             }
             sleeping = true;
-            if (requests.isEmpty())
+            if (requests.isEmpty() && !stopping)
             {
                 LockSupport.parkNanos(IDLE_PARK_NS);
             }

@@ -1,0 +1,214 @@
+package io.troupe.actor;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import static io.troupe.actor.TestActors.USER_TYPE;
+import static io.troupe.actor.TestActors.awaitEquals;
+import static io.troupe.actor.TestActors.awaitUntil;
+import static io.troupe.actor.TestActors.next;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * {@link ActorSystem#ask} from a non-actor thread.
+ */
+@Timeout(60)
+class AskTest
+{
+    private static final int NODE = 15;
+
+    private ActorSystem system;
+    private final BlockingQueue<Envelope> requests = new LinkedBlockingQueue<>();
+    private ActorId echo;
+    private ActorId silent;
+
+    @BeforeEach
+    void setUp()
+    {
+        system = TestActors.start(NODE, 2);
+        echo = system.register((ctx, envelope) ->
+        {
+            requests.add(envelope);
+            ctx.reply("first:" + envelope.event());
+            ctx.reply("second:" + envelope.event());
+        });
+        silent = system.register((ctx, envelope) -> requests.add(envelope));
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        system.close();
+    }
+
+    private static Throwable failureOf(final CompletableFuture<Object> future)
+    {
+        final ExecutionException failed = assertThrows(ExecutionException.class, () -> future.get(5, TimeUnit.SECONDS));
+        return failed.getCause();
+    }
+
+    @Test
+    void askCompletesWithTheFirstReply() throws Exception
+    {
+        final CompletableFuture<Object> reply = system.ask(echo, "ping", USER_TYPE, Duration.ofSeconds(5));
+
+        assertThat(reply.get(5, TimeUnit.SECONDS)).isEqualTo("first:ping");
+        final Envelope request = next(requests);
+        assertThat(request.type()).isEqualTo(USER_TYPE);
+        assertThat(request.isTracked()).as("ask requests are tracked").isTrue();
+        assertThat(request.sender().isNone()).as("the asker is a temporary actor").isFalse();
+        assertThat(request.sender().nodeId()).isEqualTo(NODE);
+        assertThat(request.recipient()).isEqualTo(echo);
+        // the second reply finds the asker gone and is dropped
+        awaitEquals(() -> system.counters().dropped(), 1L, "the second reply is dropped");
+    }
+
+    @Test
+    void askTimesOutWhenNoReplyComes() throws Exception
+    {
+        final long firedBefore = system.counters().timersFired();
+        final long start = System.nanoTime();
+        final CompletableFuture<Object> reply = system.ask(silent, "hello?", Duration.ofMillis(150));
+
+        final Throwable cause = failureOf(reply);
+
+        final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(cause).isInstanceOf(TimeoutException.class);
+        assertThat(elapsedMs).isGreaterThanOrEqualTo(150);
+        assertThat(next(requests).event()).isEqualTo("hello?");
+        assertThat(system.counters().timersFired()).isEqualTo(firedBefore + 1);
+        awaitEquals(() -> system.counters().actorsAlive(), 2L, "actors alive");
+    }
+
+    @Test
+    void askToAnActorThatDoesNotExistFailsWithUndelivered() throws Exception
+    {
+        final ActorId mortal = system.register((ctx, envelope) -> ctx.passAway());
+        system.send(mortal, "die");
+        awaitEquals(() -> system.counters().actorsAlive(), 2L, "actors alive");
+        final ActorId neverExisted = ActorId.of(NODE, 987_654, 3_000);
+
+        for (final ActorId target : List.of(mortal, neverExisted))
+        {
+            final CompletableFuture<Object> reply = system.ask(target, "hello?", USER_TYPE, Duration.ofSeconds(30));
+
+            final Throwable cause = failureOf(reply); // well before the 30 s timeout
+            assertThat(cause).isInstanceOf(UndeliveredException.class);
+            final Undelivered undelivered = ((UndeliveredException)cause).undelivered();
+            assertThat(undelivered.reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
+            assertThat(undelivered.recipient()).isEqualTo(target);
+            assertThat(undelivered.type()).isEqualTo(USER_TYPE);
+            assertThat(cause.getMessage()).contains(target.toString()).contains("ACTOR_UNKNOWN");
+        }
+        awaitEquals(() -> system.counters().actorsAlive(), 2L, "askers passed away");
+    }
+
+    @Test
+    void askersDoNotLeak() throws Exception
+    {
+        final long baseline = system.counters().actorsAlive();
+        final ActorId nobody = ActorId.of(NODE, 987_654, 3_000);
+        final List<CompletableFuture<Object>> replies = new ArrayList<>();
+        final List<CompletableFuture<Object>> failures = new ArrayList<>();
+        for (int i = 0; i < 300; i++)
+        {
+            replies.add(system.ask(echo, i, Duration.ofSeconds(10)));
+            failures.add(system.ask(nobody, i, Duration.ofSeconds(10)));
+            if (i % 30 == 0)
+            {
+                failures.add(system.ask(silent, i, Duration.ofMillis(50)));
+            }
+        }
+        for (int i = 0; i < replies.size(); i++)
+        {
+            assertThat(replies.get(i).get(5, TimeUnit.SECONDS)).isEqualTo("first:" + i);
+        }
+        for (final CompletableFuture<Object> failure : failures)
+        {
+            assertThat(failureOf(failure)).isInstanceOfAny(UndeliveredException.class, TimeoutException.class);
+        }
+        awaitEquals(() -> system.counters().actorsAlive(), baseline, "actors alive after all asks");
+        awaitUntil(() -> system.counters().mailboxesVacant() == system.counters().mailboxesCreated() - 2,
+            "every asker's mailbox is vacant again");
+    }
+
+    @Test
+    void aCompletedAsksTimerIsStaleRatherThanDropped() throws Exception
+    {
+        final SystemCounters before = system.counters();
+
+        assertThat(system.ask(echo, "quick", Duration.ofMillis(100)).get(5, TimeUnit.SECONDS)).isEqualTo("first:quick");
+
+        awaitEquals(() -> system.counters().timersStale(), before.timersStale() + 1, "stale timers");
+        final SystemCounters after = system.counters();
+        assertThat(after.timersScheduled()).isEqualTo(before.timersScheduled() + 1);
+        assertThat(after.timersFired()).isEqualTo(before.timersFired());
+        // exactly one drop: the echo's second reply, never the timer
+        assertThat(after.dropped()).isEqualTo(before.dropped() + 1);
+        assertThat(after.deadLetters()).isEqualTo(before.deadLetters());
+    }
+
+    @Test
+    void askTimeoutMustBePositive()
+    {
+        assertThatThrownBy(() -> system.ask(echo, "x", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> system.ask(echo, "x", Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> system.ask(echo, "x", null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> system.ask(null, "x", Duration.ofSeconds(1))).isInstanceOf(NullPointerException.class);
+        assertThat(system.counters().actorsAlive()).isEqualTo(2);
+    }
+
+    @Test
+    void manyThreadsAskConcurrently() throws Exception
+    {
+        final int threads = 4;
+        final int perThread = 200;
+        final List<Thread> askers = new ArrayList<>();
+        final BlockingQueue<String> wrong = new LinkedBlockingQueue<>();
+        for (int t = 0; t < threads; t++)
+        {
+            final int base = t * perThread;
+            final Thread thread = new Thread(() ->
+            {
+                for (int i = base; i < base + perThread; i++)
+                {
+                    try
+                    {
+                        final Object reply = system.ask(echo, i, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS);
+                        if (!("first:" + i).equals(reply))
+                        {
+                            wrong.add(i + " -> " + reply);
+                        }
+                    }
+                    catch (final Exception ex)
+                    {
+                        wrong.add(i + " -> " + ex);
+                    }
+                }
+            });
+            thread.start();
+            askers.add(thread);
+        }
+        for (final Thread thread : askers)
+        {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(thread.isAlive()).isFalse();
+        }
+        assertThat(wrong).isEmpty();
+        awaitEquals(() -> system.counters().actorsAlive(), 2L, "actors alive");
+    }
+}
