@@ -2,9 +2,9 @@ package io.troupe.actor;
 
 import io.troupe.actor.executor.ExecutorPool;
 import io.troupe.actor.executor.Worker;
+import io.troupe.actor.mailbox.Mailbox;
 import io.troupe.actor.mailbox.MailboxTable;
 import io.troupe.actor.mailbox.MailboxType;
-import io.troupe.actor.mailbox.Node;
 import io.troupe.actor.scheduler.TimerAgent;
 import org.agrona.concurrent.AgentRunner;
 import org.slf4j.Logger;
@@ -156,7 +156,7 @@ public final class ActorSystem implements AutoCloseable
             throw new IllegalStateException("actor system of node " + nodeId + " has stopped");
         }
         final long localId = nextLocalId.getAndIncrement();
-        final io.troupe.actor.mailbox.Mailbox mailbox = table.allocate(poolId, type);
+        final Mailbox mailbox = table.allocate(poolId, type);
         mailbox.occupy(localId, behavior);
         counters.registered.incrementAndGet();
         return new ActorId(localId, ((long)mailbox.hint() << ActorId.HINT_SHIFT) | ((long)poolId << ActorId.POOL_SHIFT) | nodeBits);
@@ -249,7 +249,7 @@ public final class ActorSystem implements AutoCloseable
             return CompletableFuture.failedFuture(new UndeliveredException(
                 new Undelivered(recipient, type, 0, UndeliveredReason.SHUTDOWN, false)));
         }
-        final AskBehavior asker = new AskBehavior(recipient, timeout, pendingAsks);
+        final AskBehavior asker = new AskBehavior(recipient, type, timeout, pendingAsks);
         pendingAsks.add(asker);
         final ActorId askerId = register(asker);
         timer.schedule(
@@ -275,12 +275,12 @@ public final class ActorSystem implements AutoCloseable
             throw new IllegalArgumentException(
                 "service " + service + " cannot map to another service id " + actor + "; map it to an actor id");
         }
-        if (service.nodeId() != 0 && service.nodeId() != nodeId)
+        if (!isLocalNode(service.nodeId()))
         {
             throw new IllegalArgumentException("service " + service + " belongs to node " + service.nodeId() +
                 "; this is node " + nodeId);
         }
-        if (actor.nodeId() != 0 && actor.nodeId() != nodeId)
+        if (!isLocalNode(actor.nodeId()))
         {
             throw new IllegalArgumentException("local service " + service + " must map to an actor of this node (" +
                 nodeId + "), not " + actor);
@@ -296,18 +296,30 @@ public final class ActorSystem implements AutoCloseable
      */
     public ActorId unregisterService(final ServiceId service)
     {
-        return services.remove(Objects.requireNonNull(service, "service"));
+        Objects.requireNonNull(service, "service");
+        if (!isLocalNode(service.nodeId()))
+        {
+            throw new IllegalArgumentException("service " + service + " belongs to node " + service.nodeId() +
+                "; this is node " + nodeId);
+        }
+        return services.remove(service);
     }
 
     /**
      * The local actor a service id maps to.
      *
      * @param service the service id, on node 0 or this node.
-     * @return the actor id, or null if not mapped.
+     * @return the actor id, or null if not mapped here (always null for a service of another node).
      */
     public ActorId lookupService(final ServiceId service)
     {
-        return services.lookup(Objects.requireNonNull(service, "service"));
+        Objects.requireNonNull(service, "service");
+        return isLocalNode(service.nodeId()) ? services.lookup(service) : null;
+    }
+
+    private boolean isLocalNode(final int node)
+    {
+        return node == 0 || node == nodeId;
     }
 
     /**
@@ -414,24 +426,22 @@ public final class ActorSystem implements AutoCloseable
         {
             LOG.warn("node {}: some worker threads did not exit; a handler may be stuck", nodeId);
         }
-        final long[] left = new long[1];
+        final long[] left = new long[2];
+        final boolean threadsGone = exited;
         table.forEach(mailbox ->
         {
-            Node node;
-            while ((node = mailbox.poll()) != null)
+            if (!threadsGone && mailbox.state() == Mailbox.RUNNING)
             {
-                final Envelope envelope = (Envelope)node;
-                left[0]++;
-                if (envelope.isTracked())
-                {
-                    router.deadLetter(envelope, UndeliveredReason.SHUTDOWN);
-                }
-                else
-                {
-                    counters.dropped.incrementAndGet();
-                }
+                left[1]++; // a stuck handler's thread owns this queue; it reports the rest when it returns
+                return;
             }
+            left[0] += router.failQueued(mailbox);
         });
+        if (left[1] > 0)
+        {
+            LOG.warn("node {}: {} mailboxes are held by handlers that overran shutdown; their queued events are " +
+                "reported when those handlers return", nodeId, left[1]);
+        }
         for (final AskBehavior asker : pendingAsks)
         {
             asker.failOnShutdown();
@@ -447,7 +457,7 @@ public final class ActorSystem implements AutoCloseable
     private boolean awaitQuiescence(final long deadlineNs)
     {
         int quietChecks = 0;
-        while (deadlineNs - System.nanoTime() > 0)
+        while (true)
         {
             boolean quiet = true;
             for (final ExecutorPool pool : pools)
@@ -459,6 +469,14 @@ public final class ActorSystem implements AutoCloseable
             {
                 return true;
             }
+            if (quietChecks == 1)
+            {
+                continue; // confirm at once: even a zero deadline drains an idle node
+            }
+            if (deadlineNs - System.nanoTime() <= 0)
+            {
+                return false;
+            }
             try
             {
                 Thread.sleep(1);
@@ -469,7 +487,6 @@ public final class ActorSystem implements AutoCloseable
                 return false;
             }
         }
-        return false;
     }
 
     // ------------------------------------------------------------------ used by the runtime

@@ -24,12 +24,14 @@ final class AskBehavior implements Behavior
     private final CompletableFuture<Object> future = new CompletableFuture<>();
     private final SchedulerCookie timeoutCookie = new SchedulerCookie();
     private final ActorId target;
+    private final int type;
     private final Duration timeout;
     private final Set<AskBehavior> pending;
 
-    AskBehavior(final ActorId target, final Duration timeout, final Set<AskBehavior> pending)
+    AskBehavior(final ActorId target, final int type, final Duration timeout, final Set<AskBehavior> pending)
     {
         this.target = target;
+        this.type = type;
         this.timeout = timeout;
         this.pending = pending;
     }
@@ -69,6 +71,6 @@ final class AskBehavior implements Behavior
     {
         timeoutCookie.detach();
         future.completeExceptionally(
-            new UndeliveredException(new Undelivered(target, 0, 0, UndeliveredReason.SHUTDOWN, true)));
+            new UndeliveredException(new Undelivered(target, type, 0, UndeliveredReason.SHUTDOWN, true)));
     }
 }

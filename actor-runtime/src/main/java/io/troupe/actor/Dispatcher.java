@@ -58,6 +58,14 @@ final class Dispatcher implements MailboxRunner
             }
             deliver(ctx, mailbox, (Envelope)node, worker);
             handled++;
+            if (router.phase() == Router.STOPPED)
+            {
+                // the node stopped while this handler ran (it overran the drain deadline): what is left
+                // here is this thread's to report, as no other thread may read this queue
+                router.failQueued(mailbox);
+                drained = true;
+                break;
+            }
             if (ctx.retired())
             {
                 drainVacant(mailbox, worker);

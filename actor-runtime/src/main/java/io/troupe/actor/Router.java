@@ -4,6 +4,7 @@ import io.troupe.actor.executor.ExecutorPool;
 import io.troupe.actor.executor.Worker;
 import io.troupe.actor.mailbox.Mailbox;
 import io.troupe.actor.mailbox.MailboxTable;
+import io.troupe.actor.mailbox.Node;
 
 /**
  * Finds the mailbox of an envelope's recipient and enqueues it, or takes the non-delivery path. Called on
@@ -145,6 +146,32 @@ final class Router
         final ActorId recipient = envelope.recipient();
         final Undelivered notice = new Undelivered(recipient, envelope.type(), envelope.cookie(), reason, false);
         route(new Envelope(envelope.sender(), recipient, Undelivered.TYPE, 0, envelope.cookie(), notice, null), worker);
+    }
+
+    /**
+     * Reports what is queued in a mailbox after the node stopped: tracked events to the dead-letter handler as
+     * {@link UndeliveredReason#SHUTDOWN}, the rest dropped. Only the thread that owns the mailbox's queue.
+     *
+     * @return the number of events taken from the mailbox.
+     */
+    long failQueued(final Mailbox mailbox)
+    {
+        long count = 0;
+        Node node;
+        while ((node = mailbox.poll()) != null)
+        {
+            final Envelope envelope = (Envelope)node;
+            count++;
+            if (envelope.isTracked())
+            {
+                deadLetter(envelope, UndeliveredReason.SHUTDOWN);
+            }
+            else
+            {
+                counters.dropped.incrementAndGet();
+            }
+        }
+        return count;
     }
 
     void deadLetter(final Envelope envelope, final UndeliveredReason reason)

@@ -10,9 +10,9 @@ import java.util.List;
  * @param mailboxesCreated mailboxes ever created (the table's high-water mark).
  * @param mailboxesVacant  mailboxes waiting for reuse.
  * @param undelivered      {@link Undelivered} notices sent to senders.
- * @param dropped          events dropped without a notice (untracked, or tracked with nobody to notify).
+ * @param dropped          untracked events that could not be delivered (dropped without a notice).
  * @param forwarded        events forwarded to their forward-on-nondelivery target.
- * @param deadLetters      events handed to the {@link DeadLetterHandler}.
+ * @param deadLetters      tracked events with nobody to notify, handed to the {@link DeadLetterHandler}.
  * @param handlerFailures  exceptions thrown by handlers.
  * @param rejectedSends    sends refused because the system was shutting down.
  * @param timersScheduled  timers requested.

@@ -4,7 +4,8 @@ package io.troupe.actor;
  * Notice that a tracked event was not delivered. It arrives at the original sender with the original
  * recipient as its sender, the original cookie, and type {@link #TYPE}.
  *
- * @param recipient the id the event was addressed to.
+ * @param recipient the id the event was last addressed to: the actor a service id was rewritten to, or the
+ *                  forward target when the event was forwarded.
  * @param type      the event's type id.
  * @param cookie    the event's cookie.
  * @param reason    why it was not delivered.

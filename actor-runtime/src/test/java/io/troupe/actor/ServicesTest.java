@@ -111,6 +111,13 @@ class ServicesTest
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("node");
         assertThat(system.lookupService(ECHO)).isNull();
+        // the same name on another node is not this node's mapping: not found here, not removable from here
+        system.registerService(ECHO, echoId);
+        assertThat(system.lookupService(ServiceId.of(NODE + 1, "echo"))).isNull();
+        assertThatThrownBy(() -> system.unregisterService(ServiceId.of(NODE + 1, "echo")))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("node");
+        assertThat(system.lookupService(ECHO)).isEqualTo(echoId);
         assertThatThrownBy(() -> system.registerService(null, echoId)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> system.registerService(ECHO, null)).isInstanceOf(NullPointerException.class);
     }

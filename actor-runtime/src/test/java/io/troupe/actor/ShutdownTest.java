@@ -236,6 +236,10 @@ class ShutdownTest
 
         assertThat(clean).as("a worker is stuck").isFalse();
         assertThat(tookMs).as("the stuck worker delays shutdown only boundedly").isLessThan(10_000);
+        // the stuck worker owns its mailbox's queue: it reports the backlog itself once its handler returns
+        assertThat(deadLetters.received).as("nobody else reads a queue its worker still owns").isEmpty();
+        release.countDown();
+        awaitUntil(() -> deadLetters.received.size() >= backlog, "the released worker reports its backlog");
         final List<Long> lettered = new ArrayList<>();
         for (final TestActors.DeadLetter letter : deadLetters.received)
         {
@@ -249,10 +253,20 @@ class ShutdownTest
         }
         assertThat(lettered).as("each queued event exactly once").containsExactlyInAnyOrderElementsOf(expected);
 
-        release.countDown();
         awaitUntil(() -> liveThreads(prefix).isEmpty(), "the released worker exits");
         assertThat(handled).as("dead-lettered events are never handled afterwards").containsExactly(0L);
         assertThat(deadLetters.received).hasSize(backlog);
+    }
+
+    @Test
+    void anIdleSystemDrainsEvenWithAZeroDeadline()
+    {
+        start(PoolConfig.named("x").threads(2));
+        system.register((ctx, envelope) ->
+        {
+        });
+
+        assertThat(system.shutdown(Duration.ZERO)).as("nothing to drain: a clean shutdown").isTrue();
     }
 
     @Test
@@ -262,7 +276,7 @@ class ShutdownTest
         final ActorId silent = system.register((ctx, envelope) ->
         {
         });
-        final CompletableFuture<Object> pending = system.ask(silent, "will you answer?", Duration.ofSeconds(30));
+        final CompletableFuture<Object> pending = system.ask(silent, "will you answer?", USER_TYPE, Duration.ofSeconds(30));
         awaitUntil(() -> system.counters().eventsHandled() == 1, "the request is handled");
 
         system.close();
@@ -272,6 +286,7 @@ class ShutdownTest
         final Undelivered undelivered = ((UndeliveredException)failed.getCause()).undelivered();
         assertThat(undelivered.reason()).isEqualTo(UndeliveredReason.SHUTDOWN);
         assertThat(undelivered.recipient()).isEqualTo(silent);
+        assertThat(undelivered.type()).as("the request's type").isEqualTo(USER_TYPE);
         assertThat(system.counters().timersDiscarded()).as("the ask's timeout timer").isEqualTo(1);
     }
 

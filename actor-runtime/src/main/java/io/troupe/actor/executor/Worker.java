@@ -192,13 +192,18 @@ public final class Worker extends WorkerPadRight implements Runnable
 
     /**
      * On this worker's thread, at the end of an activation: a mailbox that still has events (its quantum ran
-     * out, or late arrivals). It stays on this worker; if nothing else waits it runs again at once.
+     * out, or late arrivals). If mailboxes activated from outside are waiting it goes behind them in the
+     * global queue; otherwise it stays on this worker, and runs again at once if nothing else waits.
      *
      * @param mailbox the mailbox, in state SCHEDULED.
      */
     public void reschedule(final Mailbox mailbox)
     {
-        if (handoff == null && local.isEmpty() && !pool.hasGlobal())
+        if (pool.hasGlobal())
+        {
+            pool.schedule(mailbox); // outside submissions are waiting: go behind them
+        }
+        else if (handoff == null && local.isEmpty())
         {
             handoff = mailbox;
         }
