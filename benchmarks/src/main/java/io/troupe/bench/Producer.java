@@ -4,6 +4,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A plain Java thread's loop that sends to one actor as fast as it can: batches of {@value #BATCH} sends,
@@ -20,6 +21,7 @@ final class Producer implements Runnable
     static final String EVENT = "event";
 
     private static final int SPINS_BEFORE_YIELD = 100;
+    private static final long PAUSE_NS = 20_000;
 
     private final ActorSystem system;
     private final ActorId target;
@@ -72,7 +74,8 @@ final class Producer implements Runnable
             }
             else
             {
-                Thread.yield();
+                // a paused producer sleeps rather than competing with the consumer for the 2 cores
+                LockSupport.parkNanos(PAUSE_NS);
             }
         }
     }
