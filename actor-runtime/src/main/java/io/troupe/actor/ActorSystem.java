@@ -347,6 +347,7 @@ public final class ActorSystem implements AutoCloseable
             long busy = 0;
             long idle = 0;
             long late = 0;
+            long steals = 0;
             for (final Worker worker : pool.workers())
             {
                 activations += worker.activations();
@@ -354,8 +355,9 @@ public final class ActorSystem implements AutoCloseable
                 busy += worker.busyNs();
                 idle += worker.idleNs();
                 late += worker.lateWakeups();
+                steals += worker.steals();
             }
-            poolCounters.add(new PoolCounters(pool.name(), pool.workers().length, activations, events, busy, idle, late));
+            poolCounters.add(new PoolCounters(pool.name(), pool.workers().length, activations, events, busy, idle, late, steals));
         }
         final long registered = counters.registered.get();
         return new SystemCounters(

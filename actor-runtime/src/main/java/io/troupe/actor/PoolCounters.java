@@ -10,8 +10,10 @@ package io.troupe.actor;
  * @param busyNs        time workers spent running activations.
  * @param idleNs        time workers spent spinning or parked.
  * @param lateWakeups   wake-ups that came from the safety timeout with work queued (expected 0).
+ * @param steals        mailboxes idle workers took from other workers' queues.
  */
 public record PoolCounters(
-    String name, int threads, long activations, long eventsHandled, long busyNs, long idleNs, long lateWakeups)
+    String name, int threads, long activations, long eventsHandled, long busyNs, long idleNs, long lateWakeups,
+    long steals)
 {
 }

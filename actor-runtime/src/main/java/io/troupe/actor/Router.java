@@ -92,6 +92,13 @@ final class Router
             undeliverable(envelope, UndeliveredReason.ACTOR_UNKNOWN, worker);
             return;
         }
+        if (mailbox.tryMarkScheduled())
+        {
+            // idle: this send activates it, and an empty queue is skipped altogether
+            mailbox.pushActivating(envelope);
+            schedule(mailbox, worker);
+            return;
+        }
         mailbox.push(envelope);
         if (mailbox.tryMarkScheduled())
         {

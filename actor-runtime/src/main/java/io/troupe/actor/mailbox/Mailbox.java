@@ -61,6 +61,13 @@ public abstract class Mailbox extends Node
     private Behavior behavior;
     private ActorId self;
     private ActorSlot[] extras;
+    /**
+     * The event that activated the mailbox while its queue was empty: the sender that moved it from IDLE to
+     * SCHEDULED put it here instead of in the queue (no queue operations on the common one-event activation).
+     * Written only by the owner of the activation, before the mailbox is handed to a worker; read and cleared
+     * by that worker. {@link #poll()} returns it before anything queued.
+     */
+    Node first;
     /** Link in the table's free list of vacant mailboxes; owned by {@link MailboxTable}. */
     int nextFree;
 
@@ -107,20 +114,65 @@ public abstract class Mailbox extends Node
     public abstract void push(Node node);
 
     /**
-     * Dequeues the oldest node. Only the thread running the mailbox may call this.
+     * Called by the sender whose {@link #tryMarkScheduled()} succeeded, before it hands the mailbox to a
+     * worker: the node goes to the first slot if the queue is empty, else into the queue. Either way it is
+     * handled after everything the same sender sent earlier.
+     *
+     * @param node the node; must not be in any queue.
+     */
+    public final void pushActivating(final Node node)
+    {
+        if (first == null && !queuePending())
+        {
+            first = node;
+        }
+        else
+        {
+            push(node);
+        }
+    }
+
+    /**
+     * Dequeues the oldest node: the first slot, then the queue. Only the thread running the mailbox.
      *
      * @return the node, or null when empty or when the next sender has not finished linking its node.
      */
-    public abstract Node poll();
+    public final Node poll()
+    {
+        final Node node = first;
+        if (node != null)
+        {
+            first = null;
+            return node;
+        }
+        return pollQueue();
+    }
+
+    /**
+     * Dequeues the oldest queued node. Only the thread running the mailbox.
+     *
+     * @return the node, or null when empty or when the next sender has not finished linking its node.
+     */
+    protected abstract Node pollQueue();
 
     /**
      * Whether a node was enqueued that the reader has not taken, including one still being linked. Reads the
      * producers' position with a volatile load: pairs with {@link #markIdle()} for the no-lost-wake-up rule.
-     * Only the thread running the mailbox may call this.
+     * Only the thread running the mailbox (or the owner of a pending activation) may call this.
      *
      * @return true if something is pending.
      */
-    public abstract boolean hasPending();
+    public final boolean hasPending()
+    {
+        return first != null || queuePending();
+    }
+
+    /**
+     * Whether the queue holds a node the reader has not taken, including one still being linked.
+     *
+     * @return true if something is queued.
+     */
+    protected abstract boolean queuePending();
 
     // ---------------------------------------------------------------- activation
 

@@ -189,7 +189,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     }
 
     @Override
-    public Node poll()
+    protected Node pollQueue()
     {
         Segment segment = (Segment)CONSUMER_SEGMENT.get(this);
         final long index = consumerIndex;
@@ -218,7 +218,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     }
 
     @Override
-    public boolean hasPending()
+    protected boolean queuePending()
     {
         return (long)PRODUCER_INDEX.getVolatile(this) != consumerIndex;
     }

@@ -61,7 +61,7 @@ public final class SimpleMailbox extends Mailbox
     }
 
     @Override
-    public Node poll()
+    protected Node pollQueue()
     {
         Node first = head;
         Node next = nextOf(first);
@@ -98,7 +98,7 @@ public final class SimpleMailbox extends Mailbox
     }
 
     @Override
-    public boolean hasPending()
+    protected boolean queuePending()
     {
         final Node first = head;
         return first != this || (Node)TAIL.getVolatile(this) != this;

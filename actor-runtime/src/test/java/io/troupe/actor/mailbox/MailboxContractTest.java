@@ -57,6 +57,61 @@ abstract class MailboxContractTest
         assertThat(mailbox.poll()).isNull();
     }
 
+    // ---------------------------------------------------------------- first slot
+
+    @Test
+    void anActivatingSendToAnEmptyMailboxSkipsTheQueueAndComesFirst()
+    {
+        final TestNode activating = new TestNode(0, 0);
+        final TestNode later = new TestNode(0, 1);
+        assertThat(mailbox.tryMarkScheduled()).isTrue();
+
+        mailbox.pushActivating(activating);
+        mailbox.push(later); // the same sender again, while the mailbox is scheduled
+
+        assertThat(mailbox.hasPending()).isTrue();
+        assertThat(mailbox.poll()).isSameAs(activating);
+        assertThat(mailbox.poll()).isSameAs(later);
+        assertThat(mailbox.poll()).isNull();
+        assertThat(mailbox.hasPending()).isFalse();
+    }
+
+    @Test
+    void anActivatingSendGoesBehindWhatIsAlreadyQueued()
+    {
+        // a sender's earlier event is still queued when the mailbox went idle (the reader's re-check is pending);
+        // its next event activates the mailbox and must not overtake the earlier one
+        final TestNode earlier = new TestNode(0, 0);
+        final TestNode activating = new TestNode(0, 1);
+        assertThat(mailbox.tryMarkScheduled()).isTrue();
+        mailbox.markRunning();
+        mailbox.push(earlier);
+        mailbox.markIdle();
+        assertThat(mailbox.tryMarkScheduled()).isTrue();
+
+        mailbox.pushActivating(activating);
+
+        assertThat(mailbox.poll()).isSameAs(earlier);
+        assertThat(mailbox.poll()).isSameAs(activating);
+        assertThat(mailbox.poll()).isNull();
+    }
+
+    @Test
+    void theFirstSlotIsReusedAfterItWasTaken()
+    {
+        for (int i = 0; i < 5; i++)
+        {
+            final TestNode node = new TestNode(0, i);
+            assertThat(mailbox.tryMarkScheduled()).isTrue();
+            mailbox.pushActivating(node);
+            mailbox.markRunning();
+            assertThat(mailbox.poll()).isSameAs(node);
+            assertThat(mailbox.poll()).isNull();
+            mailbox.markIdle();
+            assertThat(mailbox.hasPending()).isFalse();
+        }
+    }
+
     @Test
     void envelopesAreNodes()
     {

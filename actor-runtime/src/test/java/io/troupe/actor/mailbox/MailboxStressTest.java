@@ -72,6 +72,19 @@ class MailboxStressTest
     @EnumSource(MailboxType.class)
     void noLostWakeUp(final MailboxType type) throws InterruptedException
     {
+        runWakeUpScenario(type, false);
+    }
+
+    /** The runtime's send: a sender that finds the mailbox idle claims it first and may skip the queue. */
+    @ParameterizedTest
+    @EnumSource(MailboxType.class)
+    void noLostWakeUpAndFifoWithTheActivatingFirstSlot(final MailboxType type) throws InterruptedException
+    {
+        runWakeUpScenario(type, true);
+    }
+
+    private void runWakeUpScenario(final MailboxType type, final boolean activatingFirst) throws InterruptedException
+    {
         final int perProducer = 100_000;
         final int consumers = 2;
         final int quantum = 64;
@@ -138,7 +151,14 @@ class MailboxStressTest
         }
         final List<Thread> producers = startProducers(perProducer, start, failure, (producer, seq) ->
         {
-            mailbox.push(new TestNode(producer, seq));
+            final TestNode node = new TestNode(producer, seq);
+            if (activatingFirst && mailbox.tryMarkScheduled())
+            {
+                mailbox.pushActivating(node);
+                runQueue.add(mailbox);
+                return;
+            }
+            mailbox.push(node);
             if (mailbox.tryMarkScheduled())
             {
                 runQueue.add(mailbox);
