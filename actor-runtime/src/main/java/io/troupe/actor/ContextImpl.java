@@ -10,6 +10,8 @@ import java.util.Objects;
 /** 128 bytes ahead of the context's fields, so that contexts of different workers share no cache line. */
 abstract class ContextPadLeft
 {
+    /** Fills the 4-byte hole after the object header, where the JVM would otherwise put a subclass field. */
+    int holeFill;
     long p00;
     long p01;
     long p02;

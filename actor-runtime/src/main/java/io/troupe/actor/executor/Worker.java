@@ -9,6 +9,8 @@ import java.util.concurrent.locks.LockSupport;
 /** 128 bytes ahead of a worker's mutable fields, so that workers of one pool share no cache line. */
 abstract class WorkerPadLeft
 {
+    /** Fills the 4-byte hole after the object header, where the JVM would otherwise put a subclass field. */
+    int holeFill;
     long p00;
     long p01;
     long p02;

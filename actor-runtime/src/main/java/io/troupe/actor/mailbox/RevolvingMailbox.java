@@ -6,6 +6,8 @@ import java.lang.invoke.VarHandle;
 /** Padding between the mailbox's own fields and the senders' fields of a {@link RevolvingMailbox}. */
 abstract class RevolvingPadBefore extends Mailbox
 {
+    /** Fills a 4-byte hole the mailbox's fields may leave, so no sender field is placed among them. */
+    int holeFill;
     long p00;
     long p01;
     long p02;
@@ -46,6 +48,11 @@ abstract class RevolvingProducerFields extends RevolvingPadBefore
 /** Padding between the senders' fields and the reader's fields of a {@link RevolvingMailbox}. */
 abstract class RevolvingPadAfter extends RevolvingProducerFields
 {
+    /**
+     * Fills the 4-byte hole the senders' fields leave: the JVM puts a subclass field into such a hole, and a
+     * reader's field there would share a cache line with the senders' counter.
+     */
+    int holeFill;
     long q00;
     long q01;
     long q02;
@@ -116,10 +123,12 @@ public final class RevolvingMailbox extends RevolvingPadAfter
         }
     }
 
-    /** The reader's segment; senders fall back to it when their hint is ahead of their slot. */
+    /** The reader's segment, published for senders that fall back to it when their hint is ahead of their slot. */
     @SuppressWarnings("unused") // accessed through CONSUMER_SEGMENT
     private volatile Segment consumerSegment;
     private long consumerIndex;
+    /** The reader's own copy of its segment: read on every poll without touching the published field. */
+    private Segment readerSegment;
 
     /**
      * Creates an empty mailbox.
@@ -132,6 +141,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
         super(hint, poolId);
         final Segment first = new Segment(0);
         PRODUCER_SEGMENT.setRelease(this, first);
+        readerSegment = first;
         CONSUMER_SEGMENT.setRelease(this, first);
     }
 
@@ -191,7 +201,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     @Override
     protected Node pollQueue()
     {
-        Segment segment = (Segment)CONSUMER_SEGMENT.get(this);
+        Segment segment = readerSegment;
         final long index = consumerIndex;
         if (index >= segment.base + SEGMENT_SIZE)
         {
@@ -200,6 +210,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
             {
                 return null; // the sender of the next slot has not linked the next segment yet
             }
+            readerSegment = next;
             CONSUMER_SEGMENT.setRelease(this, next);
             // unlink the used segment: a promoted segment must not keep every later one alive (nepotism)
             SEGMENT_NEXT.setRelease(segment, RETIRED);
