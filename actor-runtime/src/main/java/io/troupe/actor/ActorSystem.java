@@ -1,7 +1,6 @@
 package io.troupe.actor;
 
 import io.troupe.actor.executor.ExecutorPool;
-import io.troupe.actor.executor.Worker;
 import io.troupe.actor.mailbox.Mailbox;
 import io.troupe.actor.mailbox.MailboxTable;
 import io.troupe.actor.mailbox.MailboxType;
@@ -11,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -339,43 +337,7 @@ public final class ActorSystem implements AutoCloseable
      */
     public SystemCounters counters()
     {
-        final List<PoolCounters> poolCounters = new ArrayList<>(pools.length);
-        for (final ExecutorPool pool : pools)
-        {
-            long activations = 0;
-            long events = 0;
-            long busy = 0;
-            long idle = 0;
-            long late = 0;
-            long steals = 0;
-            for (final Worker worker : pool.workers())
-            {
-                activations += worker.activations();
-                events += worker.eventsHandled();
-                busy += worker.busyNs();
-                idle += worker.idleNs();
-                late += worker.lateWakeups();
-                steals += worker.steals();
-            }
-            poolCounters.add(new PoolCounters(pool.name(), pool.workers().length, activations, events, busy, idle, late, steals));
-        }
-        final long registered = counters.registered.get();
-        return new SystemCounters(
-            registered,
-            registered - counters.passedAway.get(),
-            table.created(),
-            table.vacant(),
-            counters.undelivered.get(),
-            counters.dropped.get(),
-            counters.forwarded.get(),
-            counters.deadLetters.get(),
-            counters.handlerFailures.get(),
-            counters.rejectedSends.get(),
-            timer.scheduledCount(),
-            timer.firedCount(),
-            timer.staleCount(),
-            timer.discardedCount(),
-            List.copyOf(poolCounters));
+        return CountersReader.read(pools, table, counters, timer);
     }
 
     /**
@@ -409,7 +371,7 @@ public final class ActorSystem implements AutoCloseable
         final long deadlineNs = System.nanoTime() + drainTimeout.toNanos();
         timer.wakeForClose();
         timerRunner.close();
-        final boolean drained = awaitQuiescence(deadlineNs);
+        final boolean drained = Quiescence.await(pools, deadlineNs);
         router.phase(Router.STOPPED);
         boolean exited = true;
         for (final ExecutorPool pool : pools)
@@ -454,41 +416,6 @@ public final class ActorSystem implements AutoCloseable
             LOG.info("node {}: shut down with {} events still queued (drained={})", nodeId, left[0], drained);
         }
         return drained && exited;
-    }
-
-    private boolean awaitQuiescence(final long deadlineNs)
-    {
-        int quietChecks = 0;
-        while (true)
-        {
-            boolean quiet = true;
-            for (final ExecutorPool pool : pools)
-            {
-                quiet &= pool.isQuiescent();
-            }
-            quietChecks = quiet ? quietChecks + 1 : 0;
-            if (quietChecks >= 2)
-            {
-                return true;
-            }
-            if (quietChecks == 1)
-            {
-                continue; // confirm at once: even a zero deadline drains an idle node
-            }
-            if (deadlineNs - System.nanoTime() <= 0)
-            {
-                return false;
-            }
-            try
-            {
-                Thread.sleep(1);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-        }
     }
 
     // ------------------------------------------------------------------ used by the runtime
