@@ -36,18 +36,6 @@ class RevolvingMailboxRetireTest
         }
     }
 
-    private static final class Item extends Node
-    {
-        final int producer;
-        final int seq;
-
-        Item(final int producer, final int seq)
-        {
-            this.producer = producer;
-            this.seq = seq;
-        }
-    }
-
     @Test
     void consumedSegmentNoLongerReferencesItsSuccessor()
     {
@@ -55,12 +43,12 @@ class RevolvingMailboxRetireTest
         final RevolvingMailbox.Segment first = (RevolvingMailbox.Segment)CONSUMER_SEGMENT.get(mailbox);
         for (int i = 0; i < 3 * RevolvingMailbox.SEGMENT_SIZE; i++)
         {
-            mailbox.push(new Item(0, i));
+            mailbox.push(new TestNode(0, i));
         }
         assertThat(SEGMENT_NEXT.get(first)).isNotNull();
         for (int i = 0; i < RevolvingMailbox.SEGMENT_SIZE + 1; i++)
         {
-            assertThat(((Item)mailbox.poll()).seq).isEqualTo(i);
+            assertThat(((TestNode)mailbox.poll()).sequence).isEqualTo(i);
         }
         final RevolvingMailbox.Segment second = (RevolvingMailbox.Segment)CONSUMER_SEGMENT.get(mailbox);
         assertThat(second).isNotSameAs(first);
@@ -93,7 +81,7 @@ class RevolvingMailboxRetireTest
                 }
                 for (int i = 0; i < perProducer; i++)
                 {
-                    mailbox.push(new Item(id, i));
+                    mailbox.push(new TestNode(id, i));
                 }
             });
             threads[p].start();
@@ -110,8 +98,8 @@ class RevolvingMailboxRetireTest
                 Thread.onSpinWait();
                 continue;
             }
-            final Item item = (Item)node;
-            assertThat(item.seq).as("FIFO per producer %d", item.producer).isEqualTo(next[item.producer]);
+            final TestNode item = (TestNode)node;
+            assertThat(item.sequence).as("FIFO per producer %d", item.producer).isEqualTo(next[item.producer]);
             next[item.producer]++;
             received++;
         }
