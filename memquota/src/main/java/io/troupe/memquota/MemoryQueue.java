@@ -1,0 +1,267 @@
+package io.troupe.memquota;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A memory-tracked MPSC queue that is a {@link Participant}: every element is claimed against the queue's
+ * account while queued and stamped with its enqueue time, which the tracker uses to find the oldest data.
+ * When the tracker reclaims it, the queue collapses: its contents are dropped, {@link #send} and
+ * {@link #receive} fail with {@link CollapsedException}, and its collapse callbacks run exactly once. Closing
+ * the receiver collapses it too ({@link CollapseReason#RECEIVER_DROPPED}).
+ *
+ * <p>Thread safety: any thread may send; one thread receives at a time. The reclaimer may collapse the queue
+ * concurrently with both.
+ *
+ * @param <T> the element type.
+ */
+public final class MemoryQueue<T extends HasMemoryCost> implements Participant, AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(MemoryQueue.class);
+    private static final CompletableFuture<Reclaimed> COLLAPSING = CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
+
+    private final ConcurrentLinkedQueue<Entry<T>> entries = new ConcurrentLinkedQueue<>();
+    private final CoarseClock clock;
+    private final int capacity;
+    private final AtomicInteger size = new AtomicInteger();
+    private final Participation participation;
+    private final List<Consumer<CollapseReason>> callbacks = new ArrayList<>();
+    private volatile CollapseReason collapsed;
+
+    private MemoryQueue(final Account account, final CoarseClock clock, final int capacity)
+    {
+        this.clock = clock;
+        this.capacity = capacity;
+        this.participation = account.register(this);
+    }
+
+    /**
+     * A queue without a length bound (memory is still bounded by the quota).
+     *
+     * @param account the account its contents are claimed against.
+     * @param <T>     the element type.
+     * @return the queue.
+     */
+    public static <T extends HasMemoryCost> MemoryQueue<T> unbounded(final Account account)
+    {
+        return new MemoryQueue<>(account, account.tracker().clock(), Integer.MAX_VALUE);
+    }
+
+    /**
+     * A queue of at most {@code capacity} elements.
+     *
+     * @param account  the account its contents are claimed against.
+     * @param capacity the most elements queued at once, at least 1.
+     * @param <T>      the element type.
+     * @return the queue.
+     */
+    public static <T extends HasMemoryCost> MemoryQueue<T> bounded(final Account account, final int capacity)
+    {
+        if (capacity < 1)
+        {
+            throw new IllegalArgumentException("queue capacity " + capacity + " must be at least 1");
+        }
+        return new MemoryQueue<>(account, account.tracker().clock(), capacity);
+    }
+
+    /**
+     * Enqueues an element.
+     *
+     * @param element the element.
+     * @return false if the queue is bounded and full (nothing was claimed); true if queued.
+     * @throws CollapsedException   if the queue has collapsed.
+     * @throws MemoryQuotaException if the account was closed or the tracker shut down.
+     */
+    public boolean send(final T element)
+    {
+        final CollapseReason reason = collapsed;
+        if (reason != null)
+        {
+            throw new CollapsedException(reason);
+        }
+        if (size.incrementAndGet() > capacity)
+        {
+            size.decrementAndGet();
+            return false;
+        }
+        final long cost = element.memoryCost();
+        try
+        {
+            participation.claim(cost);
+        }
+        catch (final MemoryQuotaException ex)
+        {
+            size.decrementAndGet();
+            final CollapseReason now = collapsed;
+            throw now != null ? new CollapsedException(now) : ex;
+        }
+        entries.offer(new Entry<>(clock.nowNs(), element, cost));
+        final CollapseReason after = collapsed;
+        if (after != null)
+        {
+            entries.clear(); // collapsed while we sent: the element is dropped with the rest
+            throw new CollapsedException(after);
+        }
+        return true;
+    }
+
+    /**
+     * Takes the oldest element.
+     *
+     * @return the element, or null if the queue is empty.
+     * @throws CollapsedException if the queue has collapsed.
+     */
+    public T receive()
+    {
+        final CollapseReason reason = collapsed;
+        if (reason != null)
+        {
+            throw new CollapsedException(reason);
+        }
+        final Entry<T> entry = entries.poll();
+        if (entry == null)
+        {
+            return null;
+        }
+        size.decrementAndGet();
+        participation.release(entry.cost);
+        return entry.element;
+    }
+
+    /**
+     * Whether the queue collapsed: lets a sender find out without sending.
+     *
+     * @return true once collapsed.
+     */
+    public boolean isCollapsed()
+    {
+        return collapsed != null;
+    }
+
+    /**
+     * Why the queue collapsed.
+     *
+     * @return the reason, or null while it has not.
+     */
+    public CollapseReason collapseReason()
+    {
+        return collapsed;
+    }
+
+    /**
+     * Runs a callback when the queue collapses, exactly once; at once if it already has. Callbacks run on the
+     * collapsing thread (the reclaimer, or the receiver's closer) and must not block.
+     *
+     * @param callback told the reason.
+     */
+    public void onCollapse(final Consumer<CollapseReason> callback)
+    {
+        final CollapseReason reason;
+        synchronized (callbacks)
+        {
+            reason = collapsed;
+            if (reason == null)
+            {
+                callbacks.add(callback);
+                return;
+            }
+        }
+        callback.accept(reason);
+    }
+
+    /**
+     * Elements queued now.
+     *
+     * @return the count.
+     */
+    public int size()
+    {
+        return Math.max(0, size.get());
+    }
+
+    /**
+     * Bytes this queue's account counts for it (including its participation's local cache).
+     *
+     * @return the bytes.
+     */
+    public long usedBytes()
+    {
+        return participation.usedBytes();
+    }
+
+    /**
+     * Closes the receiving side: the queue collapses with {@link CollapseReason#RECEIVER_DROPPED} and leaves
+     * its account.
+     */
+    @Override
+    public void close()
+    {
+        collapse(CollapseReason.RECEIVER_DROPPED);
+    }
+
+    @Override
+    public long oldestDataTimeNs()
+    {
+        final Entry<T> head = entries.peek();
+        return head == null || collapsed != null ? NO_DATA : head.enqueuedNs;
+    }
+
+    @Override
+    public CompletionStage<Reclaimed> reclaim(final long discardOlderThanNs, final long bytesWanted)
+    {
+        collapse(CollapseReason.MEMORY_RECLAIMED);
+        return COLLAPSING;
+    }
+
+    private void collapse(final CollapseReason reason)
+    {
+        final List<Consumer<CollapseReason>> toRun;
+        synchronized (callbacks)
+        {
+            if (collapsed != null)
+            {
+                return;
+            }
+            collapsed = reason;
+            toRun = new ArrayList<>(callbacks);
+            callbacks.clear();
+        }
+        entries.clear();
+        size.set(0);
+        participation.close(); // the tracker forgets all it claimed, at once
+        for (final Consumer<CollapseReason> callback : toRun)
+        {
+            try
+            {
+                callback.accept(reason);
+            }
+            catch (final RuntimeException ex)
+            {
+                // one failing callback must not keep the others from learning of the collapse
+                LOG.warn("memory queue collapse callback failed", ex);
+            }
+        }
+    }
+
+    private static final class Entry<T>
+    {
+        final long enqueuedNs;
+        final T element;
+        final long cost;
+
+        Entry(final long enqueuedNs, final T element, final long cost)
+        {
+            this.enqueuedNs = enqueuedNs;
+            this.element = element;
+            this.cost = cost;
+        }
+    }
+}

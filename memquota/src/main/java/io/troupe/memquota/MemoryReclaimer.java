@@ -1,0 +1,50 @@
+package io.troupe.memquota;
+
+import org.agrona.concurrent.Agent;
+
+/**
+ * The agent that runs a tracker's reclamation: each duty cycle refreshes a cached clock and, when use is over
+ * max, runs a round. Its thread is woken early when a claim crosses max (see {@link #wakeUpWith}).
+ */
+public final class MemoryReclaimer implements Agent
+{
+    private final MemoryQuotaTracker tracker;
+    private final CoarseClock.CachedClock cachedClock;
+
+    /**
+     * Creates the agent.
+     *
+     * @param tracker the tracker to reclaim for.
+     */
+    public MemoryReclaimer(final MemoryQuotaTracker tracker)
+    {
+        this.tracker = tracker;
+        this.cachedClock = tracker.clock() instanceof CoarseClock.CachedClock ? (CoarseClock.CachedClock)tracker.clock() : null;
+    }
+
+    /**
+     * Sets what a claim that crosses max calls to wake this agent's thread (e.g. unpark it).
+     *
+     * @param wakeUp called on the claiming thread; must be cheap and must not block.
+     */
+    public void wakeUpWith(final Runnable wakeUp)
+    {
+        tracker.onReclaimWanted(wakeUp);
+    }
+
+    @Override
+    public int doWork()
+    {
+        if (cachedClock != null)
+        {
+            cachedClock.update();
+        }
+        return tracker.reclaimWanted() ? Math.max(1, tracker.reclaimIfNeeded()) : 0;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "troupe-memquota-reclaimer";
+    }
+}
