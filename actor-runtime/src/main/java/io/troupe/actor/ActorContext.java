@@ -1,6 +1,7 @@
 package io.troupe.actor;
 
 import io.troupe.actor.mailbox.MailboxType;
+import io.troupe.memquota.Account;
 
 import java.time.Duration;
 
@@ -86,6 +87,18 @@ public interface ActorContext
      * @return its id.
      */
     ActorId register(Behavior behavior, int poolId, MailboxType type);
+
+    /**
+     * Registers a new actor on a new memory-tracked mailbox (see
+     * {@link ActorSystem#register(Behavior, int, MailboxType, Account)}).
+     *
+     * @param behavior its first behaviour.
+     * @param poolId   the pool to pin it to.
+     * @param type     the mailbox type.
+     * @param account  an account of the node's memory quota.
+     * @return its id.
+     */
+    ActorId register(Behavior behavior, int poolId, MailboxType type, Account account);
 
     /**
      * Registers a new actor on this actor's own mailbox: the two never run at the same time, so they may

@@ -2,10 +2,16 @@ package io.troupe.actor;
 
 import io.troupe.actor.executor.ExecutorPool;
 import io.troupe.actor.mailbox.Mailbox;
+import io.troupe.actor.mailbox.MailboxMemory;
 import io.troupe.actor.mailbox.MailboxTable;
 import io.troupe.actor.mailbox.MailboxType;
 import io.troupe.actor.scheduler.TimerAgent;
+import io.troupe.memquota.Account;
+import io.troupe.memquota.CoarseClock;
+import io.troupe.memquota.MemoryQuotaTracker;
+import io.troupe.memquota.MemoryReclaimer;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The actors of one node: mailboxes, executor pools, the timer, and local services. Start one with
@@ -38,6 +45,8 @@ public final class ActorSystem implements AutoCloseable
     private final ExecutorPool[] pools;
     private final TimerAgent timer;
     private final AgentRunner timerRunner;
+    private final MemoryQuotaTracker memoryQuota;
+    private final AgentRunner reclaimerRunner;
     private final AtomicLong nextLocalId = new AtomicLong(1);
     private final Set<AskBehavior> pendingAsks = ConcurrentHashMap.newKeySet();
     private final Object lifecycleLock = new Object();
@@ -68,6 +77,27 @@ public final class ActorSystem implements AutoCloseable
         router.pools(pools);
         this.timer = new TimerAgent(config.clock(), envelope -> router.route(envelope, null));
         this.timerRunner = new AgentRunner(timer.idleStrategy(), this::onTimerError, null, timer);
+        this.memoryQuota = MemoryQuotaTracker.create(config.memoryQuota(), CoarseClock.cached(TimeUnit.MILLISECONDS.toNanos(1)));
+        if (config.memoryQuota().enabled())
+        {
+            final MemoryReclaimer reclaimer = new MemoryReclaimer(memoryQuota);
+            // parks up to 1 ms between checks; a claim that crosses max unparks it at once
+            this.reclaimerRunner = new AgentRunner(
+                new BackoffIdleStrategy(1, 1, TimeUnit.MICROSECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1)),
+                this::onTimerError, null, reclaimer);
+            reclaimer.wakeUpWith(() ->
+            {
+                final Thread thread = reclaimerRunner.thread();
+                if (thread != null)
+                {
+                    LockSupport.unpark(thread);
+                }
+            });
+        }
+        else
+        {
+            this.reclaimerRunner = null;
+        }
     }
 
     /**
@@ -88,6 +118,13 @@ public final class ActorSystem implements AutoCloseable
         final Thread timerThread = new Thread(system.timerRunner, config.threadNamePrefix() + config.nodeId() + "-timer");
         timerThread.setDaemon(true);
         timerThread.start();
+        if (system.reclaimerRunner != null)
+        {
+            final Thread reclaimerThread = new Thread(
+                system.reclaimerRunner, config.threadNamePrefix() + config.nodeId() + "-memquota");
+            reclaimerThread.setDaemon(true);
+            reclaimerThread.start();
+        }
         return system;
     }
 
@@ -143,21 +180,69 @@ public final class ActorSystem implements AutoCloseable
      */
     public ActorId register(final Behavior behavior, final int poolId, final MailboxType type)
     {
+        return registerOwning(behavior, poolId, type, null);
+    }
+
+    private ActorId registerOwning(
+        final Behavior behavior, final int poolId, final MailboxType type, final Account ownedAccount)
+    {
         Objects.requireNonNull(behavior, "behavior");
         Objects.requireNonNull(type, "type");
         if (poolId < 0 || poolId >= pools.length)
         {
+            closeQuietly(ownedAccount);
             throw new IllegalArgumentException("pool id " + poolId + " out of range 0.." + (pools.length - 1));
         }
         if (router.phase() == Router.STOPPED)
         {
+            closeQuietly(ownedAccount);
             throw new IllegalStateException("actor system of node " + nodeId + " has stopped");
         }
         final long localId = nextLocalId.getAndIncrement();
         final Mailbox mailbox = table.allocate(poolId, type);
+        if (ownedAccount != null)
+        {
+            mailbox.attachMemory(new MailboxMemory(mailbox, ownedAccount, memoryQuota.clock(), router::scheduleFromOutside));
+        }
         mailbox.occupy(localId, behavior);
         counters.registered.incrementAndGet();
         return new ActorId(localId, ((long)mailbox.hint() << ActorId.HINT_SHIFT) | ((long)poolId << ActorId.POOL_SHIFT) | nodeBits);
+    }
+
+    private static void closeQuietly(final Account account)
+    {
+        if (account != null)
+        {
+            account.close();
+        }
+    }
+
+    /**
+     * Registers an actor on a new memory-tracked mailbox: every event queued for it is claimed against the
+     * account until handled. When the quota reclaims the mailbox, queued events are dropped (tracked ones
+     * reported as {@link UndeliveredReason#COLLAPSED}) and the actor receives {@link MailboxCollapsed}.
+     *
+     * @param behavior its first behaviour.
+     * @param poolId   the pool to pin it to.
+     * @param type     the mailbox type.
+     * @param account  an account of {@link #memoryQuota()}; the mailbox keeps its own handle until its last
+     *                 actor passes away.
+     * @return its id.
+     */
+    public ActorId register(final Behavior behavior, final int poolId, final MailboxType type, final Account account)
+    {
+        Objects.requireNonNull(account, "account");
+        return registerOwning(behavior, poolId, type, account.duplicate());
+    }
+
+    /**
+     * The node's memory quota: open accounts here for memory-tracked mailboxes.
+     *
+     * @return the tracker.
+     */
+    public MemoryQuotaTracker memoryQuota()
+    {
+        return memoryQuota;
     }
 
     /**
@@ -406,6 +491,11 @@ public final class ActorSystem implements AutoCloseable
             LOG.warn("node {}: {} mailboxes are held by handlers that overran shutdown; their queued events are " +
                 "reported when those handlers return", nodeId, left[1]);
         }
+        if (reclaimerRunner != null)
+        {
+            reclaimerRunner.close();
+        }
+        memoryQuota.close();
         for (final AskBehavior asker : pendingAsks)
         {
             asker.failOnShutdown();

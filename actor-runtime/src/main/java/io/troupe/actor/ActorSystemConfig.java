@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.memquota.MemoryQuotaConfig;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
@@ -32,6 +33,7 @@ public final class ActorSystemConfig
     private NanoClock clock = SystemNanoClock.INSTANCE;
     private DeadLetterHandler deadLetterHandler;
     private FailureHandler failureHandler;
+    private MemoryQuotaConfig memoryQuota = MemoryQuotaConfig.disabled();
 
     /**
      * Creates a config with defaults: node 1, one pool named {@value #DEFAULT_POOL}.
@@ -127,6 +129,29 @@ public final class ActorSystemConfig
     }
 
     /**
+     * Sets the node's memory quota, which memory-tracked mailboxes claim against. Default: disabled (use is
+     * counted, nothing is reclaimed); a node in production sets a max.
+     *
+     * @param quota the quota.
+     * @return this.
+     */
+    public ActorSystemConfig memoryQuota(final MemoryQuotaConfig quota)
+    {
+        this.memoryQuota = quota;
+        return this;
+    }
+
+    /**
+     * The memory quota.
+     *
+     * @return the quota.
+     */
+    public MemoryQuotaConfig memoryQuota()
+    {
+        return memoryQuota;
+    }
+
+    /**
      * Fills defaults and validates. Idempotent; validates again on every call, so a config changed after an
      * earlier start is checked again.
      *
@@ -163,6 +188,10 @@ public final class ActorSystemConfig
         if (shutdownTimeout == null || shutdownTimeout.isNegative() || shutdownTimeout.compareTo(Duration.ofMinutes(10)) > 0)
         {
             throw new IllegalArgumentException("shutdownTimeout=" + shutdownTimeout + " out of range 0..10m");
+        }
+        if (memoryQuota == null)
+        {
+            throw new IllegalArgumentException("memoryQuota must not be null (use MemoryQuotaConfig.disabled())");
         }
         if (clock == null)
         {

@@ -3,6 +3,7 @@ package io.troupe.actor;
 import io.troupe.actor.executor.Worker;
 import io.troupe.actor.mailbox.Mailbox;
 import io.troupe.actor.mailbox.MailboxType;
+import io.troupe.memquota.Account;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -109,6 +110,11 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         retired = false;
     }
 
+    int nodeId()
+    {
+        return nodeId;
+    }
+
     boolean retired()
     {
         return retired;
@@ -198,6 +204,13 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         current();
         return system.register(behavior, poolId, type);
+    }
+
+    @Override
+    public ActorId register(final Behavior behavior, final int poolId, final MailboxType type, final Account account)
+    {
+        current();
+        return system.register(behavior, poolId, type, account);
     }
 
     @Override

@@ -39,6 +39,7 @@ final class CountersReader
             timer.firedCount(),
             timer.staleCount(),
             timer.discardedCount(),
+            counters.collapsedMailboxes.get(),
             List.copyOf(poolCounters));
     }
 

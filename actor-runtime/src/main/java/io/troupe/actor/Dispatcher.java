@@ -4,8 +4,11 @@ import io.troupe.actor.executor.ExecutorPool;
 import io.troupe.actor.executor.MailboxRunner;
 import io.troupe.actor.executor.Worker;
 import io.troupe.actor.mailbox.Mailbox;
+import io.troupe.actor.mailbox.MailboxMemory;
 import io.troupe.actor.mailbox.MailboxTable;
 import io.troupe.actor.mailbox.Node;
+
+import java.util.List;
 
 /**
  * Runs activations: takes events from a mailbox and hands each to the actor it is addressed to, within the
@@ -39,12 +42,17 @@ final class Dispatcher implements MailboxRunner
         final int limit = pool.eventsPerActivation();
         final long quantumNs = pool.timePerActivationNs();
         mailbox.markRunning();
+        final MailboxMemory memory = mailbox.memory();
         ctx.enter(mailbox);
         int handled = 0;
         int checkMask = CHECK_MASK_FAST;
         long startNs = 0;
         boolean drained = false;
-        while (true)
+        if (memory != null && memory.isCollapsing())
+        {
+            handled += collapse(mailbox, memory, ctx, worker, 0);
+        }
+        while (!ctx.retired())
         {
             final Node node = mailbox.poll();
             if (node == null)
@@ -55,6 +63,17 @@ final class Dispatcher implements MailboxRunner
             if (handled == 1)
             {
                 startNs = System.nanoTime();
+            }
+            if (memory != null)
+            {
+                if (memory.isCollapsing())
+                {
+                    // reclaimed while this activation ran: this event goes with the rest of the queue
+                    router.undeliverable((Envelope)node, UndeliveredReason.COLLAPSED, worker);
+                    handled += collapse(mailbox, memory, ctx, worker, 1);
+                    continue;
+                }
+                memory.release((Envelope)node);
             }
             deliver(ctx, mailbox, (Envelope)node, worker);
             handled++;
@@ -90,6 +109,7 @@ final class Dispatcher implements MailboxRunner
             }
         }
         final boolean retired = ctx.retired();
+        drained |= retired;
         ctx.exit();
         worker.addEvents(handled);
         if (!drained)
@@ -100,13 +120,19 @@ final class Dispatcher implements MailboxRunner
         else
         {
             mailbox.markIdle();
-            if (mailbox.hasPending() && mailbox.tryMarkScheduled())
+            // a collapse requested while we ran is picked up like a late event (see MailboxMemory.reclaim)
+            if ((mailbox.hasPending() || (memory != null && memory.isCollapsing())) && mailbox.tryMarkScheduled())
             {
                 worker.reschedule(mailbox);
             }
         }
         if (retired)
         {
+            final MailboxMemory detached = mailbox.detachMemory();
+            if (detached != null)
+            {
+                detached.leave();
+            }
             table.release(mailbox);
         }
     }
@@ -142,6 +168,37 @@ final class Dispatcher implements MailboxRunner
         {
             // a failing failure handler must not stop the mailbox; the failure is already counted
         }
+    }
+
+    /**
+     * The memory quota reclaimed this mailbox: everything queued is dropped (tracked events reported to their
+     * senders as COLLAPSED, the rest counted), every actor on it is told with {@link MailboxCollapsed}, and
+     * the mailbox joins its account again.
+     */
+    private int collapse(
+        final Mailbox mailbox, final MailboxMemory memory, final ContextImpl ctx, final Worker worker, final long alreadyDropped)
+    {
+        long dropped = alreadyDropped;
+        Node node;
+        while ((node = mailbox.poll()) != null)
+        {
+            dropped++;
+            router.undeliverable((Envelope)node, UndeliveredReason.COLLAPSED, worker);
+        }
+        memory.rejoin();
+        counters.collapsedMailboxes.incrementAndGet();
+        final List<ActorId> actors = mailbox.actorIds(ctx.nodeId());
+        for (final ActorId actor : actors)
+        {
+            deliver(ctx, mailbox, new Envelope(actor, ActorId.NONE, MailboxCollapsed.TYPE, 0, 0L,
+                new MailboxCollapsed(actor, dropped), null), worker);
+            if (ctx.retired())
+            {
+                drainVacant(mailbox, worker);
+                break;
+            }
+        }
+        return actors.size();
     }
 
     /** The last actor passed away: what is still queued can never be handled here. */

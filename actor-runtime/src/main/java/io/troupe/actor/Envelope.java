@@ -20,6 +20,8 @@ public final class Envelope extends Node
     public static final int CHANNEL_SHIFT = 24;
     /** Largest channel number. */
     public static final int MAX_CHANNEL = 0xFF;
+    /** Nominal cost of an envelope in a memory-tracked mailbox, before its event's own cost. */
+    public static final long ENVELOPE_COST_BYTES = 64;
 
     private ActorId recipient;
     private final ActorId sender;
@@ -28,6 +30,7 @@ public final class Envelope extends Node
     private final long cookie;
     private final Object event;
     private ActorId forwardTo;
+    private long enqueuedNs;
 
     /**
      * Creates an envelope.
@@ -162,6 +165,38 @@ public final class Envelope extends Node
             throw new IllegalArgumentException("channel " + channel + " out of range 0.." + MAX_CHANNEL);
         }
         return (flags & ~(MAX_CHANNEL << CHANNEL_SHIFT)) | (channel << CHANNEL_SHIFT);
+    }
+
+    /**
+     * Coarse monotonic time at which a memory-tracked mailbox accepted this envelope (0 for untracked ones).
+     *
+     * @return the time.
+     */
+    public long enqueuedNs()
+    {
+        return enqueuedNs;
+    }
+
+    /**
+     * Nominal bytes this envelope costs in a memory-tracked mailbox: the envelope itself, plus the event's own
+     * cost when it implements {@link io.troupe.memquota.HasMemoryCost}.
+     *
+     * @return bytes.
+     */
+    public long memoryCost()
+    {
+        return ENVELOPE_COST_BYTES + (event instanceof io.troupe.memquota.HasMemoryCost ?
+            Math.max(0, ((io.troupe.memquota.HasMemoryCost)event).memoryCost()) : 0);
+    }
+
+    /**
+     * Stamps the time a memory-tracked mailbox accepted the envelope. Runtime use.
+     *
+     * @param nowNs coarse monotonic time.
+     */
+    public void stampEnqueued(final long nowNs)
+    {
+        this.enqueuedNs = nowNs;
     }
 
     void rewriteRecipient(final ActorId actor)

@@ -3,6 +3,7 @@ package io.troupe.actor;
 import io.troupe.actor.executor.ExecutorPool;
 import io.troupe.actor.executor.Worker;
 import io.troupe.actor.mailbox.Mailbox;
+import io.troupe.actor.mailbox.MailboxMemory;
 import io.troupe.actor.mailbox.MailboxTable;
 import io.troupe.actor.mailbox.Node;
 
@@ -92,6 +93,12 @@ final class Router
             undeliverable(envelope, UndeliveredReason.ACTOR_UNKNOWN, worker);
             return;
         }
+        final MailboxMemory memory = mailbox.memory();
+        if (memory != null && !memory.admit(envelope))
+        {
+            undeliverable(envelope, UndeliveredReason.COLLAPSED, worker);
+            return;
+        }
         if (mailbox.tryMarkScheduled())
         {
             // idle: this send activates it, and an empty queue is skipped altogether
@@ -109,6 +116,12 @@ final class Router
     private boolean isLocal(final int node)
     {
         return node == 0 || node == nodeId;
+    }
+
+    /** Hands a mailbox that the caller moved to SCHEDULED to its pool, from a thread that is not a worker. */
+    void scheduleFromOutside(final Mailbox mailbox)
+    {
+        pools[mailbox.poolId()].schedule(mailbox);
     }
 
     private void schedule(final Mailbox mailbox, final Worker worker)

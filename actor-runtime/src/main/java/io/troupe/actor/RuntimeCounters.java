@@ -13,4 +13,5 @@ final class RuntimeCounters
     final AtomicLong deadLetters = new AtomicLong();
     final AtomicLong handlerFailures = new AtomicLong();
     final AtomicLong rejectedSends = new AtomicLong();
+    final AtomicLong collapsedMailboxes = new AtomicLong();
 }

@@ -19,6 +19,7 @@ import java.util.List;
  * @param timersFired      timers delivered.
  * @param timersStale      timers whose cookie was detached, not delivered.
  * @param timersDiscarded  timers dropped by shutdown.
+ * @param mailboxesCollapsed memory-tracked mailboxes collapsed by the memory quota.
  * @param pools            per-pool counters, in pool-id order.
  */
 public record SystemCounters(
@@ -36,6 +37,7 @@ public record SystemCounters(
     long timersFired,
     long timersStale,
     long timersDiscarded,
+    long mailboxesCollapsed,
     List<PoolCounters> pools)
 {
     /**

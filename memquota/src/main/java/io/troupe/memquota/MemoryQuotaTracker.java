@@ -10,10 +10,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One memory quota: the accounts and participants that claim memory against it, the total they use, and the
@@ -22,6 +24,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Claims are cheap: a participant's {@link Participation} takes memory from its local cache, touching the
  * tracker only every few KiB, and then only with atomic adds; new claims are never blocked by reclamation.
+ * The claim that crosses max runs a round itself if no round is running (without waiting for slow
+ * participants), so use stays near max however the reclaimer thread is scheduled.
  * Reclamation ({@link #reclaimIfNeeded()}, run by a {@link MemoryReclaimer} agent or by a test) builds a heap
  * of accounts by the time of their oldest data and asks the oldest account's participants, and those of its
  * descendants, to reclaim, until use is under low water.
@@ -39,10 +43,13 @@ public final class MemoryQuotaTracker implements AutoCloseable
     static final long FORGOTTEN = Long.MIN_VALUE;
     private static final Logger LOG = LoggerFactory.getLogger(MemoryQuotaTracker.class);
     private static final int MAX_STEPS_PER_ROUND = 100_000;
+    private static final int MAX_REFILLS = 8;
 
     private final MemoryQuotaConfig config;
     private final CoarseClock clock;
     private final Object registryLock = new Object();
+    /** One reclamation round at a time: the reclaimer agent, or a claimant that crossed max (tryLock only). */
+    private final ReentrantLock reclaimLock = new ReentrantLock();
     private final Map<Long, AccountRecord> accounts = new HashMap<>();
     private final AtomicLong totalUsed = new AtomicLong();
     private final AtomicLong reclamations = new AtomicLong();
@@ -219,6 +226,38 @@ public final class MemoryQuotaTracker implements AutoCloseable
      */
     public int reclaimIfNeeded()
     {
+        reclaimLock.lock();
+        try
+        {
+            return reclaimRound(false);
+        }
+        finally
+        {
+            reclaimLock.unlock();
+        }
+    }
+
+    /** Runs a round on the calling thread if no other thread is running one. */
+    private boolean reclaimIfNeededInline()
+    {
+        if (!reclaimLock.tryLock())
+        {
+            return false;
+        }
+        try
+        {
+            reclaimRound(true);
+            return true;
+        }
+        finally
+        {
+            reclaimLock.unlock();
+        }
+    }
+
+    /** One round; an inline round (on a claiming thread) never waits for a participant's answer. */
+    private int reclaimRound(final boolean inline)
+    {
         reclaimWanted = false;
         if (!config.enabled() || totalUsed.get() <= config.maxBytes() || closed)
         {
@@ -227,23 +266,20 @@ public final class MemoryQuotaTracker implements AutoCloseable
         reclamations.incrementAndGet();
         final long before = totalUsed.get();
         final PriorityQueue<Candidate> heap = new PriorityQueue<>(Comparator.comparingLong(c -> c.oldestNs));
-        final List<AccountRecord> snapshot;
-        synchronized (registryLock)
-        {
-            snapshot = new ArrayList<>(accounts.values());
-        }
-        for (final AccountRecord account : snapshot)
-        {
-            final long oldest = oldestOf(account);
-            if (oldest != Participant.NO_DATA)
-            {
-                heap.add(new Candidate(account, oldest));
-            }
-        }
+        fillHeap(heap);
         int asked = 0;
         int steps = 0;
-        while (totalUsed.get() > config.lowWaterBytes() && !heap.isEmpty() && steps++ < MAX_STEPS_PER_ROUND)
+        int refills = 0;
+        while (totalUsed.get() > config.lowWaterBytes() && steps++ < MAX_STEPS_PER_ROUND)
         {
+            if (heap.isEmpty())
+            {
+                // accounts opened during the round (e.g. replacements of collapsed queues) hold data too
+                if (refills++ == MAX_REFILLS || fillHeap(heap) == 0)
+                {
+                    break;
+                }
+            }
             final Candidate victim = heap.poll();
             final Candidate next = heap.peek();
             final long discardBound = next == null ? Long.MAX_VALUE : next.oldestNs;
@@ -251,7 +287,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
             for (final ParticipantRecord p : subtreeParticipants(victim.account))
             {
                 asked++;
-                partial |= reclaimOne(p, discardBound) == Reclaimed.PARTIAL;
+                partial |= reclaimOne(p, discardBound, inline) == Reclaimed.PARTIAL;
             }
             if (partial)
             {
@@ -269,6 +305,27 @@ public final class MemoryQuotaTracker implements AutoCloseable
         }
         bytesReclaimed.addAndGet(Math.max(0, before - totalUsed.get()));
         return asked;
+    }
+
+    /** Puts every open account that holds data into the heap. */
+    private int fillHeap(final PriorityQueue<Candidate> heap)
+    {
+        final List<AccountRecord> snapshot;
+        synchronized (registryLock)
+        {
+            snapshot = new ArrayList<>(accounts.values());
+        }
+        int added = 0;
+        for (final AccountRecord account : snapshot)
+        {
+            final long oldest = oldestOf(account);
+            if (oldest != Participant.NO_DATA)
+            {
+                heap.add(new Candidate(account, oldest));
+                added++;
+            }
+        }
+        return added;
     }
 
     /**
@@ -387,7 +444,12 @@ public final class MemoryQuotaTracker implements AutoCloseable
         if (totalUsed.addAndGet(bytes) > config.maxBytes() && config.enabled())
         {
             reclaimWanted = true;
-            reclaimWakeUp.run();
+            // the claim that crosses max starts the round itself unless one is running: use stays bounded
+            // however the reclaimer thread is scheduled; other claimants never wait for it
+            if (!reclaimIfNeededInline())
+            {
+                reclaimWakeUp.run();
+            }
         }
     }
 
@@ -517,7 +579,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         return oldest;
     }
 
-    private Reclaimed reclaimOne(final ParticipantRecord p, final long discardBoundNs)
+    private Reclaimed reclaimOne(final ParticipantRecord p, final long discardBoundNs, final boolean inline)
     {
         if (p.used.get() == FORGOTTEN)
         {
@@ -535,10 +597,16 @@ public final class MemoryQuotaTracker implements AutoCloseable
         final long wanted = Math.max(0, totalUsed.get() - config.lowWaterBytes());
         try
         {
-            final Reclaimed result = participant.reclaim(discardBoundNs, wanted).toCompletableFuture()
-                .get(config.reclaimTimeout().toNanos(), TimeUnit.NANOSECONDS);
-            if (result == Reclaimed.COLLAPSING && forget(p) >= 0)
+            final CompletableFuture<Reclaimed> answer = participant.reclaim(discardBoundNs, wanted).toCompletableFuture();
+            if (inline && !answer.isDone())
             {
+                reclaimWanted = true; // the reclaimer agent will ask again and wait for it
+                return Reclaimed.PARTIAL;
+            }
+            final Reclaimed result = answer.get(config.reclaimTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            if (result == Reclaimed.COLLAPSING)
+            {
+                forget(p); // may have forgotten itself already (a queue closes its participation)
                 collapsed.incrementAndGet();
             }
             return result;

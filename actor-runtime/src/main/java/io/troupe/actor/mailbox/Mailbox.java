@@ -60,7 +60,8 @@ public abstract class Mailbox extends Node
     private long localId;
     private Behavior behavior;
     private ActorId self;
-    private ActorSlot[] extras;
+    /** Rarely used parts: actors sharing the mailbox, memory tracking. Null for most mailboxes. */
+    private Extension ext;
     /**
      * The event that activated the mailbox while its queue was empty: the sender that moved it from IDLE to
      * SCHEDULED put it here instead of in the queue (no queue operations on the common one-event activation).
@@ -244,15 +245,16 @@ public abstract class Mailbox extends Node
     public final void addActor(final long newLocalId, final Behavior initial)
     {
         final ActorSlot slot = new ActorSlot(newLocalId, initial);
-        if (extras == null)
+        final Extension e = extension();
+        if (e.actors == null)
         {
-            extras = new ActorSlot[] {slot};
+            e.actors = new ActorSlot[] {slot};
         }
         else
         {
-            final ActorSlot[] grown = Arrays.copyOf(extras, extras.length + 1);
-            grown[extras.length] = slot;
-            extras = grown;
+            final ActorSlot[] grown = Arrays.copyOf(e.actors, e.actors.length + 1);
+            grown[e.actors.length] = slot;
+            e.actors = grown;
         }
     }
 
@@ -268,7 +270,7 @@ public abstract class Mailbox extends Node
         {
             return PRIMARY;
         }
-        final ActorSlot[] slots = extras;
+        final ActorSlot[] slots = actors();
         if (slots != null)
         {
             for (int i = 0; i < slots.length; i++)
@@ -290,7 +292,7 @@ public abstract class Mailbox extends Node
      */
     public final Behavior behavior(final int slot)
     {
-        return slot == PRIMARY ? behavior : extras[slot].behavior;
+        return slot == PRIMARY ? behavior : ext.actors[slot].behavior;
     }
 
     /**
@@ -307,7 +309,7 @@ public abstract class Mailbox extends Node
         }
         else
         {
-            extras[slot].behavior = next;
+            ext.actors[slot].behavior = next;
         }
     }
 
@@ -319,7 +321,7 @@ public abstract class Mailbox extends Node
      */
     public final long localId(final int slot)
     {
-        return slot == PRIMARY ? (long)LOCAL_ID.getAcquire(this) : extras[slot].localId;
+        return slot == PRIMARY ? (long)LOCAL_ID.getAcquire(this) : ext.actors[slot].localId;
     }
 
     /**
@@ -341,7 +343,7 @@ public abstract class Mailbox extends Node
             }
             return id;
         }
-        final ActorSlot s = extras[slot];
+        final ActorSlot s = ext.actors[slot];
         ActorId id = s.self;
         if (id == null)
         {
@@ -349,6 +351,30 @@ public abstract class Mailbox extends Node
             s.self = id;
         }
         return id;
+    }
+
+    /**
+     * The ids of the actors living on the mailbox. Only the running thread.
+     *
+     * @param nodeId this node's id.
+     * @return primary first, then shared actors.
+     */
+    public final java.util.List<ActorId> actorIds(final int nodeId)
+    {
+        final java.util.List<ActorId> ids = new java.util.ArrayList<>(2);
+        if ((long)LOCAL_ID.getAcquire(this) != 0)
+        {
+            ids.add(self(PRIMARY, nodeId));
+        }
+        final ActorSlot[] slots = actors();
+        if (slots != null)
+        {
+            for (int i = 0; i < slots.length; i++)
+            {
+                ids.add(self(i, nodeId));
+            }
+        }
+        return ids;
     }
 
     /**
@@ -365,16 +391,17 @@ public abstract class Mailbox extends Node
             self = null;
             LOCAL_ID.setRelease(this, 0L);
         }
-        else if (extras.length == 1)
+        else if (ext.actors.length == 1)
         {
-            extras = null;
+            ext.actors = null;
         }
         else
         {
-            final ActorSlot[] shrunk = new ActorSlot[extras.length - 1];
-            System.arraycopy(extras, 0, shrunk, 0, slot);
-            System.arraycopy(extras, slot + 1, shrunk, slot, extras.length - slot - 1);
-            extras = shrunk;
+            final ActorSlot[] old = ext.actors;
+            final ActorSlot[] shrunk = new ActorSlot[old.length - 1];
+            System.arraycopy(old, 0, shrunk, 0, slot);
+            System.arraycopy(old, slot + 1, shrunk, slot, old.length - slot - 1);
+            ext.actors = shrunk;
         }
         return isVacant();
     }
@@ -386,7 +413,7 @@ public abstract class Mailbox extends Node
      */
     public final boolean isVacant()
     {
-        return (long)LOCAL_ID.getAcquire(this) == 0 && extras == null;
+        return (long)LOCAL_ID.getAcquire(this) == 0 && actors() == null;
     }
 
     /**
@@ -396,8 +423,89 @@ public abstract class Mailbox extends Node
      */
     public final int actorCount()
     {
-        final ActorSlot[] slots = extras;
+        final ActorSlot[] slots = actors();
         return ((long)LOCAL_ID.getAcquire(this) != 0 ? 1 : 0) + (slots == null ? 0 : slots.length);
+    }
+
+    // ---------------------------------------------------------------- memory tracking
+
+    /**
+     * The memory tracking of this mailbox.
+     *
+     * @return it, or null for an untracked mailbox.
+     */
+    public final MailboxMemory memory()
+    {
+        final Extension e = ext;
+        return e == null ? null : e.memory;
+    }
+
+    /**
+     * Attaches memory tracking; done by the registering thread before the mailbox is occupied.
+     *
+     * @param memory the tracking.
+     */
+    public final void attachMemory(final MailboxMemory memory)
+    {
+        extension().memory = memory;
+    }
+
+    /**
+     * Detaches memory tracking when the mailbox is vacated: the caller closes its participation and account.
+     *
+     * @return the tracking that was attached, or null.
+     */
+    public final MailboxMemory detachMemory()
+    {
+        final Extension e = ext;
+        if (e == null)
+        {
+            return null;
+        }
+        final MailboxMemory memory = e.memory;
+        e.memory = null;
+        return memory;
+    }
+
+    /**
+     * Enqueue time of the oldest envelope waiting, read racily from any thread (a stale answer is older, never
+     * newer, than the truth, which is the safe direction for picking reclamation victims).
+     *
+     * @return the time, or {@link io.troupe.memquota.Participant#NO_DATA}.
+     */
+    public final long peekOldestEnqueuedNs()
+    {
+        Node node = first;
+        if (node == null)
+        {
+            node = peekQueue();
+        }
+        return node instanceof io.troupe.actor.Envelope ?
+            ((io.troupe.actor.Envelope)node).enqueuedNs() : io.troupe.memquota.Participant.NO_DATA;
+    }
+
+    /**
+     * The oldest queued node, read racily; for ages only.
+     *
+     * @return the node, or null.
+     */
+    protected abstract Node peekQueue();
+
+    private ActorSlot[] actors()
+    {
+        final Extension e = ext;
+        return e == null ? null : e.actors;
+    }
+
+    private Extension extension()
+    {
+        Extension e = ext;
+        if (e == null)
+        {
+            e = new Extension();
+            ext = e;
+        }
+        return e;
     }
 
     static void link(final Node node, final Node next)
@@ -413,6 +521,13 @@ public abstract class Mailbox extends Node
     static void clearNext(final Node node)
     {
         Node.NEXT.set(node, (Node)null);
+    }
+
+    /** The rarely used parts of a mailbox, allocated on first use. */
+    static final class Extension
+    {
+        ActorSlot[] actors;
+        MailboxMemory memory;
     }
 
     /** An actor sharing a mailbox with its primary actor. */

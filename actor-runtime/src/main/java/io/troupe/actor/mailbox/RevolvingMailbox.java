@@ -229,6 +229,18 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     }
 
     @Override
+    protected Node peekQueue()
+    {
+        final Segment segment = readerSegment;
+        final long index = consumerIndex;
+        if (segment == null || index < segment.base || index >= segment.base + SEGMENT_SIZE)
+        {
+            return null; // between segments: no age this time
+        }
+        return (Node)SLOTS.getAcquire(segment.slots, (int)(index & SEGMENT_MASK));
+    }
+
+    @Override
     protected boolean queuePending()
     {
         return (long)PRODUCER_INDEX.getVolatile(this) != consumerIndex;

@@ -98,6 +98,13 @@ public final class SimpleMailbox extends Mailbox
     }
 
     @Override
+    protected Node peekQueue()
+    {
+        final Node h = head;
+        return h == this ? nextOf(this) : h;
+    }
+
+    @Override
     protected boolean queuePending()
     {
         final Node first = head;
