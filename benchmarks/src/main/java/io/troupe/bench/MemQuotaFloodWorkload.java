@@ -87,8 +87,9 @@ final class MemQuotaFloodWorkload implements Workload
 
         final MemoryQuotaTracker tracker = MemoryQuotaTracker.create(config, CoarseClock.cached(CLOCK_RESOLUTION_NS));
         final MemoryReclaimer reclaimer = new MemoryReclaimer(tracker);
+        final TimedReclaimer timed = new TimedReclaimer(reclaimer, tracker);
         final AgentRunner runner = new AgentRunner(new BackoffIdleStrategy(),
-            ex -> Report.progress("  reclaimer error: %s", ex), null, reclaimer);
+            ex -> Report.progress("  reclaimer error: %s", ex), null, timed);
         final Thread runnerThread = AgentRunner.startOnThread(runner);
         reclaimer.wakeUpWith(() -> LockSupport.unpark(runnerThread));
 
@@ -110,6 +111,7 @@ final class MemQuotaFloodWorkload implements Workload
                 TimeUnit.NANOSECONDS.sleep(warmupNs);
             }
             monitor.reset();
+            timed.reset();
             flood.windowStart();
             final long startNs = System.nanoTime();
             TimeUnit.NANOSECONDS.sleep(measureNs);
@@ -137,6 +139,8 @@ final class MemQuotaFloodWorkload implements Workload
             Report.progress("  reclaim episodes %d, worst %.3f ms%s", monitor.episodes(), monitor.worstReclaimNs() / NANOS_PER_MILLI,
                 monitor.openEpisodeNs() > 0 ?
                     String.format(" (one still open at the end after %.3f ms, counted)", monitor.openEpisodeNs() / NANOS_PER_MILLI) : "");
+            Report.progress("  reclaimer-side: %d episodes, worst %.3f ms from the duty cycle that saw use over max" +
+                " to the one that left it at or under low water", timed.episodes(), timed.worstNs() / NANOS_PER_MILLI);
             final Throwable oom = firstOom(flood, monitor);
             if (oom != null)
             {
