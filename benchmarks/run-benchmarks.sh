@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the standard Troupe benchmark set, each workload in a JVM of its own, one after another:
-#   local.pingpong --pairs 1, local.pingpong --pairs 4, local.fanin --producers 4, local.spawn --actors 1000000
+#   local.pingpong --pairs 1, local.pingpong --pairs 4, local.fanin --producers 4, local.spawn --actors 1000000,
+#   memquota.flood --queues 1000 --max-mb 64
 # Builds benchmarks/target/troupe-benchmarks.jar first if it is missing.
 #
 # usage: benchmarks/run-benchmarks.sh [--warmup <seconds>] [--seconds <seconds>] [--threads <n>]
@@ -15,7 +16,7 @@ jar="$script_dir/target/troupe-benchmarks.jar"
 
 usage()
 {
-    sed -n '2,9s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+    sed -n '2,10s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
     exit 2
 }
 
@@ -65,6 +66,7 @@ run local.pingpong --pairs 1 ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]}
 run local.pingpong --pairs 4 ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]}"}
 run local.fanin --producers 4 ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]}"}
 run local.spawn --actors 1000000 ${common[@]+"${common[@]}"}
+run memquota.flood --queues 1000 --max-mb 64 ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]}"}
 
 echo "== summary" >&2
 grep '^RESULT ' "$results" >&2
