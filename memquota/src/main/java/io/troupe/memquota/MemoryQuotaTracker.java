@@ -537,8 +537,11 @@ public final class MemoryQuotaTracker implements AutoCloseable
         {
             final Reclaimed result = participant.reclaim(discardBoundNs, wanted).toCompletableFuture()
                 .get(config.reclaimTimeout().toNanos(), TimeUnit.NANOSECONDS);
-            if (result == Reclaimed.COLLAPSING && forget(p) >= 0)
+            if (result == Reclaimed.COLLAPSING)
             {
+                // count the answer, not our forget: a participant may already have forgotten itself while
+                // collapsing (MemoryQueue closes its participation), and then forget(p) finds nothing to do
+                forget(p);
                 collapsed.incrementAndGet();
             }
             return result;
