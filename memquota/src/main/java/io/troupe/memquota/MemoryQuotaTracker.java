@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,8 +23,6 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Claims are cheap: a participant's {@link Participation} takes memory from its local cache, touching the
  * tracker only every few KiB, and then only with atomic adds; new claims are never blocked by reclamation.
- * The claim that crosses max runs a round itself if no round is running (without waiting for slow
- * participants), so use stays near max however the reclaimer thread is scheduled.
  * Reclamation ({@link #reclaimIfNeeded()}, run by a {@link MemoryReclaimer} agent or by a test) builds a heap
  * of accounts by the time of their oldest data and asks the oldest account's participants, and those of its
  * descendants, to reclaim, until use is under low water.
@@ -48,7 +45,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
     private final MemoryQuotaConfig config;
     private final CoarseClock clock;
     private final Object registryLock = new Object();
-    /** One reclamation round at a time: the reclaimer agent, or a claimant that crossed max (tryLock only). */
+    /** One reclamation round at a time (the reclaimer agent, or a caller of reclaimIfNeeded). */
     private final ReentrantLock reclaimLock = new ReentrantLock();
     private final Map<Long, AccountRecord> accounts = new HashMap<>();
     private final AtomicLong totalUsed = new AtomicLong();
@@ -229,7 +226,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         reclaimLock.lock();
         try
         {
-            return reclaimRound(false);
+            return reclaimRound();
         }
         finally
         {
@@ -237,26 +234,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         }
     }
 
-    /** Runs a round on the calling thread if no other thread is running one. */
-    private boolean reclaimIfNeededInline()
-    {
-        if (!reclaimLock.tryLock())
-        {
-            return false;
-        }
-        try
-        {
-            reclaimRound(true);
-            return true;
-        }
-        finally
-        {
-            reclaimLock.unlock();
-        }
-    }
-
-    /** One round; an inline round (on a claiming thread) never waits for a participant's answer. */
-    private int reclaimRound(final boolean inline)
+    private int reclaimRound()
     {
         reclaimWanted = false;
         if (!config.enabled() || totalUsed.get() <= config.maxBytes() || closed)
@@ -287,7 +265,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
             for (final ParticipantRecord p : subtreeParticipants(victim.account))
             {
                 asked++;
-                partial |= reclaimOne(p, discardBound, inline) == Reclaimed.PARTIAL;
+                partial |= reclaimOne(p, discardBound) == Reclaimed.PARTIAL;
             }
             if (partial)
             {
@@ -444,12 +422,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         if (totalUsed.addAndGet(bytes) > config.maxBytes() && config.enabled())
         {
             reclaimWanted = true;
-            // the claim that crosses max starts the round itself unless one is running: use stays bounded
-            // however the reclaimer thread is scheduled; other claimants never wait for it
-            if (!reclaimIfNeededInline())
-            {
-                reclaimWakeUp.run();
-            }
+            reclaimWakeUp.run();
         }
     }
 
@@ -579,7 +552,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         return oldest;
     }
 
-    private Reclaimed reclaimOne(final ParticipantRecord p, final long discardBoundNs, final boolean inline)
+    private Reclaimed reclaimOne(final ParticipantRecord p, final long discardBoundNs)
     {
         if (p.used.get() == FORGOTTEN)
         {
@@ -597,13 +570,8 @@ public final class MemoryQuotaTracker implements AutoCloseable
         final long wanted = Math.max(0, totalUsed.get() - config.lowWaterBytes());
         try
         {
-            final CompletableFuture<Reclaimed> answer = participant.reclaim(discardBoundNs, wanted).toCompletableFuture();
-            if (inline && !answer.isDone())
-            {
-                reclaimWanted = true; // the reclaimer agent will ask again and wait for it
-                return Reclaimed.PARTIAL;
-            }
-            final Reclaimed result = answer.get(config.reclaimTimeout().toNanos(), TimeUnit.NANOSECONDS);
+            final Reclaimed result = participant.reclaim(discardBoundNs, wanted).toCompletableFuture()
+                .get(config.reclaimTimeout().toNanos(), TimeUnit.NANOSECONDS);
             if (result == Reclaimed.COLLAPSING)
             {
                 forget(p); // may have forgotten itself already (a queue closes its participation)

@@ -70,7 +70,10 @@ public final class Participation implements AutoCloseable
                 local.addAndGet(cached);
                 throw ex;
             }
-            local.addAndGet(LOCAL_CACHE_REFILL_BYTES);
+            if (local.addAndGet(LOCAL_CACHE_REFILL_BYTES) > LOCAL_CACHE_MAX_BYTES)
+            {
+                trimLocalCache(); // releases landed while we were refilling
+            }
             return;
         }
     }
@@ -86,10 +89,27 @@ public final class Participation implements AutoCloseable
         {
             return;
         }
-        final long cached = local.addAndGet(bytes);
-        if (cached > LOCAL_CACHE_MAX_BYTES && local.compareAndSet(cached, LOCAL_CACHE_REFILL_BYTES))
+        if (local.addAndGet(bytes) > LOCAL_CACHE_MAX_BYTES)
         {
-            tracker.giveBack(record, cached - LOCAL_CACHE_REFILL_BYTES);
+            trimLocalCache();
+        }
+    }
+
+    /** Gives all but a refill back to the tracker, retrying until the cache is seen within its bound. */
+    private void trimLocalCache()
+    {
+        while (true)
+        {
+            final long cached = local.get();
+            if (cached <= LOCAL_CACHE_MAX_BYTES)
+            {
+                return;
+            }
+            if (local.compareAndSet(cached, LOCAL_CACHE_REFILL_BYTES))
+            {
+                tracker.giveBack(record, cached - LOCAL_CACHE_REFILL_BYTES);
+                return;
+            }
         }
     }
 

@@ -1,0 +1,6 @@
+package io.troupe.memquota;
+
+/** A queue element with a fixed nominal cost. */
+record Item(String name, long memoryCost) implements HasMemoryCost
+{
+}
