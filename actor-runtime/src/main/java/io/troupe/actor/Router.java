@@ -94,10 +94,15 @@ final class Router
             return;
         }
         final MailboxMemory memory = mailbox.memory();
-        if (memory != null && !memory.admit(envelope))
+        if (memory != null)
         {
-            undeliverable(envelope, UndeliveredReason.COLLAPSED, worker);
-            return;
+            final int admitted = memory.admit(envelope);
+            if (admitted != MailboxMemory.ADMITTED)
+            {
+                undeliverable(envelope, admitted == MailboxMemory.REFUSED_EXHAUSTED ?
+                    UndeliveredReason.SHED : UndeliveredReason.COLLAPSED, worker);
+                return;
+            }
         }
         if (mailbox.tryMarkScheduled())
         {

@@ -76,7 +76,8 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
      * Enqueues an element.
      *
      * @param element the element.
-     * @return false if the queue is bounded and full (nothing was claimed); true if queued.
+     * @return false if the queue is bounded and full, or the node's quota is at max (nothing was claimed);
+     *     true if queued.
      * @throws CollapsedException   if the queue has collapsed.
      * @throws MemoryQuotaException if the account was closed or the tracker shut down.
      */
@@ -96,6 +97,11 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
         try
         {
             participation.claim(cost);
+        }
+        catch (final MemoryQuotaException.QuotaExhausted ex)
+        {
+            size.decrementAndGet();
+            return false; // back-pressure: the quota is at max until reclamation frees the oldest data
         }
         catch (final MemoryQuotaException ex)
         {

@@ -10,6 +10,7 @@ package io.troupe.memquota;
  * @param participantsCollapsed  participants that collapsed or were forgotten by reclamation.
  * @param bytesReclaimed         bytes freed by reclamation.
  * @param unresponsive           reclaim requests that did not complete within the timeout.
+ * @param refusedClaims          claims refused because use was at max ({@link MemoryQuotaException.QuotaExhausted}).
  * @param accounts               open accounts.
  */
 public record MemoryQuotaCounters(
@@ -20,6 +21,7 @@ public record MemoryQuotaCounters(
     long participantsCollapsed,
     long bytesReclaimed,
     long unresponsive,
+    long refusedClaims,
     int accounts)
 {
 }

@@ -15,6 +15,35 @@ public class MemoryQuotaException extends RuntimeException
         super(message);
     }
 
+    /**
+     * Creates the exception, optionally without a stack trace.
+     *
+     * @param message   what happened.
+     * @param withTrace whether to fill in the stack trace.
+     */
+    protected MemoryQuotaException(final String message, final boolean withTrace)
+    {
+        super(message, null, false, withTrace);
+    }
+
+    /**
+     * Use is at max and reclamation has not brought it down yet: the claim was refused, nothing was claimed.
+     * Transient: back off, or shed the work. Thrown without a stack trace (overload must stay cheap).
+     */
+    public static final class QuotaExhausted extends MemoryQuotaException
+    {
+        private static final long serialVersionUID = 1L;
+
+        /**
+         * Creates the exception.
+         */
+        public QuotaExhausted()
+        {
+            super("memory quota exhausted: use is at max while the oldest data is being reclaimed; retry later " +
+                "or shed the work", false);
+        }
+    }
+
     /** The tracker was shut down: no memory can be claimed any more. */
     public static final class TrackerShutDown extends MemoryQuotaException
     {

@@ -23,6 +23,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Claims are cheap: a participant's {@link Participation} takes memory from its local cache, touching the
  * tracker only every few KiB, and then only with atomic adds; new claims are never blocked by reclamation.
+ * Once use is at max, refills of local caches are refused ({@link MemoryQuotaException.QuotaExhausted}, a
+ * return-value-like signal without a stack trace) until reclamation brings use down: use never exceeds max
+ * by more than one local cache per participant plus the claim that crossed it.
  * Reclamation ({@link #reclaimIfNeeded()}, run by a {@link MemoryReclaimer} agent or by a test) builds a heap
  * of accounts by the time of their oldest data and asks the oldest account's participants, and those of its
  * descendants, to reclaim, until use is under low water.
@@ -38,6 +41,7 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class MemoryQuotaTracker implements AutoCloseable
 {
     static final long FORGOTTEN = Long.MIN_VALUE;
+    private static final MemoryQuotaException.QuotaExhausted QUOTA_EXHAUSTED = new MemoryQuotaException.QuotaExhausted();
     private static final Logger LOG = LoggerFactory.getLogger(MemoryQuotaTracker.class);
     private static final int MAX_STEPS_PER_ROUND = 100_000;
     private static final int MAX_REFILLS = 8;
@@ -53,6 +57,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
     private final AtomicLong collapsed = new AtomicLong();
     private final AtomicLong bytesReclaimed = new AtomicLong();
     private final AtomicLong unresponsive = new AtomicLong();
+    private final AtomicLong refusedClaims = new AtomicLong();
     private long nextAccountId = 1;
     private long nextParticipantId = 1;
     private volatile boolean closed;
@@ -176,7 +181,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
             open = accounts.size();
         }
         return new MemoryQuotaCounters(totalUsed.get(), config.maxBytes(), config.lowWaterBytes(), reclamations.get(),
-            collapsed.get(), bytesReclaimed.get(), unresponsive.get(), open);
+            collapsed.get(), bytesReclaimed.get(), unresponsive.get(), refusedClaims.get(), open);
     }
 
     /**
@@ -419,10 +424,19 @@ public final class MemoryQuotaTracker implements AutoCloseable
                 break;
             }
         }
-        if (totalUsed.addAndGet(bytes) > config.maxBytes() && config.enabled())
+        final long after = totalUsed.addAndGet(bytes);
+        if (after > config.maxBytes() && config.enabled())
         {
             reclaimWanted = true;
             reclaimWakeUp.run();
+            if (after - bytes > config.maxBytes())
+            {
+                // already over max before this refill: refuse it, so use stays within max plus what each
+                // participant holds in its local cache plus the one claim that crossed
+                giveBack(participant, bytes);
+                refusedClaims.incrementAndGet();
+                throw QUOTA_EXHAUSTED;
+            }
         }
     }
 

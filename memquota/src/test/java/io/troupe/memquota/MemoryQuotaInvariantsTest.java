@@ -189,6 +189,11 @@ class MemoryQuotaInvariantsTest
                     held.participant.oldestNs = clock.nowNs();
                 }
             }
+            catch (final MemoryQuotaException.QuotaExhausted ex)
+            {
+                // refused while over max: allowed for live participants, and nothing was claimed
+                assertThat(tracker.usedBytes()).as("refused although not over max").isGreaterThan(tracker.config().maxBytes());
+            }
             catch (final MemoryQuotaException ex)
             {
                 assertThat(gone).as("a live participant refused a claim: " + ex).isTrue();

@@ -48,28 +48,39 @@ public final class MailboxMemory implements Participant
         this.participation = account.register(this);
     }
 
+    /** {@link #admit} result: claimed and stamped; queue it. */
+    public static final int ADMITTED = 0;
+    /** {@link #admit} result: the mailbox is collapsing or its account is gone. */
+    public static final int REFUSED_COLLAPSED = 1;
+    /** {@link #admit} result: the node's quota is at max while reclamation runs. */
+    public static final int REFUSED_EXHAUSTED = 2;
+
     /**
      * Claims an envelope's cost and stamps it, before it is queued. Any thread.
      *
      * @param envelope the envelope.
-     * @return false if the mailbox is collapsing or its account is gone: the envelope must not be queued.
+     * @return {@link #ADMITTED}, or why the envelope must not be queued.
      */
-    public boolean admit(final Envelope envelope)
+    public int admit(final Envelope envelope)
     {
         if (collapsing)
         {
-            return false;
+            return REFUSED_COLLAPSED;
         }
         try
         {
             participation.claim(envelope.memoryCost());
         }
+        catch (final MemoryQuotaException.QuotaExhausted ex)
+        {
+            return REFUSED_EXHAUSTED;
+        }
         catch (final MemoryQuotaException ex)
         {
-            return false;
+            return REFUSED_COLLAPSED;
         }
         envelope.stampEnqueued(clock.nowNs());
-        return true;
+        return ADMITTED;
     }
 
     /**
