@@ -84,7 +84,7 @@ public final class ActorSystem implements AutoCloseable
             // parks up to 1 ms between checks; a claim that crosses max unparks it at once
             this.reclaimerRunner = new AgentRunner(
                 new BackoffIdleStrategy(1, 1, TimeUnit.MICROSECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1)),
-                this::onTimerError, null, reclaimer);
+                this::onReclaimerError, null, reclaimer);
             reclaimer.wakeUpWith(() ->
             {
                 final Thread thread = reclaimerRunner.thread();
@@ -358,12 +358,12 @@ public final class ActorSystem implements AutoCloseable
             throw new IllegalArgumentException(
                 "service " + service + " cannot map to another service id " + actor + "; map it to an actor id");
         }
-        if (!isLocalNode(service.nodeId()))
+        if (!router.isLocal(service.nodeId()))
         {
             throw new IllegalArgumentException("service " + service + " belongs to node " + service.nodeId() +
                 "; this is node " + nodeId);
         }
-        if (!isLocalNode(actor.nodeId()))
+        if (!router.isLocal(actor.nodeId()))
         {
             throw new IllegalArgumentException("local service " + service + " must map to an actor of this node (" +
                 nodeId + "), not " + actor);
@@ -380,7 +380,7 @@ public final class ActorSystem implements AutoCloseable
     public ActorId unregisterService(final ServiceId service)
     {
         Objects.requireNonNull(service, "service");
-        if (!isLocalNode(service.nodeId()))
+        if (!router.isLocal(service.nodeId()))
         {
             throw new IllegalArgumentException("service " + service + " belongs to node " + service.nodeId() +
                 "; this is node " + nodeId);
@@ -397,13 +397,9 @@ public final class ActorSystem implements AutoCloseable
     public ActorId lookupService(final ServiceId service)
     {
         Objects.requireNonNull(service, "service");
-        return isLocalNode(service.nodeId()) ? services.lookup(service) : null;
+        return router.isLocal(service.nodeId()) ? services.lookup(service) : null;
     }
 
-    private boolean isLocalNode(final int node)
-    {
-        return node == 0 || node == nodeId;
-    }
 
     /**
      * Whether the system accepts sends from outside (false once shutdown began).
@@ -533,5 +529,10 @@ public final class ActorSystem implements AutoCloseable
     private void onTimerError(final Throwable error)
     {
         LOG.error("node {}: timer agent failed", nodeId, error);
+    }
+
+    private void onReclaimerError(final Throwable error)
+    {
+        LOG.error("node {}: memory quota reclaimer failed", nodeId, error);
     }
 }

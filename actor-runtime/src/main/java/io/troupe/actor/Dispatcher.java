@@ -87,7 +87,7 @@ final class Dispatcher implements MailboxRunner
             }
             if (ctx.retired())
             {
-                drainVacant(mailbox, worker);
+                drain(mailbox, worker, UndeliveredReason.ACTOR_UNKNOWN);
                 drained = true;
                 break;
             }
@@ -178,13 +178,7 @@ final class Dispatcher implements MailboxRunner
     private int collapse(
         final Mailbox mailbox, final MailboxMemory memory, final ContextImpl ctx, final Worker worker, final long alreadyDropped)
     {
-        long dropped = alreadyDropped;
-        Node node;
-        while ((node = mailbox.poll()) != null)
-        {
-            dropped++;
-            router.undeliverable((Envelope)node, UndeliveredReason.COLLAPSED, worker);
-        }
+        final long dropped = alreadyDropped + drain(mailbox, worker, UndeliveredReason.COLLAPSED);
         memory.rejoin();
         counters.collapsedMailboxes.incrementAndGet();
         final List<ActorId> actors = mailbox.actorIds(ctx.nodeId());
@@ -194,20 +188,28 @@ final class Dispatcher implements MailboxRunner
                 new MailboxCollapsed(actor, dropped), null), worker);
             if (ctx.retired())
             {
-                drainVacant(mailbox, worker);
+                drain(mailbox, worker, UndeliveredReason.ACTOR_UNKNOWN);
                 break;
             }
         }
         return actors.size();
     }
 
-    /** The last actor passed away: what is still queued can never be handled here. */
-    private void drainVacant(final Mailbox mailbox, final Worker worker)
+    /**
+     * Takes everything queued down the non-delivery path: the last actor passed away (ACTOR_UNKNOWN) or the
+     * memory quota collapsed the mailbox (COLLAPSED).
+     *
+     * @return the number of events taken.
+     */
+    private long drain(final Mailbox mailbox, final Worker worker, final UndeliveredReason reason)
     {
+        long count = 0;
         Node node;
         while ((node = mailbox.poll()) != null)
         {
-            router.undeliverable((Envelope)node, UndeliveredReason.ACTOR_UNKNOWN, worker);
+            count++;
+            router.undeliverable((Envelope)node, reason, worker);
         }
+        return count;
     }
 }

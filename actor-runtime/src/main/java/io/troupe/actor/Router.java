@@ -118,7 +118,7 @@ final class Router
         }
     }
 
-    private boolean isLocal(final int node)
+    boolean isLocal(final int node)
     {
         return node == 0 || node == nodeId;
     }
