@@ -94,7 +94,7 @@ final class MemQuotaFloodWorkload implements Workload
         reclaimer.wakeUpWith(() -> LockSupport.unpark(runnerThread));
 
         final Flood flood = new Flood(tracker, queueCount);
-        final Monitor monitor = new Monitor(tracker, flood, config);
+        final Monitor monitor = new Monitor(tracker, flood);
         final Thread monitorThread = new Thread(monitor, "memquota-flood-monitor");
         final Thread[] producers = new Thread[PRODUCERS];
         try
@@ -123,9 +123,10 @@ final class MemQuotaFloodWorkload implements Workload
             }
             monitor.stop();
             monitorThread.join();
+            final MemoryQuotaCounters counters = tracker.counters();
+            runner.close(); // the episode latencies are complete from here on
 
             final long peakTracked = Math.max(monitor.peakTrackedBytes(), flood.peakTrackedBytes());
-            final MemoryQuotaCounters counters = tracker.counters();
             Report.progress("  window: %.3f s, %d elements sent (%.0f/s), %d queues replaced, %d samples",
                 elapsedNs / 1e9, flood.sentInWindow(), flood.sentInWindow() * 1e9 / elapsedNs,
                 flood.replaced.get(), monitor.samples());
@@ -136,11 +137,12 @@ final class MemQuotaFloodWorkload implements Workload
             Report.progress("  peak tracked %d bytes (monitor %d, producers %d) vs bound %d: %s (%+d bytes vs max)",
                 peakTracked, monitor.peakTrackedBytes(), flood.peakTrackedBytes(), boundBytes,
                 peakTracked <= boundBytes ? "within" : "OVER", peakTracked - maxBytes);
-            Report.progress("  reclaim episodes %d, worst %.3f ms%s", monitor.episodes(), monitor.worstReclaimNs() / NANOS_PER_MILLI,
-                monitor.openEpisodeNs() > 0 ?
-                    String.format(" (one still open at the end after %.3f ms, counted)", monitor.openEpisodeNs() / NANOS_PER_MILLI) : "");
-            Report.progress("  reclaimer-side: %d episodes, worst %.3f ms from the duty cycle that saw use over max" +
-                " to the one that left it at or under low water", timed.episodes(), timed.worstNs() / NANOS_PER_MILLI);
+            Report.progress("  reclaim episodes %d (claim over max -> round ends at or under low water): mean %.3f ms," +
+                    " p50 %.3f ms, p99 %.3f ms, worst %.3f ms%s", timed.episodes(), timed.meanNs() / NANOS_PER_MILLI,
+                timed.percentileNs(0.5) / NANOS_PER_MILLI, timed.percentileNs(0.99) / NANOS_PER_MILLI,
+                timed.worstNs() / NANOS_PER_MILLI,
+                counters.openReclaimNs() > 0 ?
+                    String.format("; one still open at the end after %.3f ms, counted", counters.openReclaimNs() / NANOS_PER_MILLI) : "");
             final Throwable oom = firstOom(flood, monitor);
             if (oom != null)
             {
@@ -149,7 +151,7 @@ final class MemQuotaFloodWorkload implements Workload
             Report.result("memquota.flood.peak-tracked-bytes", peakTracked, "bytes");
             Report.result("memquota.flood.peak-heap-bytes", monitor.peakHeapBytes(), "bytes");
             Report.result("memquota.flood.reclaim-ms",
-                Math.max(monitor.worstReclaimNs(), monitor.openEpisodeNs()) / NANOS_PER_MILLI, "ms");
+                Math.max(timed.worstNs(), counters.openReclaimNs()) / NANOS_PER_MILLI, "ms");
             Report.result("memquota.flood.oom", oom != null ? 1 : 0, "bool");
         }
         finally
@@ -228,10 +230,15 @@ final class MemQuotaFloodWorkload implements Workload
             long localPeak = 0;
             int unpublished = 0;
             int i = offset;
+            FloodChunk next = null;
             try
             {
                 while (running)
                 {
+                    if (next == null)
+                    {
+                        next = new FloodChunk();
+                    }
                     final Slot slot = slots.get(i);
                     if (slot.queue.isCollapsed())
                     {
@@ -241,8 +248,15 @@ final class MemQuotaFloodWorkload implements Workload
                     {
                         try
                         {
-                            slot.queue.send(new FloodChunk());
-                            unpublished++;
+                            if (slot.queue.send(next))
+                            {
+                                next = null;
+                                unpublished++;
+                            }
+                            else
+                            {
+                                Thread.yield(); // back-pressure: the quota is at max; let the reclaimer run
+                            }
                         }
                         catch (final CollapsedException ex)
                         {
@@ -329,31 +343,23 @@ final class MemQuotaFloodWorkload implements Workload
     {
         private final MemoryQuotaTracker tracker;
         private final Flood flood;
-        private final long maxBytes;
-        private final long lowWaterBytes;
         private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         private volatile boolean running = true;
         private volatile boolean resetWanted;
         private volatile long peakTracked;
         private volatile long peakHeap;
-        private volatile long worstReclaimNs;
-        private volatile long openEpisodeNs;
-        private volatile long episodes;
         private volatile long samples;
         volatile Throwable oom;
 
-        Monitor(final MemoryQuotaTracker tracker, final Flood flood, final MemoryQuotaConfig config)
+        Monitor(final MemoryQuotaTracker tracker, final Flood flood)
         {
             this.tracker = tracker;
             this.flood = flood;
-            this.maxBytes = config.maxBytes();
-            this.lowWaterBytes = config.lowWaterBytes();
         }
 
         @Override
         public void run()
         {
-            long overSinceNs = -1;
             try
             {
                 while (running)
@@ -363,14 +369,10 @@ final class MemQuotaFloodWorkload implements Workload
                         resetWanted = false;
                         peakTracked = 0;
                         peakHeap = 0;
-                        worstReclaimNs = 0;
-                        episodes = 0;
                         samples = 0;
-                        overSinceNs = -1;
                     }
                     final long used = tracker.usedBytes();
                     final long heap = memory.getHeapMemoryUsage().getUsed();
-                    final long now = System.nanoTime();
                     samples++;
                     if (used > peakTracked)
                     {
@@ -380,19 +382,8 @@ final class MemQuotaFloodWorkload implements Workload
                     {
                         peakHeap = heap;
                     }
-                    if (overSinceNs < 0 && used > maxBytes)
-                    {
-                        overSinceNs = now;
-                        episodes++;
-                    }
-                    else if (overSinceNs >= 0 && used <= lowWaterBytes)
-                    {
-                        worstReclaimNs = Math.max(worstReclaimNs, now - overSinceNs);
-                        overSinceNs = -1;
-                    }
                     LockSupport.parkNanos(SAMPLE_NS);
                 }
-                openEpisodeNs = overSinceNs < 0 ? 0 : System.nanoTime() - overSinceNs;
             }
             catch (final OutOfMemoryError error)
             {
@@ -419,21 +410,6 @@ final class MemQuotaFloodWorkload implements Workload
         long peakHeapBytes()
         {
             return peakHeap;
-        }
-
-        long worstReclaimNs()
-        {
-            return worstReclaimNs;
-        }
-
-        long openEpisodeNs()
-        {
-            return openEpisodeNs;
-        }
-
-        long episodes()
-        {
-            return episodes;
         }
 
         long samples()

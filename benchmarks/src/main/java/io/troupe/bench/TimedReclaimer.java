@@ -1,57 +1,77 @@
 package io.troupe.bench;
 
-import io.troupe.memquota.MemoryQuotaConfig;
+import io.troupe.memquota.MemoryQuotaCounters;
 import io.troupe.memquota.MemoryQuotaTracker;
 import io.troupe.memquota.MemoryReclaimer;
 import org.agrona.concurrent.Agent;
 
+import java.util.Arrays;
+
 /**
- * Runs a {@link MemoryReclaimer} and times its reclamations from its own thread: from the duty cycle that
- * first finds use over max to the end of the duty cycle after which use is at or under low water. Unlike the
- * 1 ms samples of a monitor thread this cannot miss a short dip under low water, but it does not see how long
- * the reclaimer took to wake up.
+ * Runs a {@link MemoryReclaimer} and, after every duty cycle that did work, collects the latency of the
+ * reclamation episode that cycle ended, as the tracker timed it: from the claim that took use over max to the
+ * end of the round that left use at or under low water. Only this agent runs rounds, and a round ends at most
+ * one episode, so no episode is missed however short its dip under low water was.
  */
 final class TimedReclaimer implements Agent
 {
+    /** Episodes whose latencies are kept for percentiles; later ones still count for the worst and the mean. */
+    private static final int KEPT = 1 << 16;
+
     private final MemoryReclaimer delegate;
     private final MemoryQuotaTracker tracker;
-    private final long maxBytes;
-    private final long lowWaterBytes;
-    private long overSinceNs = -1;
+    private final long[] latencies = new long[KEPT];
+    private long episodesSeen;
+    private volatile boolean resetWanted;
     private volatile long worstNs;
     private volatile long episodes;
+    private volatile long totalNs;
 
     TimedReclaimer(final MemoryReclaimer delegate, final MemoryQuotaTracker tracker)
     {
-        final MemoryQuotaConfig config = tracker.config();
         this.delegate = delegate;
         this.tracker = tracker;
-        this.maxBytes = config.maxBytes();
-        this.lowWaterBytes = config.lowWaterBytes();
     }
 
     @Override
     public int doWork() throws Exception
     {
-        if (overSinceNs < 0 && tracker.usedBytes() > maxBytes)
+        if (resetWanted)
         {
-            overSinceNs = System.nanoTime();
-            episodes++;
+            resetWanted = false;
+            worstNs = 0;
+            episodes = 0;
+            totalNs = 0;
         }
         final int work = delegate.doWork();
-        if (overSinceNs >= 0 && tracker.usedBytes() <= lowWaterBytes)
+        if (work > 0)
         {
-            worstNs = Math.max(worstNs, System.nanoTime() - overSinceNs);
-            overSinceNs = -1;
+            final MemoryQuotaCounters counters = tracker.counters();
+            if (counters.reclaimEpisodes() != episodesSeen)
+            {
+                episodesSeen = counters.reclaimEpisodes();
+                record(counters.lastReclaimLatencyNs());
+            }
         }
         return work;
     }
 
-    /** Forgets the reclamations so far (call at the start of the measurement window; racy by one episode). */
+    private void record(final long latencyNs)
+    {
+        final long n = episodes;
+        if (n < KEPT)
+        {
+            latencies[(int)n] = latencyNs;
+        }
+        worstNs = Math.max(worstNs, latencyNs);
+        totalNs += latencyNs;
+        episodes = n + 1;
+    }
+
+    /** Forgets the episodes so far, from the next duty cycle on (call at the start of the measurement window). */
     void reset()
     {
-        worstNs = 0;
-        episodes = 0;
+        resetWanted = true;
     }
 
     long worstNs()
@@ -62,6 +82,30 @@ final class TimedReclaimer implements Agent
     long episodes()
     {
         return episodes;
+    }
+
+    double meanNs()
+    {
+        final long n = episodes;
+        return n == 0 ? 0 : (double)totalNs / n;
+    }
+
+    /**
+     * A percentile of the kept latencies; call once the agent has stopped.
+     *
+     * @param fraction 0..1.
+     * @return nanoseconds, or 0 without episodes.
+     */
+    long percentileNs(final double fraction)
+    {
+        final int n = (int)Math.min(episodes, KEPT);
+        if (n == 0)
+        {
+            return 0;
+        }
+        final long[] sorted = Arrays.copyOf(latencies, n);
+        Arrays.sort(sorted);
+        return sorted[Math.min(n - 1, (int)(fraction * n))];
     }
 
     @Override

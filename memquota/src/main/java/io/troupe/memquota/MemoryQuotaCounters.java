@@ -12,6 +12,12 @@ package io.troupe.memquota;
  * @param unresponsive           reclaim requests that did not complete within the timeout.
  * @param refusedClaims          claims refused because use was at max ({@link MemoryQuotaException.QuotaExhausted}).
  * @param accounts               open accounts.
+ * @param reclaimEpisodes        times use went over max and reclamation brought it back under low water.
+ * @param lastReclaimLatencyNs   the latest episode's length: from the claim that took use over max to the end
+ *                               of the reclamation round that left it under low water (0 before the first).
+ * @param worstReclaimLatencyNs  the longest episode so far.
+ * @param openReclaimNs          how long the episode in progress has lasted so far (use went over max and is
+ *                               not yet back under low water), or 0 if none is.
  */
 public record MemoryQuotaCounters(
     long usedBytes,
@@ -22,6 +28,10 @@ public record MemoryQuotaCounters(
     long bytesReclaimed,
     long unresponsive,
     long refusedClaims,
-    int accounts)
+    int accounts,
+    long reclaimEpisodes,
+    long lastReclaimLatencyNs,
+    long worstReclaimLatencyNs,
+    long openReclaimNs)
 {
 }

@@ -10,11 +10,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * One memory quota: the accounts and participants that claim memory against it, the total they use, and the
@@ -45,9 +47,13 @@ public final class MemoryQuotaTracker implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(MemoryQuotaTracker.class);
     private static final int MAX_STEPS_PER_ROUND = 100_000;
     private static final int MAX_REFILLS = 8;
+    /** No reclamation episode is open: use has not crossed max since it was last brought under low water. */
+    private static final long NOT_OVER = Long.MIN_VALUE;
 
     private final MemoryQuotaConfig config;
     private final CoarseClock clock;
+    /** Precise time for reclaim latency; read only when a claim crosses max and when a round ends. */
+    private final LongSupplier latencyClock;
     private final Object registryLock = new Object();
     /** One reclamation round at a time (the reclaimer agent, or a caller of reclaimIfNeeded). */
     private final ReentrantLock reclaimLock = new ReentrantLock();
@@ -58,16 +64,24 @@ public final class MemoryQuotaTracker implements AutoCloseable
     private final AtomicLong bytesReclaimed = new AtomicLong();
     private final AtomicLong unresponsive = new AtomicLong();
     private final AtomicLong refusedClaims = new AtomicLong();
+    /** When use crossed max in the open reclamation episode, or {@link #NOT_OVER}. */
+    private final AtomicLong overMaxSinceNs = new AtomicLong(NOT_OVER);
+    private final AtomicLong reclaimEpisodes = new AtomicLong();
+    /** Work collapsed participants left for after the round, such as unlinking their dropped contents. */
+    private final ConcurrentLinkedQueue<Runnable> cleanups = new ConcurrentLinkedQueue<>();
+    private volatile long lastReclaimLatencyNs;
+    private volatile long worstReclaimLatencyNs;
     private long nextAccountId = 1;
     private long nextParticipantId = 1;
     private volatile boolean closed;
     private volatile boolean reclaimWanted;
     private volatile Runnable reclaimWakeUp = () -> { };
 
-    private MemoryQuotaTracker(final MemoryQuotaConfig config, final CoarseClock clock)
+    private MemoryQuotaTracker(final MemoryQuotaConfig config, final CoarseClock clock, final LongSupplier latencyClock)
     {
         this.config = config;
         this.clock = clock;
+        this.latencyClock = latencyClock;
     }
 
     /**
@@ -79,7 +93,13 @@ public final class MemoryQuotaTracker implements AutoCloseable
      */
     public static MemoryQuotaTracker create(final MemoryQuotaConfig config, final CoarseClock clock)
     {
-        return new MemoryQuotaTracker(config, clock);
+        return new MemoryQuotaTracker(config, clock, System::nanoTime);
+    }
+
+    /** For tests: a tracker that times its reclamations with the given clock too. */
+    static MemoryQuotaTracker create(final MemoryQuotaConfig config, final CoarseClock clock, final LongSupplier latencyClock)
+    {
+        return new MemoryQuotaTracker(config, clock, latencyClock);
     }
 
     /**
@@ -181,7 +201,14 @@ public final class MemoryQuotaTracker implements AutoCloseable
             open = accounts.size();
         }
         return new MemoryQuotaCounters(totalUsed.get(), config.maxBytes(), config.lowWaterBytes(), reclamations.get(),
-            collapsed.get(), bytesReclaimed.get(), unresponsive.get(), refusedClaims.get(), open);
+            collapsed.get(), bytesReclaimed.get(), unresponsive.get(), refusedClaims.get(), open,
+            reclaimEpisodes.get(), lastReclaimLatencyNs, worstReclaimLatencyNs, openReclaimNs());
+    }
+
+    private long openReclaimNs()
+    {
+        final long since = overMaxSinceNs.get();
+        return since == NOT_OVER ? 0 : Math.max(0, latencyClock.getAsLong() - since);
     }
 
     /**
@@ -221,12 +248,22 @@ public final class MemoryQuotaTracker implements AutoCloseable
     }
 
     /**
-     * Runs a reclamation round if use is over max: reclaims oldest-first until use is under low water. Called
-     * by the {@link MemoryReclaimer} agent; tests call it directly.
+     * Runs a reclamation round if use is over max: reclaims oldest-first until use is under low water, then
+     * finishes the clean-up the collapsed participants left (e.g. unlinking a collapsed queue's dropped
+     * contents, so the garbage collector can free them sooner). Tests call it directly; the
+     * {@link MemoryReclaimer} agent runs the round and the clean-up in separate, bounded duty cycles.
      *
      * @return the number of participants asked to reclaim (0 if nothing was due).
      */
     public int reclaimIfNeeded()
+    {
+        final int asked = reclaimOnce();
+        runCleanups(Integer.MAX_VALUE);
+        return asked;
+    }
+
+    /** One reclamation round, without the clean-up. */
+    int reclaimOnce()
     {
         reclaimLock.lock();
         try
@@ -239,11 +276,51 @@ public final class MemoryQuotaTracker implements AutoCloseable
         }
     }
 
+    /** Leaves work for after the round; run by the reclaimer (or dropped when the tracker closes). */
+    void deferCleanup(final Runnable cleanup)
+    {
+        if (closed)
+        {
+            return; // nothing will run it; the dropped contents are freed when their owner is
+        }
+        cleanups.offer(cleanup);
+    }
+
+    /** Clean-ups waiting for the reclaimer (for tests). */
+    int pendingCleanups()
+    {
+        return cleanups.size();
+    }
+
+    /** Runs up to {@code limit} deferred clean-ups; returns how many ran. */
+    int runCleanups(final int limit)
+    {
+        int ran = 0;
+        Runnable cleanup;
+        while (ran < limit && (cleanup = cleanups.poll()) != null)
+        {
+            ran++;
+            try
+            {
+                cleanup.run();
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.warn("memory quota: a clean-up after reclamation failed", ex);
+            }
+        }
+        return ran;
+    }
+
     private int reclaimRound()
     {
         reclaimWanted = false;
         if (!config.enabled() || totalUsed.get() <= config.maxBytes() || closed)
         {
+            if (totalUsed.get() <= config.maxBytes())
+            {
+                overMaxSinceNs.set(NOT_OVER); // released back under max before a round was needed
+            }
             return 0;
         }
         reclamations.incrementAndGet();
@@ -251,10 +328,15 @@ public final class MemoryQuotaTracker implements AutoCloseable
         final PriorityQueue<Candidate> heap = new PriorityQueue<>(Comparator.comparingLong(c -> c.oldestNs));
         fillHeap(heap);
         int asked = 0;
-        int steps = 0;
         int refills = 0;
-        while (totalUsed.get() > config.lowWaterBytes() && steps++ < MAX_STEPS_PER_ROUND)
+        boolean underLowWater = false;
+        for (int steps = 0; steps < MAX_STEPS_PER_ROUND; steps++)
         {
+            if (totalUsed.get() <= config.lowWaterBytes())
+            {
+                underLowWater = true;
+                break;
+            }
             if (heap.isEmpty())
             {
                 // accounts opened during the round (e.g. replacements of collapsed queues) hold data too
@@ -281,13 +363,34 @@ public final class MemoryQuotaTracker implements AutoCloseable
                 }
             }
         }
-        if (totalUsed.get() > config.lowWaterBytes())
+        if (underLowWater)
+        {
+            endEpisode();
+        }
+        else
         {
             LOG.warn("memory quota: still {} bytes in use after reclaiming (low water {}); nothing older is left to reclaim",
                 totalUsed.get(), config.lowWaterBytes());
         }
         bytesReclaimed.addAndGet(Math.max(0, before - totalUsed.get()));
         return asked;
+    }
+
+    /** Use is under low water again: the reclamation episode that began when use crossed max is over. */
+    private void endEpisode()
+    {
+        final long since = overMaxSinceNs.getAndSet(NOT_OVER);
+        if (since == NOT_OVER)
+        {
+            return;
+        }
+        final long latency = Math.max(0, latencyClock.getAsLong() - since);
+        lastReclaimLatencyNs = latency;
+        if (latency > worstReclaimLatencyNs)
+        {
+            worstReclaimLatencyNs = latency; // only the reclaimer writes, under the reclaim lock
+        }
+        reclaimEpisodes.incrementAndGet();
     }
 
     /** Puts every open account that holds data into the heap. */
@@ -332,6 +435,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         {
             closeAccount(account);
         }
+        cleanups.clear();
     }
 
     /**
@@ -427,6 +531,10 @@ public final class MemoryQuotaTracker implements AutoCloseable
         final long after = totalUsed.addAndGet(bytes);
         if (after > config.maxBytes() && config.enabled())
         {
+            if (overMaxSinceNs.get() == NOT_OVER)
+            {
+                overMaxSinceNs.compareAndSet(NOT_OVER, latencyClock.getAsLong()); // the claim that crossed max
+            }
             reclaimWanted = true;
             reclaimWakeUp.run();
             if (after - bytes > config.maxBytes())

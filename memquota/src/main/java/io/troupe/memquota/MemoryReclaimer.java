@@ -4,10 +4,15 @@ import org.agrona.concurrent.Agent;
 
 /**
  * The agent that runs a tracker's reclamation: each duty cycle refreshes a cached clock and, when use is over
- * max, runs a round. Its thread is woken early when a claim crosses max (see {@link #wakeUpWith}).
+ * max, runs a round; otherwise it runs a few of the clean-ups collapsed participants left behind (such as
+ * unlinking a collapsed queue's dropped contents). Its thread is woken early when a claim crosses max (see
+ * {@link #wakeUpWith}).
  */
 public final class MemoryReclaimer implements Agent
 {
+    /** Clean-ups per duty cycle: small enough that a new round is never kept waiting long. */
+    static final int CLEANUPS_PER_DUTY_CYCLE = 16;
+
     private final MemoryQuotaTracker tracker;
     private final CoarseClock.CachedClock cachedClock;
 
@@ -39,7 +44,12 @@ public final class MemoryReclaimer implements Agent
         {
             cachedClock.update();
         }
-        return tracker.reclaimWanted() ? Math.max(1, tracker.reclaimIfNeeded()) : 0;
+        if (tracker.reclaimWanted())
+        {
+            return Math.max(1, tracker.reclaimOnce());
+        }
+        return tracker.runCleanups(CLEANUPS_PER_DUTY_CYCLE); // only between rounds, a few at a time
+
     }
 
     @Override

@@ -154,6 +154,11 @@ public final class Participation implements AutoCloseable
         return record.account.id;
     }
 
+    MemoryQuotaTracker tracker()
+    {
+        return tracker;
+    }
+
     /**
      * Withdraws the participant: the tracker forgets it and all it claimed. Idempotent.
      */

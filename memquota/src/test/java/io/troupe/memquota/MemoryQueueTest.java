@@ -3,6 +3,7 @@ package io.troupe.memquota;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -200,5 +201,59 @@ class MemoryQueueTest
         {
             throw new AssertionError(ex);
         }
+    }
+
+    @Test
+    void reclaimLeavesUnlinkingTheDroppedContentsForAfterTheRoundAndThenTheyCanBeCollected()
+    {
+        final MemoryQueue<Item> queue = MemoryQueue.unbounded(tracker.newAccount());
+        Item item = new Item("dropped", 600_000);
+        final WeakReference<Item> dropped = new WeakReference<>(item);
+        queue.send(item);
+        item = null;
+        queue.send(new Item("more", 600_000));
+
+        assertThat(tracker.reclaimOnce()).isEqualTo(1);
+
+        assertThat(queue.isCollapsed()).isTrue();
+        assertThat(tracker.pendingCleanups()).isEqualTo(1);
+        assertThat(tracker.runCleanups(10)).isEqualTo(1);
+        assertThat(tracker.pendingCleanups()).isZero();
+        awaitCollected(dropped);
+        assertThat(queue.isCollapsed()).isTrue(); // the queue itself is still here
+    }
+
+    @Test
+    void reclaimIfNeededRunsTheCleanupsItselfAndACloseNeedsNone()
+    {
+        final MemoryQueue<Item> reclaimed = MemoryQueue.unbounded(tracker.newAccount());
+        reclaimed.send(new Item("a", 600_000));
+        reclaimed.send(new Item("b", 600_000));
+        tracker.reclaimIfNeeded();
+        assertThat(reclaimed.isCollapsed()).isTrue();
+        assertThat(tracker.pendingCleanups()).isZero();
+
+        final MemoryQueue<Item> closed = MemoryQueue.unbounded(tracker.newAccount());
+        closed.send(new Item("c", 1_000));
+        closed.close();
+        assertThat(tracker.pendingCleanups()).isZero();
+    }
+
+    private static void awaitCollected(final WeakReference<?> ref)
+    {
+        for (int i = 0; i < 50 && ref.get() != null; i++)
+        {
+            System.gc();
+            try
+            {
+                Thread.sleep(10);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        assertThat(ref.get()).as("dropped element collected").isNull();
     }
 }

@@ -51,4 +51,60 @@ class MemoryReclaimerTest
             assertThat(clock.nowNs()).isGreaterThanOrEqualTo(updated);
         }
     }
+
+    @Test
+    void runsTheCleanupsBetweenRoundsAFewPerDutyCycleAndSurvivesAFailingOne()
+    {
+        try (MemoryQuotaTracker tracker = MemoryQuotaTracker.create(MemoryQuotaConfig.of(MAX), new ManualClock()))
+        {
+            final MemoryReclaimer reclaimer = new MemoryReclaimer(tracker);
+            final AtomicInteger ran = new AtomicInteger();
+            tracker.deferCleanup(() ->
+            {
+                throw new IllegalStateException("a failing clean-up must not stop the others");
+            });
+            final int count = MemoryReclaimer.CLEANUPS_PER_DUTY_CYCLE + 3;
+            for (int i = 1; i < count; i++)
+            {
+                tracker.deferCleanup(ran::incrementAndGet);
+            }
+
+            assertThat(reclaimer.doWork()).isEqualTo(MemoryReclaimer.CLEANUPS_PER_DUTY_CYCLE);
+            assertThat(ran).hasValue(MemoryReclaimer.CLEANUPS_PER_DUTY_CYCLE - 1);
+            assertThat(reclaimer.doWork()).isEqualTo(3);
+            assertThat(ran).hasValue(count - 1);
+            assertThat(reclaimer.doWork()).isZero();
+        }
+    }
+
+    @Test
+    void aRoundDueComesBeforePendingCleanups()
+    {
+        try (MemoryQuotaTracker tracker = MemoryQuotaTracker.create(MemoryQuotaConfig.of(MAX), new ManualClock()))
+        {
+            final MemoryReclaimer reclaimer = new MemoryReclaimer(tracker);
+            final AtomicInteger ran = new AtomicInteger();
+            tracker.deferCleanup(ran::incrementAndGet);
+            final FakeParticipant big = FakeParticipant.register(tracker.newAccount(), "big", 1);
+            big.participation.claim(MAX);
+
+            assertThat(reclaimer.doWork()).isEqualTo(1);
+            assertThat(big.wasReclaimed()).isTrue();
+            assertThat(ran).hasValue(0);
+            assertThat(reclaimer.doWork()).isEqualTo(1);
+            assertThat(ran).hasValue(1);
+        }
+    }
+
+    @Test
+    void closingTheTrackerDropsPendingCleanups()
+    {
+        final MemoryQuotaTracker tracker = MemoryQuotaTracker.create(MemoryQuotaConfig.of(MAX), new ManualClock());
+        final AtomicInteger ran = new AtomicInteger();
+        tracker.deferCleanup(ran::incrementAndGet);
+        tracker.close();
+        tracker.deferCleanup(ran::incrementAndGet);
+        assertThat(tracker.pendingCleanups()).isZero();
+        assertThat(ran).hasValue(0);
+    }
 }
