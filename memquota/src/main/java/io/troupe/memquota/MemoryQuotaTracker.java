@@ -49,6 +49,11 @@ public final class MemoryQuotaTracker implements AutoCloseable
     private static final int MAX_REFILLS = 8;
     /** No reclamation episode is open: use has not crossed max since it was last brought under low water. */
     private static final long NOT_OVER = Long.MIN_VALUE;
+    /** No back-off: the reclaimer may run a round as soon as one is due. */
+    private static final long NO_BACKOFF = Long.MIN_VALUE;
+    /** First wait before another round, after a round that could not reach low water; doubles up to the max. */
+    static final long RETRY_BACKOFF_MIN_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    static final long RETRY_BACKOFF_MAX_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final MemoryQuotaConfig config;
     private final CoarseClock clock;
@@ -71,6 +76,10 @@ public final class MemoryQuotaTracker implements AutoCloseable
     private final ConcurrentLinkedQueue<Runnable> cleanups = new ConcurrentLinkedQueue<>();
     private volatile long lastReclaimLatencyNs;
     private volatile long worstReclaimLatencyNs;
+    /** No round before this time (latency clock), or {@link #NO_BACKOFF}: set after a round fell short. */
+    private volatile long retryNotBeforeNs = NO_BACKOFF;
+    /** The current back-off; written under the reclaim lock. */
+    private long retryBackoffNs;
     private long nextAccountId = 1;
     private long nextParticipantId = 1;
     private volatile boolean closed;
@@ -185,7 +194,14 @@ public final class MemoryQuotaTracker implements AutoCloseable
      */
     public boolean reclaimWanted()
     {
-        return reclaimWanted || (config.enabled() && totalUsed.get() > config.maxBytes());
+        if (!reclaimWanted && !(config.enabled() && totalUsed.get() > config.maxBytes()))
+        {
+            return false;
+        }
+        // after a round that could not reach low water (nothing older left, participants slow to answer),
+        // wait a little before the next, instead of spinning the reclaimer's thread on the same accounts
+        final long notBefore = retryNotBeforeNs;
+        return notBefore == NO_BACKOFF || latencyClock.getAsLong() - notBefore >= 0;
     }
 
     /**
@@ -320,6 +336,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
             if (totalUsed.get() <= config.maxBytes())
             {
                 overMaxSinceNs.set(NOT_OVER); // released back under max before a round was needed
+                clearRetryBackoff();
             }
             return 0;
         }
@@ -365,15 +382,29 @@ public final class MemoryQuotaTracker implements AutoCloseable
         }
         if (underLowWater)
         {
+            clearRetryBackoff();
             endEpisode();
         }
         else
         {
-            LOG.warn("memory quota: still {} bytes in use after reclaiming (low water {}); nothing older is left to reclaim",
-                totalUsed.get(), config.lowWaterBytes());
+            final boolean firstShortfall = retryBackoffNs == 0;
+            retryBackoffNs = firstShortfall ? RETRY_BACKOFF_MIN_NS : Math.min(2 * retryBackoffNs, RETRY_BACKOFF_MAX_NS);
+            retryNotBeforeNs = latencyClock.getAsLong() + retryBackoffNs;
+            if (firstShortfall)
+            {
+                LOG.warn("memory quota: still {} bytes in use after reclaiming (low water {}): nothing else could be" +
+                        " reclaimed now; retrying with back-off up to {} ms, not logged again until use is under low water",
+                    totalUsed.get(), config.lowWaterBytes(), TimeUnit.NANOSECONDS.toMillis(RETRY_BACKOFF_MAX_NS));
+            }
         }
         bytesReclaimed.addAndGet(Math.max(0, before - totalUsed.get()));
         return asked;
+    }
+
+    private void clearRetryBackoff()
+    {
+        retryBackoffNs = 0;
+        retryNotBeforeNs = NO_BACKOFF;
     }
 
     /** Use is under low water again: the reclamation episode that began when use crossed max is over. */

@@ -109,4 +109,53 @@ class ReclaimLatencyTest
         assertThat(counters.reclaimEpisodes()).isZero();
         assertThat(counters.openReclaimNs()).isEqualTo(7_000);
     }
+
+    @Test
+    void afterARoundFallsShortTheNextWaitsWithAGrowingBackOffInsteadOfSpinning()
+    {
+        final MemoryReclaimer reclaimer = new MemoryReclaimer(tracker);
+        final FakeParticipant stuck = FakeParticipant.register(tracker.newAccount(), "stuck", 1);
+        stuck.mode = FakeParticipant.Mode.PARTIAL; // frees nothing
+        stuck.participation.claim(MAX + 1);
+
+        assertThat(reclaimer.doWork()).isPositive();
+        assertThat(tracker.counters().reclamations()).isEqualTo(1);
+        assertThat(tracker.reclaimWanted()).as("backing off").isFalse();
+        assertThat(reclaimer.doWork()).isZero();
+
+        preciseNs.addAndGet(MemoryQuotaTracker.RETRY_BACKOFF_MIN_NS);
+        assertThat(tracker.reclaimWanted()).isTrue();
+        assertThat(reclaimer.doWork()).isPositive();
+        assertThat(tracker.counters().reclamations()).isEqualTo(2);
+
+        preciseNs.addAndGet(MemoryQuotaTracker.RETRY_BACKOFF_MIN_NS);
+        assertThat(tracker.reclaimWanted()).as("the back-off doubled").isFalse();
+        preciseNs.addAndGet(MemoryQuotaTracker.RETRY_BACKOFF_MIN_NS);
+        assertThat(tracker.reclaimWanted()).isTrue();
+
+        // once the data can go, the round reaches low water and the back-off is forgotten
+        stuck.mode = FakeParticipant.Mode.COLLAPSE;
+        assertThat(reclaimer.doWork()).isEqualTo(1);
+        assertThat(tracker.counters().reclaimEpisodes()).isEqualTo(1);
+        final FakeParticipant next = FakeParticipant.register(tracker.newAccount(), "next", 2);
+        next.participation.claim(MAX + 1);
+        assertThat(tracker.reclaimWanted()).as("no back-off left over").isTrue();
+    }
+
+    @Test
+    void theBackOffIsCappedAndDirectCallsIgnoreIt()
+    {
+        final FakeParticipant stuck = FakeParticipant.register(tracker.newAccount(), "stuck", 1);
+        stuck.mode = FakeParticipant.Mode.PARTIAL;
+        stuck.participation.claim(MAX + 1);
+        for (int i = 0; i < 20; i++)
+        {
+            tracker.reclaimIfNeeded(); // direct calls run a round every time
+        }
+        assertThat(tracker.counters().reclamations()).isEqualTo(20);
+        preciseNs.addAndGet(MemoryQuotaTracker.RETRY_BACKOFF_MAX_NS - 1);
+        assertThat(tracker.reclaimWanted()).isFalse();
+        preciseNs.addAndGet(1);
+        assertThat(tracker.reclaimWanted()).isTrue();
+    }
 }
