@@ -1,0 +1,146 @@
+package io.troupe.bench.jmh;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.EventTypes;
+import io.troupe.serialization.EnvelopeFrame;
+import io.troupe.serialization.FrameDecoder;
+import io.troupe.serialization.FrameEncoder;
+import io.troupe.serialization.FrameHandler;
+import io.troupe.serialization.FrameResult;
+import org.agrona.BufferUtil;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Cost of the wire format on the envelope path, in ns per operation, over a direct buffer (as an Aeron term
+ * buffer is). The event is 16 bytes (two longs), written and read in place, as a fixed-size codec does.
+ *
+ * <ul>
+ *   <li>{@link #encodeDecode}: encode an envelope frame (ids, type, flags, cookie, credit account and cost,
+ *       the 16-byte payload), then validate and decode it: every field is read and the payload's two longs
+ *       are decoded. Target: at most 40 ns per pair, no allocation (run with {@code -prof gc}).</li>
+ *   <li>{@link #encode}: the encoding half alone.</li>
+ *   <li>{@link #validate}: {@link FrameDecoder#decode} of a ready frame with a handler that reads nothing:
+ *       the cost of validation and dispatch alone.</li>
+ * </ul>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"})
+public class WireFormatBench
+{
+    static final int PAYLOAD_LENGTH = 16;
+    static final int EVENT_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 1);
+
+    /**
+     * Encodes and decodes one envelope frame.
+     *
+     * @param state buffers, encoder and decoder.
+     * @return a checksum of what was decoded.
+     */
+    @Benchmark
+    public long encodeDecode(final WireState state)
+    {
+        final int length = state.encodeOne();
+        if (state.decoder.decode(state.buffer, 0, length) != FrameResult.OK)
+        {
+            throw new IllegalStateException("frame rejected");
+        }
+        return state.reader.checksum;
+    }
+
+    /**
+     * Encodes one envelope frame.
+     *
+     * @param state buffers and encoder.
+     * @return the frame's length.
+     */
+    @Benchmark
+    public int encode(final WireState state)
+    {
+        return state.encodeOne();
+    }
+
+    /**
+     * Validates and dispatches a ready frame to a handler that reads nothing.
+     *
+     * @param state the ready frame and a decoder with an empty handler.
+     * @return the result.
+     */
+    @Benchmark
+    public FrameResult validate(final WireState state)
+    {
+        return state.validator.decode(state.ready, 0, state.readyLength);
+    }
+
+    /** Buffers, encoder and decoders, one per benchmark thread. */
+    @State(Scope.Thread)
+    public static class WireState
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(BufferUtil.allocateDirectAligned(256, 64));
+        final UnsafeBuffer ready = new UnsafeBuffer(BufferUtil.allocateDirectAligned(256, 64));
+        final FrameEncoder encoder = new FrameEncoder();
+        final Reader reader = new Reader();
+        final FrameDecoder decoder = new FrameDecoder(reader);
+        final FrameDecoder validator = new FrameDecoder(frame ->
+        {
+        });
+        final ActorId recipient = ActorId.of(3, 1729, 17);
+        final ActorId sender = ActorId.of(5, 4242, 9);
+        long first = 0x0123_4567_89AB_CDEFL;
+        long second = 42;
+        int readyLength;
+
+        /** Prepares the ready frame. */
+        @Setup
+        public void setUp()
+        {
+            readyLength = encodeInto(ready);
+        }
+
+        int encodeOne()
+        {
+            first++;
+            return encodeInto(buffer);
+        }
+
+        private int encodeInto(final UnsafeBuffer target)
+        {
+            final int payloadAt = encoder.beginEnvelope(target, 0, recipient, sender, EVENT_TYPE, 0, 7L, 5, 11L, 1,
+                PAYLOAD_LENGTH);
+            target.putLong(payloadAt, first, ByteOrder.LITTLE_ENDIAN);
+            target.putLong(payloadAt + 8, second, ByteOrder.LITTLE_ENDIAN);
+            return payloadAt + PAYLOAD_LENGTH;
+        }
+    }
+
+    /** Reads every field of an envelope frame and decodes the payload's two longs. */
+    static final class Reader implements FrameHandler
+    {
+        long checksum;
+
+        @Override
+        public void onEnvelope(final EnvelopeFrame frame)
+        {
+            final int at = frame.payloadOffset();
+            checksum = frame.recipientRaw1() + frame.recipientRaw2() + frame.senderRaw1() + frame.senderRaw2() +
+                frame.eventType() + frame.flags() + frame.cookie() + frame.accountOwnerNode() + frame.accountId() +
+                frame.cost() + frame.payloadLength() +
+                frame.buffer().getLong(at, ByteOrder.LITTLE_ENDIAN) + frame.buffer().getLong(at + 8, ByteOrder.LITTLE_ENDIAN);
+        }
+    }
+}
