@@ -89,28 +89,25 @@ class LazyDecodeTest
     }
 
     @Test
-    void aMalformedPayloadFailsTheHandlerNotTheSystem() throws Exception
+    void aMalformedPayloadFailsTheHandlerNotTheActor() throws Exception
     {
-        final TestActors.Recorder after = new TestActors.Recorder();
-        final ActorId recipient = system.register((ctx, envelope) ->
-        {
-            try
-            {
-                envelope.event();
-            }
-            catch (final MalformedEventException ex)
-            {
-                seen.add(new Seen(Thread.currentThread().getName(), null, null, null, ex));
-            }
-        });
-        final ActorId afterId = system.register(after);
+        final TestActors.Failures failures = new TestActors.Failures();
+        system.close();
+        system = ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(2))
+            .failureHandler(failures));
+        final TestActors.Recorder recorder = new TestActors.Recorder();
+        final ActorId recipient = system.register((ctx, envelope) -> recorder.receive(ctx, new Envelope(
+            envelope.recipient(), envelope.sender(), envelope.type(), 0, 0L, envelope.event(), null)));
 
         system.send(serialized(recipient, ActorId.NONE, 0, "!broken"));
-        system.send(afterId, "still running");
+        system.send(serialized(recipient, ActorId.NONE, 0, "fine"));
 
-        assertThat(next(seen).wrongType()).isInstanceOf(MalformedEventException.class)
+        final TestActors.Failure failure = next(failures.received);
+        assertThat(failure.actor()).isEqualTo(recipient);
+        assertThat(failure.error()).isInstanceOf(MalformedEventException.class)
             .hasMessageContaining("malformed event of type 4096:7");
-        assertThat(after.next().event()).isEqualTo("still running");
+        assertThat(((MalformedEventException)failure.error()).typeId()).isEqualTo(USER_TYPE);
+        assertThat(recorder.next().event()).as("the actor lives on").isEqualTo("fine");
     }
 
     @Test
