@@ -9,6 +9,10 @@ import io.troupe.actor.mailbox.Node;
  *
  * <p>Flags: bit 0 {@link #FLAG_TRACK_DELIVERY}, bit 1 {@link #FLAG_FORWARD_ON_NONDELIVERY}; bits 24-31 carry
  * the interconnect channel ({@link #channel()}); the rest are reserved.
+ *
+ * <p>An envelope received from another node is <em>serialized</em>: its event is a {@link WirePayload}, decoded
+ * lazily by the recipient actor on its own thread on the first call to {@link #event()} or
+ * {@link #event(EventDecoder)} and cached after. Local sends carry the event object itself and never serialize.
  */
 public final class Envelope extends Node
 {
@@ -112,13 +116,62 @@ public final class Envelope extends Node
     }
 
     /**
-     * The event.
+     * The event. For a serialized envelope it is decoded with the decoder registered for its type on the first
+     * call, on the calling thread (the recipient actor's), and cached.
      *
      * @return the event object.
+     * @throws IllegalStateException   if the envelope is serialized and no decoder is registered for its type.
+     * @throws MalformedEventException if the envelope is serialized and its payload cannot be decoded.
      */
     public Object event()
     {
-        return event;
+        return event instanceof WirePayload ? ((WirePayload)event).event() : event;
+    }
+
+    /**
+     * The event, decoded with the given decoder if the envelope is serialized (once per decoder, cached), or the
+     * local event object as it was sent.
+     *
+     * @param decoder the decoder for this envelope's {@link #type()}.
+     * @param <T>     the event type; for a local event the caller vouches for it, as with a cast.
+     * @return the event.
+     * @throws IllegalArgumentException if the decoder's type id is not this envelope's type.
+     * @throws MalformedEventException  if the payload cannot be decoded.
+     */
+    public <T> T event(final EventDecoder<T> decoder)
+    {
+        if (decoder.typeId() != type)
+        {
+            throw new IllegalArgumentException("decoder for type " + EventTypes.describe(decoder.typeId()) +
+                " cannot decode an envelope of type " + EventTypes.describe(type));
+        }
+        if (event instanceof WirePayload)
+        {
+            return ((WirePayload)event).event(decoder);
+        }
+        @SuppressWarnings("unchecked") // same type id: the sender sent a T
+        final T local = (T)event;
+        return local;
+    }
+
+    /**
+     * The serialized payload of an envelope received from the wire.
+     *
+     * @return the payload, or null for a local event.
+     */
+    public WirePayload payload()
+    {
+        return event instanceof WirePayload ? (WirePayload)event : null;
+    }
+
+    /**
+     * Whether the event travels as a serialized {@link WirePayload}.
+     *
+     * @return true for an envelope received from the wire.
+     */
+    public boolean isSerialized()
+    {
+        return event instanceof WirePayload;
     }
 
     /**
@@ -178,13 +231,18 @@ public final class Envelope extends Node
     }
 
     /**
-     * Nominal bytes this envelope costs in a memory-tracked mailbox: the envelope itself, plus the event's own
-     * cost when it implements {@link io.troupe.memquota.HasMemoryCost}.
+     * Nominal bytes this envelope costs in a memory-tracked mailbox: the envelope itself, plus the payload length
+     * of a serialized envelope (whether decoded yet or not, so the cost never changes while queued), or the
+     * event's own cost when it implements {@link io.troupe.memquota.HasMemoryCost}.
      *
      * @return bytes.
      */
     public long memoryCost()
     {
+        if (event instanceof WirePayload)
+        {
+            return ENVELOPE_COST_BYTES + ((WirePayload)event).length();
+        }
         return ENVELOPE_COST_BYTES + (event instanceof io.troupe.memquota.HasMemoryCost ?
             Math.max(0, ((io.troupe.memquota.HasMemoryCost)event).memoryCost()) : 0);
     }
@@ -197,6 +255,16 @@ public final class Envelope extends Node
     public void stampEnqueued(final long nowNs)
     {
         this.enqueuedNs = nowNs;
+    }
+
+    /**
+     * Whether this is an {@link Undelivered} notice, judged without decoding a serialized payload.
+     *
+     * @return true for a notice.
+     */
+    boolean isUndeliveredNotice()
+    {
+        return type == Undelivered.TYPE || event instanceof Undelivered;
     }
 
     void rewriteRecipient(final ActorId actor)

@@ -6,9 +6,9 @@ package io.troupe.actor;
  */
 public final class EventTypes
 {
-    /** Runtime events: {@link Undelivered}, {@link Poison}. */
+    /** Runtime events: {@link Undelivered}, {@link Poison}, {@link MailboxCollapsed}. */
     public static final int SPACE_SYSTEM = 0;
-    /** Interconnect events. */
+    /** Interconnect events: {@link NodeConnected}, {@link NodeDisconnected}. */
     public static final int SPACE_INTERCONNECT = 1;
     /** Service registry events. */
     public static final int SPACE_REGISTRY = 2;
@@ -54,5 +54,27 @@ public final class EventTypes
     public static int spaceOf(final int typeId)
     {
         return typeId >>> 16;
+    }
+
+    /**
+     * The index of a type id within its space.
+     *
+     * @param typeId the type id.
+     * @return its index, 0..65535.
+     */
+    public static int indexOf(final int typeId)
+    {
+        return typeId & 0xFFFF;
+    }
+
+    /**
+     * A readable form of a type id for error messages: {@code space:index (0xhex)}, e.g. {@code 4096:7 (0x10000007)}.
+     *
+     * @param typeId the type id.
+     * @return the text.
+     */
+    public static String describe(final int typeId)
+    {
+        return spaceOf(typeId) + ":" + indexOf(typeId) + " (0x" + Integer.toHexString(typeId) + ')';
     }
 }

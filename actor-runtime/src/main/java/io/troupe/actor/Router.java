@@ -162,7 +162,7 @@ final class Router
             counters.dropped.incrementAndGet();
             return;
         }
-        if (envelope.sender().isNone() || envelope.event() instanceof Undelivered || phase == STOPPED)
+        if (envelope.sender().isNone() || envelope.isUndeliveredNotice() || phase == STOPPED)
         {
             deadLetter(envelope, reason);
             return;

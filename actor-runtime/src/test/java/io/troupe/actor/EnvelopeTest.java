@@ -1,7 +1,10 @@
 package io.troupe.actor;
 
+import io.troupe.memquota.HasMemoryCost;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import static io.troupe.actor.TestActors.USER_TYPE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -108,6 +111,118 @@ class EnvelopeTest
         assertThat(envelope.recipient()).isSameAs(TO);
         assertThat(envelope.sender()).isSameAs(FROM);
         assertThat(envelope.cookie()).isEqualTo(5L);
+    }
+
+    @Test
+    void aLocalEnvelopeIsNotSerialized()
+    {
+        final Envelope envelope = new Envelope(TO, FROM, USER_TYPE, 0, 0L, "local", null);
+
+        assertThat(envelope.isSerialized()).isFalse();
+        assertThat(envelope.payload()).isNull();
+        assertThat(envelope.memoryCost()).isEqualTo(Envelope.ENVELOPE_COST_BYTES);
+    }
+
+    @Test
+    void eventWithADecoderCastsALocalEventWithoutDecoding()
+    {
+        final CountingDecoder decoder = new CountingDecoder(USER_TYPE);
+        final Envelope envelope = new Envelope(TO, FROM, USER_TYPE, 0, 0L, "local", null);
+
+        final String event = envelope.event(decoder);
+
+        assertThat(event).isEqualTo("local");
+        assertThat(decoder.calls()).isZero();
+    }
+
+    @Test
+    void aSerializedEnvelopeDecodesOnFirstAccessOnly()
+    {
+        final CountingDecoder decoder = new CountingDecoder(USER_TYPE);
+        final Envelope envelope = serialized("hello", decoder);
+
+        assertThat(envelope.isSerialized()).isTrue();
+        assertThat(envelope.payload().typeId()).isEqualTo(USER_TYPE);
+        assertThat(decoder.calls()).as("nothing decodes before the recipient asks").isZero();
+
+        assertThat(envelope.event()).isEqualTo("hello");
+        assertThat(envelope.event()).isSameAs(envelope.event());
+        final String typed = envelope.event(decoder);
+
+        assertThat(typed).isSameAs(envelope.event());
+        assertThat(decoder.calls()).isEqualTo(1);
+    }
+
+    @Test
+    void eventWithADecoderOfAnotherTypeFailsClearly()
+    {
+        final CountingDecoder wrong = new CountingDecoder(EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 99));
+
+        assertThatThrownBy(() -> serialized("x", new CountingDecoder(USER_TYPE)).event(wrong))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("decoder for type 4096:99")
+            .hasMessageContaining("envelope of type 4096:7");
+        assertThatThrownBy(() -> new Envelope(TO, FROM, USER_TYPE, 0, 0L, "local", null).event(wrong))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("decoder for type 4096:99");
+        assertThat(wrong.calls()).isZero();
+    }
+
+    @Test
+    void aSerializedEnvelopeWithoutACodecNamesTheType()
+    {
+        final Envelope envelope = serialized("x", null);
+
+        assertThatThrownBy(envelope::event)
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("no codec is registered for event type 4096:7");
+    }
+
+    @Test
+    void aSerializedEnvelopeCostsItsPayloadLengthBeforeAndAfterDecoding()
+    {
+        final Envelope envelope = serialized("0123456789", new CountingDecoder(USER_TYPE));
+
+        assertThat(envelope.memoryCost()).isEqualTo(Envelope.ENVELOPE_COST_BYTES + 10);
+        envelope.event();
+        assertThat(envelope.memoryCost()).isEqualTo(Envelope.ENVELOPE_COST_BYTES + 10);
+    }
+
+    @Test
+    void aLocalEventKeepsItsOwnMemoryCost()
+    {
+        final HasMemoryCost costly = () -> 500;
+
+        assertThat(new Envelope(TO, FROM, 1, 0, 0L, costly, null).memoryCost())
+            .isEqualTo(Envelope.ENVELOPE_COST_BYTES + 500);
+    }
+
+    @Test
+    void aSerializedNoticeIsRecognisedWithoutDecoding()
+    {
+        final CountingDecoder decoder = new CountingDecoder(Undelivered.TYPE);
+        final Envelope envelope = new Envelope(TO, FROM, Undelivered.TYPE, 0, 0L,
+            WirePayload.copyOf(Undelivered.TYPE, new UnsafeBuffer(new byte[4]), 0, 4, decoder), null);
+
+        assertThat(envelope.isUndeliveredNotice()).isTrue();
+        assertThat(new Envelope(TO, FROM, USER_TYPE, 0, 0L, "local", null).isUndeliveredNotice()).isFalse();
+        assertThat(decoder.calls()).isZero();
+    }
+
+    @Test
+    void toStringDoesNotDecode()
+    {
+        final CountingDecoder decoder = new CountingDecoder(USER_TYPE);
+
+        assertThat(serialized("secret", decoder).toString()).contains("WirePayload").doesNotContain("secret");
+        assertThat(decoder.calls()).isZero();
+    }
+
+    private static Envelope serialized(final String text, final CountingDecoder decoderOrNull)
+    {
+        final byte[] bytes = CountingDecoder.ascii(text);
+        final WirePayload payload = WirePayload.copyOf(USER_TYPE, new UnsafeBuffer(bytes), 0, bytes.length, decoderOrNull);
+        return new Envelope(TO, FROM, USER_TYPE, 0, 0L, payload, null);
     }
 
     private static Envelope envelope(final int flags)

@@ -66,4 +66,23 @@ class EventTypesTest
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("event index 65536");
     }
+
+    @Test
+    void describeShowsSpaceIndexAndHex()
+    {
+        assertThat(EventTypes.describe(EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 7))).isEqualTo("4096:7 (0x10000007)");
+        assertThat(EventTypes.describe(Undelivered.TYPE)).isEqualTo("0:1 (0x1)");
+        assertThat(EventTypes.indexOf(EventTypes.typeId(3, 0xFFFF))).isEqualTo(0xFFFF);
+    }
+
+    @Test
+    void troupeEventsHaveDistinctIdsInTheirSpaces()
+    {
+        assertThat(EventTypes.spaceOf(NodeConnected.TYPE)).isEqualTo(EventTypes.SPACE_INTERCONNECT);
+        assertThat(EventTypes.spaceOf(NodeDisconnected.TYPE)).isEqualTo(EventTypes.SPACE_INTERCONNECT);
+        assertThat(EventTypes.indexOf(NodeConnected.TYPE)).isEqualTo(1);
+        assertThat(EventTypes.indexOf(NodeDisconnected.TYPE)).isEqualTo(2);
+        assertThat(new int[] {Undelivered.TYPE, Poison.TYPE, MailboxCollapsed.TYPE, NodeConnected.TYPE, NodeDisconnected.TYPE})
+            .doesNotHaveDuplicates();
+    }
 }
