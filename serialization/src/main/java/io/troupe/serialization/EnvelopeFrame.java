@@ -1,6 +1,8 @@
 package io.troupe.serialization;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.WirePayload;
 import io.troupe.serialization.internal.sbe.EnvelopeDecoder;
 import org.agrona.MutableDirectBuffer;
 
@@ -171,6 +173,21 @@ public final class EnvelopeFrame extends Frame
     public void getPayload(final MutableDirectBuffer destination, final int destinationOffset)
     {
         copyVar(0, destination, destinationOffset);
+    }
+
+    /**
+     * Builds the envelope to deliver: ids, type, flags and cookie, and a copy of the payload that the recipient
+     * decodes lazily, on its own thread, with the codec the registry has for the type (see
+     * {@link Envelope#event()}). Allocates the envelope, its ids and the payload copy.
+     *
+     * @param codecs the node's codecs; a type without a codec still arrives, and fails clearly when decoded.
+     * @return the envelope.
+     */
+    public Envelope toEnvelope(final EventCodecRegistry codecs)
+    {
+        final int type = decoder.eventType();
+        final WirePayload payload = WirePayload.copyOf(type, buffer, varOffsets[0], varLengths[0], codecs.codec(type));
+        return new Envelope(recipient(), sender(), type, decoder.flags(), decoder.cookie(), payload, null);
     }
 
     /**

@@ -2,7 +2,9 @@ package io.troupe.serialization;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.EventTypes;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.WirePayload;
 import io.troupe.serialization.internal.sbe.AckEncoder;
 import io.troupe.serialization.internal.sbe.BooleanType;
 import io.troupe.serialization.internal.sbe.CreditDeltasEncoder;
@@ -71,6 +73,62 @@ public final class FrameEncoder
         final int payloadAt = beginEnvelope(buffer, offset, envelope.recipient(), envelope.sender(), envelope.type(),
             envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, payloadLength);
         buffer.putBytes(payloadAt, payload, payloadOffset, payloadLength);
+        return payloadAt + payloadLength - offset;
+    }
+
+    /**
+     * Writes an envelope frame, encoding its event with a codec straight into the buffer. An envelope that
+     * arrived serialized (e.g. one being forwarded) is written with its payload bytes as they are.
+     *
+     * @param buffer           where to write.
+     * @param offset           at which offset.
+     * @param envelope         the envelope.
+     * @param accountOwnerNode the node owning the credit account the event is charged to.
+     * @param accountId        the credit account on that node.
+     * @param cost             the cost charged.
+     * @param codec            the codec of the envelope's type.
+     * @param <T>              the event type.
+     * @return the frame's length.
+     * @throws IllegalArgumentException if the codec is for another type id or event class, or the buffer has no
+     *                                  room.
+     * @throws IllegalStateException    if the codec wrote another number of bytes than it announced.
+     */
+    public <T> int encodeEnvelope(
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final Envelope envelope,
+        final int accountOwnerNode,
+        final long accountId,
+        final int cost,
+        final EventCodec<T> codec)
+    {
+        final WirePayload payload = envelope.payload();
+        if (payload != null)
+        {
+            return encodeEnvelope(buffer, offset, envelope, accountOwnerNode, accountId, cost,
+                payload.buffer(), 0, payload.length());
+        }
+        if (codec.typeId() != envelope.type())
+        {
+            throw new IllegalArgumentException("codec " + codec.name() + " is for type " +
+                EventTypes.describe(codec.typeId()) + ", the envelope's type is " + EventTypes.describe(envelope.type()));
+        }
+        final Object event = envelope.event();
+        if (!codec.eventClass().isInstance(event))
+        {
+            throw new IllegalArgumentException("codec " + codec.name() + " encodes " + codec.eventClass().getName() +
+                ", the envelope carries " + (event == null ? "null" : event.getClass().getName()));
+        }
+        final T typed = codec.eventClass().cast(event);
+        final int payloadLength = codec.encodedLength(typed);
+        final int payloadAt = beginEnvelope(buffer, offset, envelope.recipient(), envelope.sender(), envelope.type(),
+            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, payloadLength);
+        final int written = codec.encode(typed, buffer, payloadAt);
+        if (written != payloadLength)
+        {
+            throw new IllegalStateException("codec " + codec.name() + " wrote " + written + " bytes after announcing " +
+                payloadLength);
+        }
         return payloadAt + payloadLength - offset;
     }
 
