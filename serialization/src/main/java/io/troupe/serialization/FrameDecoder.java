@@ -292,7 +292,7 @@ public final class FrameDecoder
             }
             return FrameResult.OK;
         }
-        catch (final RuntimeException ex)
+        catch (final Exception ex) // not only RuntimeException: a handler in Kotlin or Scala throws checked ones undeclared
         {
             lastHandlerFailure = ex;
             return FrameResult.HANDLER_FAILED;

@@ -34,6 +34,8 @@ public final class FrameEncoder
         UndeliveredReasonCode.ACTOR_UNKNOWN, UndeliveredReasonCode.DISCONNECTED, UndeliveredReasonCode.COLLAPSED,
         UndeliveredReasonCode.SHED, UndeliveredReasonCode.SHUTDOWN};
     private static final byte[] EMPTY = new byte[0];
+    /** Longest payload whose frame length still fits an int (the decoder's maximum frame is far smaller). */
+    private static final int MAX_PAYLOAD_LENGTH = Integer.MAX_VALUE - WireFormat.envelopeLength(0);
 
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final EnvelopeEncoder envelope = new EnvelopeEncoder();
@@ -58,6 +60,7 @@ public final class FrameEncoder
      * @param payloadOffset    where it starts.
      * @param payloadLength    its length.
      * @return the frame's length, {@link WireFormat#envelopeLength}{@code (payloadLength)}.
+     * @throws IllegalArgumentException if the payload length is negative or the buffer has no room.
      */
     public int encodeEnvelope(
         final MutableDirectBuffer buffer,
@@ -148,6 +151,7 @@ public final class FrameEncoder
      * @param cost             the cost charged.
      * @param payloadLength    the payload's length.
      * @return the offset at which the payload goes.
+     * @throws IllegalArgumentException if the payload length is negative or the buffer has no room.
      */
     public int beginEnvelope(
         final MutableDirectBuffer buffer,
@@ -162,6 +166,10 @@ public final class FrameEncoder
         final int cost,
         final int payloadLength)
     {
+        if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_LENGTH)
+        {
+            throw new IllegalArgumentException("payload length " + payloadLength + " must be 0.." + MAX_PAYLOAD_LENGTH);
+        }
         requireRoom(buffer, offset, WireFormat.envelopeLength(payloadLength), "envelope");
         final ActorId from = sender == null ? ActorId.NONE : sender;
         envelope.wrapAndApplyHeader(buffer, offset, header)
@@ -187,7 +195,8 @@ public final class FrameEncoder
      * @param offset    at which offset.
      * @param step      the step.
      * @return the frame's length.
-     * @throws IllegalArgumentException if a field is longer than its limit or the buffer has no room.
+     * @throws IllegalArgumentException if a field is longer than its limit, a protocol version is not 0..65535,
+     *                                  or the buffer has no room.
      */
     public int encodeHandshake(final MutableDirectBuffer buffer, final int offset, final Handshake step)
     {
@@ -199,6 +208,8 @@ public final class FrameEncoder
         checkLimit("challenge", challenge.length, WireFormat.MAX_AUTH_BYTES);
         checkLimit("proof", proof.length, WireFormat.MAX_AUTH_BYTES);
         checkLimit("detail", detail.length, WireFormat.MAX_DETAIL_BYTES);
+        checkUint16("min protocol version", step.minProtocolVersion());
+        checkUint16("max protocol version", step.maxProtocolVersion());
         if (step.phase() == HandshakePhase.UNKNOWN)
         {
             throw new IllegalArgumentException("a handshake step cannot be sent as UNKNOWN");
@@ -279,7 +290,7 @@ public final class FrameEncoder
      * @param ownerNodes  each entry's account owner node.
      * @param accountIds  each entry's account id.
      * @param deltas      each entry's net delta.
-     * @param count       entries to write from the start of the arrays, at most 65,535.
+     * @param count       entries to write from the start of the arrays, at most {@link WireFormat#MAX_GROUP_ENTRIES}.
      * @return the frame's length.
      */
     public int encodeCreditDeltas(
@@ -339,7 +350,7 @@ public final class FrameEncoder
      * @param incarnation      the sender's incarnation.
      * @param directoryVersion the version of the sender's directory the update brings the receiver to.
      * @param snapshot         whether the entries are the whole directory.
-     * @param entries          the entries, at most 65,535.
+     * @param entries          the entries, at most {@link WireFormat#MAX_GROUP_ENTRIES}.
      * @return the frame's length.
      */
     public int encodeDirectoryUpdate(
@@ -421,11 +432,20 @@ public final class FrameEncoder
         }
     }
 
+    private static void checkUint16(final String field, final int value)
+    {
+        if (value < 0 || value > 0xFFFF)
+        {
+            throw new IllegalArgumentException(field + " " + value + " must be 0..65535 (a uint16 on the wire)");
+        }
+    }
+
     private static void checkCount(final int count, final int a, final int b, final int c)
     {
-        if (count < 0 || count > 0xFFFF || count > a || count > b || count > c)
+        if (count < 0 || count > WireFormat.MAX_GROUP_ENTRIES || count > a || count > b || count > c)
         {
-            throw new IllegalArgumentException("entry count " + count + " must be 0..65535 and within the arrays given");
+            throw new IllegalArgumentException("entry count " + count + " must be 0.." + WireFormat.MAX_GROUP_ENTRIES +
+                " and within the arrays given");
         }
     }
 

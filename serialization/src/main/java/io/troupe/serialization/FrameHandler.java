@@ -3,8 +3,8 @@ package io.troupe.serialization;
 /**
  * Receives the frames a {@link FrameDecoder} validated, one call per frame, on the decoding thread. A frame
  * view is valid only during the call. Messages a handler does not override are ignored (and still counted
- * as decoded). A handler that throws does not stop the decoder: it counts
- * {@link FrameResult#HANDLER_FAILED} and returns.
+ * as decoded). A handler that throws an exception (checked ones too) does not stop the decoder: it counts
+ * {@link FrameResult#HANDLER_FAILED} and returns. An {@link Error} is not caught.
  */
 public interface FrameHandler
 {

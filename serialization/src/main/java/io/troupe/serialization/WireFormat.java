@@ -38,6 +38,11 @@ public final class WireFormat
     public static final int VAR_DATA_HEADER_LENGTH = 4;
     /** Bytes of a repeating group's header (block length and count, uint16 each). */
     public static final int GROUP_HEADER_LENGTH = 4;
+    /**
+     * Most entries a repeating group may be written with: 65,534, since SBE keeps the uint16 count's top value
+     * (65,535) as its null value and the generated encoders refuse it.
+     */
+    public static final int MAX_GROUP_ENTRIES = CreditDeltasDecoder.DeltasDecoder.countMaxValue();
 
     /** Template id of an envelope (one event for one actor). */
     public static final int ENVELOPE = EnvelopeDecoder.TEMPLATE_ID;
