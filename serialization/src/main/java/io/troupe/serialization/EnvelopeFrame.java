@@ -4,6 +4,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.WirePayload;
 import io.troupe.serialization.internal.sbe.EnvelopeDecoder;
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
@@ -12,7 +13,18 @@ import org.agrona.MutableDirectBuffer;
  */
 public final class EnvelopeFrame extends Frame
 {
-    private final EnvelopeDecoder decoder = new EnvelopeDecoder();
+    // Field offsets in the block, from the schema. Every field exists since version 1 and the decoder checked
+    // that the block holds them all, so the getters read without a further bounds check.
+    private static final int RECIPIENT_RAW1 = EnvelopeDecoder.recipientRaw1EncodingOffset();
+    private static final int RECIPIENT_RAW2 = EnvelopeDecoder.recipientRaw2EncodingOffset();
+    private static final int SENDER_RAW1 = EnvelopeDecoder.senderRaw1EncodingOffset();
+    private static final int SENDER_RAW2 = EnvelopeDecoder.senderRaw2EncodingOffset();
+    private static final int COOKIE = EnvelopeDecoder.cookieEncodingOffset();
+    private static final int ACCOUNT_ID = EnvelopeDecoder.accountIdEncodingOffset();
+    private static final int EVENT_TYPE = EnvelopeDecoder.eventTypeEncodingOffset();
+    private static final int FLAGS = EnvelopeDecoder.flagsEncodingOffset();
+    private static final int ACCOUNT_OWNER_NODE = EnvelopeDecoder.accountOwnerNodeEncodingOffset();
+    private static final int COST = EnvelopeDecoder.costEncodingOffset();
 
     EnvelopeFrame()
     {
@@ -21,7 +33,25 @@ public final class EnvelopeFrame extends Frame
     @Override
     void onWrap()
     {
-        decoder.wrap(buffer, blockOffset, blockLength, version);
+    }
+
+    /** The decoder's fast path: the frame and where its validated payload lies. */
+    void wrapEnvelope(
+        final DirectBuffer buffer,
+        final int blockOffset,
+        final int blockLength,
+        final int version,
+        final int frameLength,
+        final int payloadOffset,
+        final int payloadLength)
+    {
+        this.buffer = buffer;
+        this.blockOffset = blockOffset;
+        this.blockLength = blockLength;
+        this.version = version;
+        this.frameLength = frameLength;
+        varOffsets[0] = payloadOffset;
+        varLengths[0] = payloadLength;
     }
 
     /**
@@ -31,7 +61,7 @@ public final class EnvelopeFrame extends Frame
      */
     public long recipientRaw1()
     {
-        return decoder.recipientRaw1();
+        return RawAccess.getLong(buffer, blockOffset + RECIPIENT_RAW1);
     }
 
     /**
@@ -41,7 +71,7 @@ public final class EnvelopeFrame extends Frame
      */
     public long recipientRaw2()
     {
-        return decoder.recipientRaw2();
+        return RawAccess.getLong(buffer, blockOffset + RECIPIENT_RAW2);
     }
 
     /**
@@ -51,7 +81,7 @@ public final class EnvelopeFrame extends Frame
      */
     public long senderRaw1()
     {
-        return decoder.senderRaw1();
+        return RawAccess.getLong(buffer, blockOffset + SENDER_RAW1);
     }
 
     /**
@@ -61,7 +91,7 @@ public final class EnvelopeFrame extends Frame
      */
     public long senderRaw2()
     {
-        return decoder.senderRaw2();
+        return RawAccess.getLong(buffer, blockOffset + SENDER_RAW2);
     }
 
     /**
@@ -71,7 +101,7 @@ public final class EnvelopeFrame extends Frame
      */
     public ActorId recipient()
     {
-        return ActorId.fromRaw(decoder.recipientRaw1(), decoder.recipientRaw2());
+        return ActorId.fromRaw(RawAccess.getLong(buffer, blockOffset + RECIPIENT_RAW1), RawAccess.getLong(buffer, blockOffset + RECIPIENT_RAW2));
     }
 
     /**
@@ -81,7 +111,7 @@ public final class EnvelopeFrame extends Frame
      */
     public ActorId sender()
     {
-        return ActorId.fromRaw(decoder.senderRaw1(), decoder.senderRaw2());
+        return ActorId.fromRaw(RawAccess.getLong(buffer, blockOffset + SENDER_RAW1), RawAccess.getLong(buffer, blockOffset + SENDER_RAW2));
     }
 
     /**
@@ -91,7 +121,7 @@ public final class EnvelopeFrame extends Frame
      */
     public int eventType()
     {
-        return decoder.eventType();
+        return RawAccess.getInt(buffer, blockOffset + EVENT_TYPE);
     }
 
     /**
@@ -101,7 +131,7 @@ public final class EnvelopeFrame extends Frame
      */
     public int flags()
     {
-        return decoder.flags();
+        return RawAccess.getInt(buffer, blockOffset + FLAGS);
     }
 
     /**
@@ -111,7 +141,7 @@ public final class EnvelopeFrame extends Frame
      */
     public long cookie()
     {
-        return decoder.cookie();
+        return RawAccess.getLong(buffer, blockOffset + COOKIE);
     }
 
     /**
@@ -121,7 +151,7 @@ public final class EnvelopeFrame extends Frame
      */
     public int accountOwnerNode()
     {
-        return decoder.accountOwnerNode();
+        return RawAccess.getInt(buffer, blockOffset + ACCOUNT_OWNER_NODE);
     }
 
     /**
@@ -131,7 +161,7 @@ public final class EnvelopeFrame extends Frame
      */
     public long accountId()
     {
-        return decoder.accountId();
+        return RawAccess.getLong(buffer, blockOffset + ACCOUNT_ID);
     }
 
     /**
@@ -141,7 +171,7 @@ public final class EnvelopeFrame extends Frame
      */
     public int cost()
     {
-        return decoder.cost();
+        return RawAccess.getInt(buffer, blockOffset + COST);
     }
 
     /**
@@ -185,9 +215,9 @@ public final class EnvelopeFrame extends Frame
      */
     public Envelope toEnvelope(final EventCodecRegistry codecs)
     {
-        final int type = decoder.eventType();
+        final int type = RawAccess.getInt(buffer, blockOffset + EVENT_TYPE);
         final WirePayload payload = WirePayload.copyOf(type, buffer, varOffsets[0], varLengths[0], codecs.codec(type));
-        return new Envelope(recipient(), sender(), type, decoder.flags(), decoder.cookie(), payload, null);
+        return new Envelope(recipient(), sender(), type, RawAccess.getInt(buffer, blockOffset + FLAGS), RawAccess.getLong(buffer, blockOffset + COOKIE), payload, null);
     }
 
     /**

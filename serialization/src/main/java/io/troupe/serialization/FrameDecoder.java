@@ -21,6 +21,8 @@ public final class FrameDecoder
 {
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
     private static final FrameResult[] RESULTS = FrameResult.values();
+    private static final int ENVELOPE_MIN_BLOCK_LENGTH = TemplateLayout.of(WireFormat.ENVELOPE).minBlockLength;
+    private static final int ENVELOPE_MAX_PAYLOAD_LENGTH = TemplateLayout.of(WireFormat.ENVELOPE).varDataMaxLengths[0];
 
     private final FrameHandler handler;
     private final int maxFrameBytes;
@@ -144,10 +146,11 @@ public final class FrameDecoder
         {
             return FrameResult.TOO_LONG;
         }
-        final int blockLength = buffer.getShort(offset, ORDER) & 0xFFFF;
-        final int templateId = buffer.getShort(offset + 2, ORDER) & 0xFFFF;
-        final int schemaId = buffer.getShort(offset + 4, ORDER) & 0xFFFF;
-        final int version = buffer.getShort(offset + 6, ORDER) & 0xFFFF;
+        // the header lies inside the buffer (checked above): read it without a check per field
+        final int blockLength = RawAccess.getUnsignedShort(buffer, offset);
+        final int templateId = RawAccess.getUnsignedShort(buffer, offset + 2);
+        final int schemaId = RawAccess.getUnsignedShort(buffer, offset + 4);
+        final int version = RawAccess.getUnsignedShort(buffer, offset + 6);
         if (schemaId != WireFormat.SCHEMA_ID)
         {
             return FrameResult.WRONG_SCHEMA;
@@ -155,6 +158,10 @@ public final class FrameDecoder
         if (version < WireFormat.MIN_SUPPORTED_VERSION)
         {
             return FrameResult.UNSUPPORTED_VERSION;
+        }
+        if (templateId == WireFormat.ENVELOPE)
+        {
+            return decodeEnvelope(buffer, offset, length, blockLength, version);
         }
         final TemplateLayout layout = TemplateLayout.of(templateId);
         if (layout == null)
@@ -179,6 +186,51 @@ public final class FrameDecoder
         }
         frame.wrap(buffer, blockOffset, blockLength, version, length);
         return dispatch(templateId, frame);
+    }
+
+    /**
+     * The envelope, the one frame on the hot path: the same checks as the general path (its layout is a block
+     * and one variable-length payload), without the loops over groups and fields.
+     */
+    private FrameResult decodeEnvelope(
+        final DirectBuffer buffer, final int offset, final int length, final int blockLength, final int version)
+    {
+        if (blockLength < ENVELOPE_MIN_BLOCK_LENGTH)
+        {
+            return FrameResult.BLOCK_TOO_SHORT;
+        }
+        final int blockOffset = offset + WireFormat.HEADER_LENGTH;
+        final int end = offset + length;
+        if (blockLength > end - blockOffset)
+        {
+            return FrameResult.TRUNCATED_BLOCK;
+        }
+        final int lengthAt = blockOffset + blockLength;
+        if (end - lengthAt < WireFormat.VAR_DATA_HEADER_LENGTH)
+        {
+            return FrameResult.TRUNCATED_VAR_DATA;
+        }
+        final long payloadLength = RawAccess.getInt(buffer, lengthAt) & 0xFFFF_FFFFL;
+        final int payloadOffset = lengthAt + WireFormat.VAR_DATA_HEADER_LENGTH;
+        if (payloadLength > ENVELOPE_MAX_PAYLOAD_LENGTH)
+        {
+            return FrameResult.VAR_DATA_TOO_LONG;
+        }
+        if (payloadLength > end - payloadOffset)
+        {
+            return FrameResult.TRUNCATED_VAR_DATA;
+        }
+        envelope.wrapEnvelope(buffer, blockOffset, blockLength, version, length, payloadOffset, (int)payloadLength);
+        try
+        {
+            handler.onEnvelope(envelope);
+            return FrameResult.OK;
+        }
+        catch (final Exception ex) // see dispatch
+        {
+            lastHandlerFailure = ex;
+            return FrameResult.HANDLER_FAILED;
+        }
     }
 
     /** Groups, then variable-length fields, in schema order; records where each lies for the view. */

@@ -37,8 +37,20 @@ public final class FrameEncoder
     /** Longest payload whose frame length still fits an int (the decoder's maximum frame is far smaller). */
     private static final int MAX_PAYLOAD_LENGTH = Integer.MAX_VALUE - WireFormat.envelopeLength(0);
 
+    // Envelope field offsets in the block, from the schema (the envelope is written without the generated
+    // encoder, to skip its bounds check per field; the OTF reader test proves the layout matches the schema).
+    private static final int ENV_RECIPIENT_RAW1 = EnvelopeEncoder.recipientRaw1EncodingOffset();
+    private static final int ENV_RECIPIENT_RAW2 = EnvelopeEncoder.recipientRaw2EncodingOffset();
+    private static final int ENV_SENDER_RAW1 = EnvelopeEncoder.senderRaw1EncodingOffset();
+    private static final int ENV_SENDER_RAW2 = EnvelopeEncoder.senderRaw2EncodingOffset();
+    private static final int ENV_COOKIE = EnvelopeEncoder.cookieEncodingOffset();
+    private static final int ENV_ACCOUNT_ID = EnvelopeEncoder.accountIdEncodingOffset();
+    private static final int ENV_EVENT_TYPE = EnvelopeEncoder.eventTypeEncodingOffset();
+    private static final int ENV_FLAGS = EnvelopeEncoder.flagsEncodingOffset();
+    private static final int ENV_ACCOUNT_OWNER_NODE = EnvelopeEncoder.accountOwnerNodeEncodingOffset();
+    private static final int ENV_COST = EnvelopeEncoder.costEncodingOffset();
+
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
-    private final EnvelopeEncoder envelope = new EnvelopeEncoder();
     private final HandshakeEncoder handshake = new HandshakeEncoder();
     private final HeartbeatEncoder heartbeat = new HeartbeatEncoder();
     private final AckEncoder ack = new AckEncoder();
@@ -172,19 +184,24 @@ public final class FrameEncoder
         }
         requireRoom(buffer, offset, WireFormat.envelopeLength(payloadLength), "envelope");
         final ActorId from = sender == null ? ActorId.NONE : sender;
-        envelope.wrapAndApplyHeader(buffer, offset, header)
-            .recipientRaw1(recipient.raw1())
-            .recipientRaw2(recipient.raw2())
-            .senderRaw1(from.raw1())
-            .senderRaw2(from.raw2())
-            .cookie(cookie)
-            .accountId(accountId)
-            .eventType(eventType)
-            .flags(flags)
-            .accountOwnerNode(accountOwnerNode)
-            .cost(cost);
-        final int lengthAt = envelope.limit();
-        buffer.putInt(lengthAt, payloadLength, Frame.ORDER);
+        // the whole frame fits (checked above): write header and block without a check per field
+        RawAccess.putShort(buffer, offset, (short)EnvelopeEncoder.BLOCK_LENGTH);
+        RawAccess.putShort(buffer, offset + 2, (short)EnvelopeEncoder.TEMPLATE_ID);
+        RawAccess.putShort(buffer, offset + 4, (short)EnvelopeEncoder.SCHEMA_ID);
+        RawAccess.putShort(buffer, offset + 6, (short)EnvelopeEncoder.SCHEMA_VERSION);
+        final int block = offset + WireFormat.HEADER_LENGTH;
+        RawAccess.putLong(buffer, block + ENV_RECIPIENT_RAW1, recipient.raw1());
+        RawAccess.putLong(buffer, block + ENV_RECIPIENT_RAW2, recipient.raw2());
+        RawAccess.putLong(buffer, block + ENV_SENDER_RAW1, from.raw1());
+        RawAccess.putLong(buffer, block + ENV_SENDER_RAW2, from.raw2());
+        RawAccess.putLong(buffer, block + ENV_COOKIE, cookie);
+        RawAccess.putLong(buffer, block + ENV_ACCOUNT_ID, accountId);
+        RawAccess.putInt(buffer, block + ENV_EVENT_TYPE, eventType);
+        RawAccess.putInt(buffer, block + ENV_FLAGS, flags);
+        RawAccess.putInt(buffer, block + ENV_ACCOUNT_OWNER_NODE, accountOwnerNode);
+        RawAccess.putInt(buffer, block + ENV_COST, cost);
+        final int lengthAt = block + EnvelopeEncoder.BLOCK_LENGTH;
+        RawAccess.putInt(buffer, lengthAt, payloadLength);
         return lengthAt + WireFormat.VAR_DATA_HEADER_LENGTH;
     }
 
@@ -417,6 +434,10 @@ public final class FrameEncoder
 
     private static void requireRoom(final MutableDirectBuffer buffer, final int offset, final int length, final String what)
     {
+        if (buffer.isExpandable() && offset >= 0 && (long)offset + length <= Integer.MAX_VALUE)
+        {
+            buffer.checkLimit(offset + length); // grows an expandable scratch buffer
+        }
         if (offset < 0 || (long)offset + length > buffer.capacity())
         {
             throw new IllegalArgumentException("no room for a " + length + "-byte " + what + " frame at offset " + offset +
