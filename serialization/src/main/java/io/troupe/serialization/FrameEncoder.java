@@ -60,6 +60,13 @@ public final class FrameEncoder
     private final GoodbyeEncoder goodbye = new GoodbyeEncoder();
 
     /**
+     * Creates an encoder; keep it and reuse it (one per sending thread).
+     */
+    public FrameEncoder()
+    {
+    }
+
+    /**
      * Writes an envelope frame with a payload that is already encoded.
      *
      * @param buffer           where to write.
