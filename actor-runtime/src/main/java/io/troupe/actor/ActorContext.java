@@ -131,4 +131,20 @@ public interface ActorContext
      * Ends this actor once the current event is handled. Later events to it take the non-delivery path.
      */
     void passAway();
+
+    /**
+     * Subscribes this actor to the session with another node: it receives {@link NodeConnected} when the
+     * session is up (at once if it is up now) and {@link NodeDisconnected} when it goes down, once per change.
+     * Without an interconnect the node is unreachable: {@link NodeDisconnected} arrives at once.
+     *
+     * @param nodeId the node.
+     */
+    void subscribeToNode(int nodeId);
+
+    /**
+     * Ends this actor's subscription to a node's session; no-op if there is none.
+     *
+     * @param nodeId the node.
+     */
+    void unsubscribeFromNode(int nodeId);
 }

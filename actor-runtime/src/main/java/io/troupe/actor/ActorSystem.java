@@ -275,6 +275,63 @@ public final class ActorSystem implements AutoCloseable
     }
 
     /**
+     * Attaches the transport to other nodes (the interconnect does this when it starts). Until one is attached,
+     * and after {@link #detachRemote}, every send to another node is undeliverable as
+     * {@link UndeliveredReason#DISCONNECTED}.
+     *
+     * @param transport the transport.
+     * @throws IllegalStateException if another transport is attached.
+     */
+    public void attachRemote(final RemoteTransport transport)
+    {
+        synchronized (router)
+        {
+            if (router.remote() != null && router.remote() != transport)
+            {
+                throw new IllegalStateException("a remote transport is already attached: " + router.remote());
+            }
+            router.remote(transport);
+        }
+    }
+
+    /**
+     * Detaches the transport to other nodes, if it is the one attached.
+     *
+     * @param transport the transport.
+     */
+    public void detachRemote(final RemoteTransport transport)
+    {
+        synchronized (router)
+        {
+            if (router.remote() == transport)
+            {
+                router.remote(null);
+            }
+        }
+    }
+
+    /**
+     * The attached transport to other nodes.
+     *
+     * @return the transport, or null.
+     */
+    public RemoteTransport remote()
+    {
+        return router.remote();
+    }
+
+    /**
+     * Whether a node id is this node (or 0, "this node").
+     *
+     * @param nodeId the node id.
+     * @return true if local.
+     */
+    public boolean isLocalNode(final int nodeId)
+    {
+        return router.isLocal(nodeId);
+    }
+
+    /**
      * Sends a prepared envelope from outside any actor.
      *
      * @param envelope the envelope; must not have been sent before.

@@ -238,6 +238,28 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     }
 
     @Override
+    public void subscribeToNode(final int nodeId)
+    {
+        final RemoteTransport transport = system.remote();
+        if (transport == null)
+        {
+            send(self(), new NodeDisconnected(nodeId), NodeDisconnected.TYPE, 0, 0L);
+            return;
+        }
+        transport.subscribe(nodeId, self());
+    }
+
+    @Override
+    public void unsubscribeFromNode(final int nodeId)
+    {
+        final RemoteTransport transport = system.remote();
+        if (transport != null)
+        {
+            transport.unsubscribe(nodeId, self());
+        }
+    }
+
+    @Override
     public void passAway()
     {
         current();

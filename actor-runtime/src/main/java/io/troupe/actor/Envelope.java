@@ -7,7 +7,8 @@ import io.troupe.actor.mailbox.Node;
  * Created once per send; the runtime links it into mailboxes without copying. Handlers may read it during and
  * after {@link Behavior#receive}.
  *
- * <p>Flags: bit 0 {@link #FLAG_TRACK_DELIVERY}, bit 1 {@link #FLAG_FORWARD_ON_NONDELIVERY}; bits 24-31 carry
+ * <p>Flags: bit 0 {@link #FLAG_TRACK_DELIVERY}, bit 1 {@link #FLAG_FORWARD_ON_NONDELIVERY}, bit 2
+ * {@link #FLAG_SUBSCRIBE_ON_SESSION}; bits 24-31 carry
  * the interconnect channel ({@link #channel()}); the rest are reserved.
  *
  * <p>An envelope received from another node is <em>serialized</em>: its event is a {@link WirePayload}, decoded
@@ -20,6 +21,11 @@ public final class Envelope extends Node
     public static final int FLAG_TRACK_DELIVERY = 1;
     /** Forward to {@link #forwardTo()} if the recipient does not exist. */
     public static final int FLAG_FORWARD_ON_NONDELIVERY = 1 << 1;
+    /**
+     * For a recipient on another node: subscribe the sender to the session with that node, as with
+     * {@link RemoteTransport#subscribe} ({@link NodeConnected} / {@link NodeDisconnected}).
+     */
+    public static final int FLAG_SUBSCRIBE_ON_SESSION = 1 << 2;
     /** First bit of the interconnect channel. */
     public static final int CHANNEL_SHIFT = 24;
     /** Largest channel number. */

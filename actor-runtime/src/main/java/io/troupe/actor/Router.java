@@ -28,6 +28,7 @@ final class Router
     private final DeadLetterHandler deadLetters;
     private ExecutorPool[] pools;
     private volatile int phase = RUNNING;
+    private volatile RemoteTransport remote;
 
     Router(
         final int nodeId,
@@ -142,10 +143,34 @@ final class Router
         }
     }
 
+    void remote(final RemoteTransport transport)
+    {
+        this.remote = transport;
+    }
+
+    RemoteTransport remote()
+    {
+        return remote;
+    }
+
     private void remote(final Envelope envelope, final Worker worker)
     {
-        // no interconnect in this node: every other node is unreachable
-        undeliverable(envelope, UndeliveredReason.DISCONNECTED, worker);
+        final RemoteTransport transport = remote;
+        if (transport == null)
+        {
+            // no interconnect in this node: every other node is unreachable
+            undeliverable(envelope, UndeliveredReason.DISCONNECTED, worker);
+            return;
+        }
+        if ((envelope.flags() & Envelope.FLAG_SUBSCRIBE_ON_SESSION) != 0 && !envelope.sender().isNone())
+        {
+            transport.subscribe(envelope.recipient().nodeId(), envelope.sender());
+        }
+        final UndeliveredReason refused = transport.send(envelope);
+        if (refused != null)
+        {
+            undeliverable(envelope, refused, worker);
+        }
     }
 
     void undeliverable(final Envelope envelope, final UndeliveredReason reason, final Worker worker)
