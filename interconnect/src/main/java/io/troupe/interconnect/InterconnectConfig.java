@@ -1,0 +1,652 @@
+package io.troupe.interconnect;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Settings of an {@code Interconnect}: fluent setters, then {@link #conclude(int)} fills defaults and validates
+ * every value with a message naming the setting, the bad value and what is allowed. Defaults fit several
+ * nodes on a 2-core machine and a container's 64 MiB {@code /dev/shm}. The node id is the actor system's.
+ */
+public final class InterconnectConfig
+{
+    /** Protocol version this build speaks (the handshake's range is [min, max]). */
+    public static final int PROTOCOL_VERSION = 1;
+    /** Oldest protocol version this build accepts. */
+    public static final int MIN_PROTOCOL_VERSION = 1;
+    /** Shortest cluster secret accepted, in bytes. */
+    public static final int MIN_SECRET_BYTES = 16;
+
+    private byte[] clusterSecret;
+    private final List<PeerAddress> peers = new ArrayList<>();
+    private String clusterId = "troupe";
+    private String bindHost = "0.0.0.0";
+    private int bindPort = 0;
+    private String aeronDir = null;
+    private boolean embeddedDriver = true;
+    private IdleMode idleMode = IdleMode.BACKOFF;
+    private int controlStreamId = 10;
+    private int dataStreamId = 11;
+    private int bulkStreamId = 12;
+    private int controlTermLength = 64 * 1024;
+    private int dataTermLength = 256 * 1024;
+    private int bulkTermLength = 1024 * 1024;
+    private int mtuLength = 1408;
+    private int bulkThresholdBytes = 8 * 1024;
+    private int maxEventBytes = 16 * 1024 * 1024;
+    private int outboundQueueCapacity = 65536;
+    private Duration heartbeatInterval = Duration.ofMillis(100);
+    private Duration failureTimeout = Duration.ofMillis(1500);
+    private Duration handshakeRetryMin = Duration.ofMillis(100);
+    private Duration handshakeRetryMax = Duration.ofSeconds(5);
+    private Duration ackInterval = Duration.ofMillis(1);
+
+    /**
+     * Creates a config with defaults; a cluster secret, a bind port and the peers must be set.
+     */
+    public InterconnectConfig()
+    {
+    }
+
+    /**
+     * Sets the cluster secret: peers prove they know it (HMAC over a fresh challenge); it never travels.
+     *
+     * @param secret at least {@value #MIN_SECRET_BYTES} bytes; copied.
+     * @return this.
+     */
+    public InterconnectConfig clusterSecret(final byte[] secret)
+    {
+        this.clusterSecret = secret == null ? null : secret.clone();
+        return this;
+    }
+
+    /**
+     * The cluster secret.
+     *
+     * @return a copy.
+     */
+    public byte[] clusterSecret()
+    {
+        return clusterSecret == null ? null : clusterSecret.clone();
+    }
+
+    /**
+     * Adds a peer this node connects to.
+     *
+     * @param peer the peer's id and endpoint.
+     * @return this.
+     */
+    public InterconnectConfig peer(final PeerAddress peer)
+    {
+        peers.add(peer);
+        return this;
+    }
+
+    /**
+     * The peers.
+     *
+     * @return an unmodifiable copy.
+     */
+    public List<PeerAddress> peers()
+    {
+        return List.copyOf(peers);
+    }
+
+    /**
+     * The cluster's id; nodes of different clusters refuse each other.
+     *
+     * @param value 1..255 bytes of UTF-8.
+     * @return this.
+     */
+    public InterconnectConfig clusterId(final String value)
+    {
+        this.clusterId = value;
+        return this;
+    }
+
+    /**
+     * The cluster's id; nodes of different clusters refuse each other.
+     *
+     * @return the value.
+     */
+    public String clusterId()
+    {
+        return clusterId;
+    }
+
+    /**
+     * The address this node's endpoint listens on.
+     *
+     * @param value a host name or address.
+     * @return this.
+     */
+    public InterconnectConfig bindHost(final String value)
+    {
+        this.bindHost = value;
+        return this;
+    }
+
+    /**
+     * The address this node's endpoint listens on.
+     *
+     * @return the value.
+     */
+    public String bindHost()
+    {
+        return bindHost;
+    }
+
+    /**
+     * The UDP port this node's endpoint listens on (required).
+     *
+     * @param value 1..65535.
+     * @return this.
+     */
+    public InterconnectConfig bindPort(final int value)
+    {
+        this.bindPort = value;
+        return this;
+    }
+
+    /**
+     * The UDP port this node's endpoint listens on (required).
+     *
+     * @return the value.
+     */
+    public int bindPort()
+    {
+        return bindPort;
+    }
+
+    /**
+     * The Aeron directory of this node's media driver; default a directory of its own under /dev/shm (or the temp dir), named after the cluster and node id.
+     *
+     * @param value any path.
+     * @return this.
+     */
+    public InterconnectConfig aeronDir(final String value)
+    {
+        this.aeronDir = value;
+        return this;
+    }
+
+    /**
+     * The Aeron directory of this node's media driver; default a directory of its own under /dev/shm (or the temp dir), named after the cluster and node id.
+     *
+     * @return the value.
+     */
+    public String aeronDir()
+    {
+        return aeronDir;
+    }
+
+    /**
+     * Whether the node runs its own media driver (ThreadingMode.SHARED); false connects to an external driver at aeronDir.
+     *
+     * @param value true or false.
+     * @return this.
+     */
+    public InterconnectConfig embeddedDriver(final boolean value)
+    {
+        this.embeddedDriver = value;
+        return this;
+    }
+
+    /**
+     * Whether the node runs its own media driver (ThreadingMode.SHARED); false connects to an external driver at aeronDir.
+     *
+     * @return the value.
+     */
+    public boolean embeddedDriver()
+    {
+        return embeddedDriver;
+    }
+
+    /**
+     * How the interconnect agent and the embedded driver wait.
+     *
+     * @param value BACKOFF or SPIN.
+     * @return this.
+     */
+    public InterconnectConfig idleMode(final IdleMode value)
+    {
+        this.idleMode = value;
+        return this;
+    }
+
+    /**
+     * How the interconnect agent and the embedded driver wait.
+     *
+     * @return the value.
+     */
+    public IdleMode idleMode()
+    {
+        return idleMode;
+    }
+
+    /**
+     * Aeron stream of handshakes, heartbeats, acks, credit and directory traffic.
+     *
+     * @param value distinct stream ids.
+     * @return this.
+     */
+    public InterconnectConfig controlStreamId(final int value)
+    {
+        this.controlStreamId = value;
+        return this;
+    }
+
+    /**
+     * Aeron stream of handshakes, heartbeats, acks, credit and directory traffic.
+     *
+     * @return the value.
+     */
+    public int controlStreamId()
+    {
+        return controlStreamId;
+    }
+
+    /**
+     * Aeron stream of events up to the bulk threshold.
+     *
+     * @param value distinct stream ids.
+     * @return this.
+     */
+    public InterconnectConfig dataStreamId(final int value)
+    {
+        this.dataStreamId = value;
+        return this;
+    }
+
+    /**
+     * Aeron stream of events up to the bulk threshold.
+     *
+     * @return the value.
+     */
+    public int dataStreamId()
+    {
+        return dataStreamId;
+    }
+
+    /**
+     * Aeron stream of events above the bulk threshold.
+     *
+     * @param value distinct stream ids.
+     * @return this.
+     */
+    public InterconnectConfig bulkStreamId(final int value)
+    {
+        this.bulkStreamId = value;
+        return this;
+    }
+
+    /**
+     * Aeron stream of events above the bulk threshold.
+     *
+     * @return the value.
+     */
+    public int bulkStreamId()
+    {
+        return bulkStreamId;
+    }
+
+    /**
+     * Term length of control publications.
+     *
+     * @param value a power of 2, 64 KiB..1 GiB.
+     * @return this.
+     */
+    public InterconnectConfig controlTermLength(final int value)
+    {
+        this.controlTermLength = value;
+        return this;
+    }
+
+    /**
+     * Term length of control publications.
+     *
+     * @return the value.
+     */
+    public int controlTermLength()
+    {
+        return controlTermLength;
+    }
+
+    /**
+     * Term length of data publications.
+     *
+     * @param value a power of 2, 64 KiB..1 GiB.
+     * @return this.
+     */
+    public InterconnectConfig dataTermLength(final int value)
+    {
+        this.dataTermLength = value;
+        return this;
+    }
+
+    /**
+     * Term length of data publications.
+     *
+     * @return the value.
+     */
+    public int dataTermLength()
+    {
+        return dataTermLength;
+    }
+
+    /**
+     * Term length of bulk publications.
+     *
+     * @param value a power of 2, 64 KiB..1 GiB.
+     * @return this.
+     */
+    public InterconnectConfig bulkTermLength(final int value)
+    {
+        this.bulkTermLength = value;
+        return this;
+    }
+
+    /**
+     * Term length of bulk publications.
+     *
+     * @return the value.
+     */
+    public int bulkTermLength()
+    {
+        return bulkTermLength;
+    }
+
+    /**
+     * MTU of the UDP channels.
+     *
+     * @param value a multiple of 32, 1024..65504.
+     * @return this.
+     */
+    public InterconnectConfig mtuLength(final int value)
+    {
+        this.mtuLength = value;
+        return this;
+    }
+
+    /**
+     * MTU of the UDP channels.
+     *
+     * @return the value.
+     */
+    public int mtuLength()
+    {
+        return mtuLength;
+    }
+
+    /**
+     * Frames larger than this go on the bulk stream.
+     *
+     * @param value 256..the data stream's largest message.
+     * @return this.
+     */
+    public InterconnectConfig bulkThresholdBytes(final int value)
+    {
+        this.bulkThresholdBytes = value;
+        return this;
+    }
+
+    /**
+     * Frames larger than this go on the bulk stream.
+     *
+     * @return the value.
+     */
+    public int bulkThresholdBytes()
+    {
+        return bulkThresholdBytes;
+    }
+
+    /**
+     * Largest encoded event accepted at send; larger ones are refused with an error, never sent.
+     *
+     * @param value 1..1 GiB.
+     * @return this.
+     */
+    public InterconnectConfig maxEventBytes(final int value)
+    {
+        this.maxEventBytes = value;
+        return this;
+    }
+
+    /**
+     * Largest encoded event accepted at send; larger ones are refused with an error, never sent.
+     *
+     * @return the value.
+     */
+    public int maxEventBytes()
+    {
+        return maxEventBytes;
+    }
+
+    /**
+     * Events queued per peer while Aeron pushes back (the node's memory quota bounds their bytes too).
+     *
+     * @param value 1..16,777,216.
+     * @return this.
+     */
+    public InterconnectConfig outboundQueueCapacity(final int value)
+    {
+        this.outboundQueueCapacity = value;
+        return this;
+    }
+
+    /**
+     * Events queued per peer while Aeron pushes back (the node's memory quota bounds their bytes too).
+     *
+     * @return the value.
+     */
+    public int outboundQueueCapacity()
+    {
+        return outboundQueueCapacity;
+    }
+
+    /**
+     * How often a heartbeat goes to each connected peer.
+     *
+     * @param value 1 ms..10 s, less than a third of the failure timeout.
+     * @return this.
+     */
+    public InterconnectConfig heartbeatInterval(final Duration value)
+    {
+        this.heartbeatInterval = value;
+        return this;
+    }
+
+    /**
+     * How often a heartbeat goes to each connected peer.
+     *
+     * @return the value.
+     */
+    public Duration heartbeatInterval()
+    {
+        return heartbeatInterval;
+    }
+
+    /**
+     * Silence after which a peer is declared down.
+     *
+     * @param value 10 ms..10 min.
+     * @return this.
+     */
+    public InterconnectConfig failureTimeout(final Duration value)
+    {
+        this.failureTimeout = value;
+        return this;
+    }
+
+    /**
+     * Silence after which a peer is declared down.
+     *
+     * @return the value.
+     */
+    public Duration failureTimeout()
+    {
+        return failureTimeout;
+    }
+
+    /**
+     * First wait before a handshake is retried.
+     *
+     * @param value 1 ms..the retry max.
+     * @return this.
+     */
+    public InterconnectConfig handshakeRetryMin(final Duration value)
+    {
+        this.handshakeRetryMin = value;
+        return this;
+    }
+
+    /**
+     * First wait before a handshake is retried.
+     *
+     * @return the value.
+     */
+    public Duration handshakeRetryMin()
+    {
+        return handshakeRetryMin;
+    }
+
+    /**
+     * Longest wait between handshake attempts.
+     *
+     * @param value the retry min..10 min.
+     * @return this.
+     */
+    public InterconnectConfig handshakeRetryMax(final Duration value)
+    {
+        this.handshakeRetryMax = value;
+        return this;
+    }
+
+    /**
+     * Longest wait between handshake attempts.
+     *
+     * @return the value.
+     */
+    public Duration handshakeRetryMax()
+    {
+        return handshakeRetryMax;
+    }
+
+    /**
+     * How often received positions are acknowledged to each peer.
+     *
+     * @param value 100 µs..1 s.
+     * @return this.
+     */
+    public InterconnectConfig ackInterval(final Duration value)
+    {
+        this.ackInterval = value;
+        return this;
+    }
+
+    /**
+     * How often received positions are acknowledged to each peer.
+     *
+     * @return the value.
+     */
+    public Duration ackInterval()
+    {
+        return ackInterval;
+    }
+
+    /**
+     * Fills defaults and validates; call once the settings are made (the interconnect calls it at start).
+     *
+     * @param nodeId this node's id (the actor system's).
+     * @return this.
+     * @throws IllegalArgumentException naming the first bad setting, its value and what is allowed.
+     */
+    public InterconnectConfig conclude(final int nodeId)
+    {
+        final int idBytes = clusterId == null ? 0 : clusterId.getBytes(StandardCharsets.UTF_8).length;
+        check(idBytes >= 1 && idBytes <= 255, "clusterId", clusterId, "1..255 bytes of UTF-8");
+        check(clusterSecret != null && clusterSecret.length >= MIN_SECRET_BYTES, "clusterSecret",
+            clusterSecret == null ? "none" : clusterSecret.length + " bytes", "at least " + MIN_SECRET_BYTES + " bytes");
+        check(bindHost != null && !bindHost.isBlank(), "bindHost", bindHost, "a host name or address");
+        check(bindPort >= 1 && bindPort <= 65535, "bindPort", bindPort, "1..65535");
+        checkPeers(nodeId);
+        check(idleMode != null, "idleMode", idleMode, "BACKOFF or SPIN");
+        check(controlStreamId != dataStreamId && dataStreamId != bulkStreamId && controlStreamId != bulkStreamId,
+            "controlStreamId/dataStreamId/bulkStreamId", controlStreamId + "/" + dataStreamId + "/" + bulkStreamId,
+            "three different stream ids");
+        checkTerm("controlTermLength", controlTermLength);
+        checkTerm("dataTermLength", dataTermLength);
+        checkTerm("bulkTermLength", bulkTermLength);
+        check(mtuLength >= 1024 && mtuLength <= 65504 && mtuLength % 32 == 0, "mtuLength", mtuLength,
+            "a multiple of 32, 1024..65504");
+        check(bulkThresholdBytes >= 256 && bulkThresholdBytes <= maxMessageLength(dataTermLength), "bulkThresholdBytes",
+            bulkThresholdBytes, "256.." + maxMessageLength(dataTermLength) + " (the data stream's largest message)");
+        check(maxEventBytes >= 1 && maxEventBytes <= (1 << 30), "maxEventBytes", maxEventBytes, "1..1 GiB");
+        check(outboundQueueCapacity >= 1 && outboundQueueCapacity <= (1 << 24), "outboundQueueCapacity",
+            outboundQueueCapacity, "1..16,777,216");
+        checkDuration("failureTimeout", failureTimeout, Duration.ofMillis(10), Duration.ofMinutes(10));
+        checkDuration("heartbeatInterval", heartbeatInterval, Duration.ofMillis(1), Duration.ofSeconds(10));
+        check(heartbeatInterval.multipliedBy(3).compareTo(failureTimeout) <= 0, "heartbeatInterval", heartbeatInterval,
+            "at most a third of failureTimeout (" + failureTimeout + ")");
+        checkDuration("handshakeRetryMin", handshakeRetryMin, Duration.ofMillis(1), Duration.ofMinutes(10));
+        checkDuration("handshakeRetryMax", handshakeRetryMax, handshakeRetryMin, Duration.ofMinutes(10));
+        checkDuration("ackInterval", ackInterval, Duration.ofNanos(100_000), Duration.ofSeconds(1));
+        if (aeronDir == null)
+        {
+            final Path shm = Path.of("/dev/shm");
+            final Path base = shm.toFile().isDirectory() ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+            aeronDir = base.resolve("troupe-" + clusterId.replaceAll("[^A-Za-z0-9_.-]", "_") + "-node-" + nodeId).toString();
+        }
+        return this;
+    }
+
+    /**
+     * The largest message Aeron carries unfragmented by the application on a stream of this term length.
+     *
+     * @param termLength the term length.
+     * @return bytes.
+     */
+    public static int maxMessageLength(final int termLength)
+    {
+        return Math.min(termLength / 8, 16 * 1024 * 1024);
+    }
+
+    private void checkPeers(final int nodeId)
+    {
+        final Set<Integer> ids = new HashSet<>();
+        for (final PeerAddress peer : peers)
+        {
+            check(peer != null && peer.nodeId() >= 1 && peer.nodeId() <= io.troupe.actor.ActorId.MAX_NODE_ID, "peers",
+                peer, "node ids 1.." + io.troupe.actor.ActorId.MAX_NODE_ID);
+            check(peer.nodeId() != nodeId, "peers", peer, "other nodes than this one (" + nodeId + ")");
+            check(ids.add(peer.nodeId()), "peers", peer, "one entry per node id");
+            check(peer.host() != null && !peer.host().isBlank(), "peers", peer, "a host for every peer");
+            check(peer.port() >= 1 && peer.port() <= 65535, "peers", peer, "ports 1..65535");
+        }
+    }
+
+    private static void checkTerm(final String name, final int length)
+    {
+        check(length >= 64 * 1024 && length <= (1 << 30) && Integer.bitCount(length) == 1, name, length,
+            "a power of 2, 64 KiB..1 GiB");
+    }
+
+    private static void checkDuration(final String name, final Duration value, final Duration min, final Duration max)
+    {
+        check(value != null && value.compareTo(min) >= 0 && value.compareTo(max) <= 0, name, value, min + ".." + max);
+    }
+
+    private static void check(final boolean ok, final String name, final Object value, final String allowed)
+    {
+        if (!ok)
+        {
+            throw new IllegalArgumentException("interconnect setting " + name + " = " + value + " is invalid: allowed " +
+                allowed);
+        }
+    }
+}
