@@ -35,12 +35,15 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
     private final AtomicInteger size = new AtomicInteger();
     private final Participation participation;
     private final List<Consumer<CollapseReason>> callbacks = new ArrayList<>();
+    private final Consumer<? super T> onDropped;
     private volatile CollapseReason collapsed;
 
-    private MemoryQueue(final Account account, final CoarseClock clock, final int capacity)
+    private MemoryQueue(
+        final Account account, final CoarseClock clock, final int capacity, final Consumer<? super T> onDropped)
     {
         this.clock = clock;
         this.capacity = capacity;
+        this.onDropped = onDropped;
         this.participation = account.register(this);
     }
 
@@ -53,7 +56,7 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
      */
     public static <T extends HasMemoryCost> MemoryQueue<T> unbounded(final Account account)
     {
-        return new MemoryQueue<>(account, account.tracker().clock(), Integer.MAX_VALUE);
+        return new MemoryQueue<>(account, account.tracker().clock(), Integer.MAX_VALUE, null);
     }
 
     /**
@@ -70,7 +73,33 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
         {
             throw new IllegalArgumentException("queue capacity " + capacity + " must be at least 1");
         }
-        return new MemoryQueue<>(account, account.tracker().clock(), capacity);
+        return new MemoryQueue<>(account, account.tracker().clock(), capacity, null);
+    }
+
+    /**
+     * A queue of at most {@code capacity} elements whose owner learns of every element a collapse dropped,
+     * e.g. to report tracked events as undelivered. The consumer runs once per dropped element: after the
+     * reclamation round, on the reclaimer's thread, when the quota reclaimed the queue (so the round reaches
+     * low water first); on the closing thread when the receiver closed it. It must be cheap and must not block.
+     *
+     * @param account   the account its contents are claimed against.
+     * @param capacity  the most elements queued at once, at least 1.
+     * @param onDropped told each element the collapse dropped.
+     * @param <T>       the element type.
+     * @return the queue.
+     */
+    public static <T extends HasMemoryCost> MemoryQueue<T> bounded(
+        final Account account, final int capacity, final Consumer<? super T> onDropped)
+    {
+        if (capacity < 1)
+        {
+            throw new IllegalArgumentException("queue capacity " + capacity + " must be at least 1");
+        }
+        if (onDropped == null)
+        {
+            throw new NullPointerException("onDropped");
+        }
+        return new MemoryQueue<>(account, account.tracker().clock(), capacity, onDropped);
     }
 
     /**
@@ -250,13 +279,14 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
         // already promoted to the old generation would keep every younger node after it alive through young
         // collections until marked dead. During reclamation the reclaimer does it after its round, so the
         // round reaches low water sooner; a closing receiver does it itself.
+        final Runnable cleanup = onDropped == null ? dropped::clear : () -> handOver(dropped);
         if (reason == CollapseReason.MEMORY_RECLAIMED)
         {
-            participation.tracker().deferCleanup(dropped::clear);
+            participation.tracker().deferCleanup(cleanup);
         }
         else
         {
-            dropped.clear();
+            cleanup.run();
         }
         for (final Consumer<CollapseReason> callback : toRun)
         {
@@ -268,6 +298,23 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
             {
                 // one failing callback must not keep the others from learning of the collapse
                 LOG.warn("memory queue collapse callback failed", ex);
+            }
+        }
+    }
+
+    /** Gives each dropped element to the owner's consumer; one failing call does not stop the rest. */
+    private void handOver(final ConcurrentLinkedQueue<Entry<T>> dropped)
+    {
+        Entry<T> entry;
+        while ((entry = dropped.poll()) != null)
+        {
+            try
+            {
+                onDropped.accept(entry.element);
+            }
+            catch (final RuntimeException ex)
+            {
+                LOG.warn("memory queue: the consumer of dropped elements failed", ex);
             }
         }
     }

@@ -239,6 +239,35 @@ class MemoryQueueTest
         assertThat(tracker.pendingCleanups()).isZero();
     }
 
+    @Test
+    void theOwnerIsToldOfEveryDroppedElementAfterTheRoundOrAtClose()
+    {
+        final List<String> dropped = new CopyOnWriteArrayList<>();
+        final MemoryQueue<Item> reclaimed = MemoryQueue.bounded(tracker.newAccount(), 10, item -> dropped.add(item.name()));
+        reclaimed.send(new Item("a", 600_000));
+        reclaimed.send(new Item("b", 600_000));
+        assertThat(reclaimed.receive().name()).isEqualTo("a");
+        reclaimed.send(new Item("c", 600_000));
+
+        assertThat(tracker.reclaimOnce()).isEqualTo(1);
+        assertThat(dropped).as("not during the round").isEmpty();
+        tracker.runCleanups(10);
+        assertThat(dropped).containsExactly("b", "c");
+
+        final List<String> closedDrops = new CopyOnWriteArrayList<>();
+        final MemoryQueue<Item> closed = MemoryQueue.bounded(tracker.newAccount(), 10, item ->
+        {
+            closedDrops.add(item.name());
+            throw new IllegalStateException("one failure must not stop the rest");
+        });
+        closed.send(new Item("x", 10));
+        closed.send(new Item("y", 10));
+        closed.close();
+        assertThat(closedDrops).containsExactly("x", "y");
+        assertThatThrownBy(() -> MemoryQueue.bounded(tracker.newAccount(), 0, item -> { }))
+            .isInstanceOf(IllegalArgumentException.class);
+    }
+
     private static void awaitCollected(final WeakReference<?> ref)
     {
         for (int i = 0; i < 50 && ref.get() != null; i++)
