@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Settings of an {@code Interconnect}: fluent setters, then {@link #conclude(int)} fills defaults and validates
+ * Settings of an {@link Interconnect}: fluent setters, then {@link #conclude(int)} fills defaults and validates
  * every value with a message naming the setting, the bad value and what is allowed. Defaults fit several
  * nodes on a 2-core machine and a container's 64 MiB {@code /dev/shm}. The node id is the actor system's.
  */

@@ -1,0 +1,195 @@
+package io.troupe.interconnect;
+
+import io.aeron.logbuffer.Header;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.UndeliveredReason;
+import io.troupe.serialization.AckFrame;
+import io.troupe.serialization.EnvelopeFrame;
+import io.troupe.serialization.EventCodecRegistry;
+import io.troupe.serialization.FrameDecoder;
+import io.troupe.serialization.FrameHandler;
+import io.troupe.serialization.FrameResult;
+import io.troupe.serialization.GoodbyeFrame;
+import io.troupe.serialization.HandshakeFrame;
+import io.troupe.serialization.HeartbeatFrame;
+import io.troupe.serialization.WireFormat;
+import org.agrona.DirectBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Everything that arrives, on the agent thread: each fragment is validated by the {@link FrameDecoder}
+ * before anything reads it, attributed to a peer by the Aeron session id of its publication, and handled.
+ * Envelopes count only from peers whose handshake completed; their payloads are copied out of the term
+ * buffer and decoded later by the recipient. No user code runs here.
+ */
+final class InboundFrames implements FrameHandler
+{
+    private static final Logger LOG = LoggerFactory.getLogger(InboundFrames.class);
+
+    private final InterconnectAgent agent;
+    private final EventCodecRegistry codecs;
+    private final FrameDecoder decoder;
+    final AtomicLong unauthenticated = new AtomicLong();
+    final AtomicLong misrouted = new AtomicLong();
+    private int streamId;
+    private int sessionId;
+    private long position;
+    private boolean loggedBadFrame;
+
+    InboundFrames(final InterconnectAgent agent, final EventCodecRegistry codecs)
+    {
+        this.agent = agent;
+        this.codecs = codecs;
+        this.decoder = new FrameDecoder(this,
+            Math.max(WireFormat.MIN_MAX_FRAME_BYTES, WireFormat.envelopeLength(agent.config.maxEventBytes())));
+    }
+
+    FrameDecoder decoder()
+    {
+        return decoder;
+    }
+
+    void onControlFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        onFragment(agent.config.controlStreamId(), buffer, offset, length, header);
+    }
+
+    void onDataFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        onFragment(agent.config.dataStreamId(), buffer, offset, length, header);
+    }
+
+    void onBulkFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        onFragment(agent.config.bulkStreamId(), buffer, offset, length, header);
+    }
+
+    private void onFragment(final int stream, final DirectBuffer buffer, final int offset, final int length, final Header header)
+    {
+        streamId = stream;
+        sessionId = header.sessionId();
+        position = header.position();
+        final FrameResult result = decoder.decode(buffer, offset, length);
+        if (!result.isOk())
+        {
+            final Peer peer = agent.peersBySession.get(sessionId);
+            if (peer != null)
+            {
+                peer.rejectedFrames++;
+            }
+            if (!loggedBadFrame)
+            {
+                loggedBadFrame = true; // once per node: a flood of bad frames must not flood the log
+                LOG.warn("node {}: rejected a frame on stream {} from session {}: {} (further ones are only counted)",
+                    agent.nodeId, stream, sessionId, result.description(), decoder.lastHandlerFailure());
+            }
+        }
+    }
+
+    /** The established peer the current frame came from, or null (counted). */
+    private Peer establishedSender()
+    {
+        final Peer peer = agent.peersBySession.get(sessionId);
+        if (peer == null || peer.state != Peer.ESTABLISHED)
+        {
+            unauthenticated.incrementAndGet();
+            return null;
+        }
+        peer.detector.onHeard(agent.clock.nanoTime());
+        return peer;
+    }
+
+    @Override
+    public void onEnvelope(final EnvelopeFrame frame)
+    {
+        if (streamId == agent.config.controlStreamId())
+        {
+            unauthenticated.incrementAndGet(); // events never travel on the control stream
+            return;
+        }
+        final Peer peer = establishedSender();
+        if (peer == null)
+        {
+            return;
+        }
+        if (streamId == agent.config.dataStreamId())
+        {
+            peer.receivedDataPosition = position;
+        }
+        else
+        {
+            peer.receivedBulkPosition = position;
+        }
+        peer.eventsIn++;
+        peer.bytesIn += frame.frameLength();
+        final Envelope envelope = frame.toEnvelope(codecs);
+        final ActorId recipient = envelope.recipient();
+        if (!agent.system.isLocalNode(recipient.nodeId()))
+        {
+            misrouted.incrementAndGet(); // never relayed: a node only takes events for itself
+            if (envelope.isTracked())
+            {
+                agent.notifyUndelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);
+            }
+            return;
+        }
+        agent.system.send(envelope);
+    }
+
+    @Override
+    public void onHandshake(final HandshakeFrame frame)
+    {
+        if (streamId != agent.config.controlStreamId())
+        {
+            unauthenticated.incrementAndGet();
+            return;
+        }
+        agent.sessions.onHandshake(frame, sessionId, agent.clock.nanoTime());
+    }
+
+    @Override
+    public void onHeartbeat(final HeartbeatFrame frame)
+    {
+        final Peer peer = establishedSender();
+        if (peer != null && frame.nodeId() != peer.nodeId)
+        {
+            peer.rejectedFrames++;
+        }
+    }
+
+    @Override
+    public void onAck(final AckFrame frame)
+    {
+        final Peer peer = establishedSender();
+        if (peer == null || frame.incarnation() != peer.peerIncarnation)
+        {
+            return;
+        }
+        final long acked = frame.ackedPosition();
+        if (frame.streamId() == agent.config.dataStreamId())
+        {
+            peer.dataAcked = Math.max(peer.dataAcked, acked);
+            peer.dataInFlight.acknowledge(acked);
+        }
+        else if (frame.streamId() == agent.config.bulkStreamId())
+        {
+            peer.bulkAcked = Math.max(peer.bulkAcked, acked);
+            peer.bulkInFlight.acknowledge(acked);
+        }
+    }
+
+    @Override
+    public void onGoodbye(final GoodbyeFrame frame)
+    {
+        final Peer peer = establishedSender();
+        if (peer != null && frame.incarnation() == peer.peerIncarnation)
+        {
+            agent.sessionLost(peer, "goodbye (" + frame.reason() + (frame.detail().isEmpty() ? "" : ": " + frame.detail()) + ")");
+            peer.nextHandshakeNs = agent.clock.nanoTime() + peer.backoff.nextDelayNs();
+        }
+    }
+}

@@ -1,0 +1,405 @@
+package io.troupe.interconnect;
+
+import io.aeron.Aeron;
+import io.aeron.ChannelUriStringBuilder;
+import io.aeron.ExclusivePublication;
+import io.aeron.Subscription;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.EventTypes;
+import io.troupe.actor.RemoteTransport;
+import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.WirePayload;
+import io.troupe.memquota.CollapsedException;
+import io.troupe.memquota.MemoryQueue;
+import io.troupe.memquota.MemoryQuotaException;
+import io.troupe.serialization.EventCodec;
+import io.troupe.serialization.EventCodecRegistry;
+import io.troupe.serialization.FrameEncoder;
+import io.troupe.serialization.WireFormat;
+import org.agrona.CloseHelper;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Makes an {@link ActorSystem} part of a cluster: embeds (or connects to) an Aeron media driver, opens one
+ * inbound endpoint and, per peer, a publication on each of the control, data and bulk streams, runs the
+ * sessions on its agent thread, and carries envelopes for other nodes ({@link RemoteTransport}).
+ *
+ * <p>Sending never blocks: an envelope for another node is encoded on the sending thread and queued for its
+ * peer in a {@link MemoryQueue} of the node's memory quota; the agent drains the queues into the
+ * publications. Thread safe.
+ */
+public final class Interconnect implements RemoteTransport, AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
+    private static final long MAX_PARK_NS = 1_000_000;
+    private static final ThreadLocal<FrameEncoder> ENCODERS = ThreadLocal.withInitial(FrameEncoder::new);
+
+    private final ActorSystem system;
+    private final InterconnectConfig config;
+    private final EventCodecRegistry codecs;
+    private final MediaDriver driver;
+    private final Aeron aeron;
+    private final InterconnectAgent agent;
+    private final AgentRunner runner;
+    private final AgentIdle agentIdle;
+    private final Int2ObjectHashMap<Peer> peers = new Int2ObjectHashMap<>();
+    private final long incarnation;
+    private final int largestEventBytes;
+    private volatile boolean closed;
+
+    private Interconnect(
+        final ActorSystem system,
+        final InterconnectConfig config,
+        final EventCodecRegistry codecs,
+        final MediaDriver driver,
+        final Aeron aeron,
+        final long incarnation)
+    {
+        this.system = system;
+        this.config = config;
+        this.codecs = codecs;
+        this.driver = driver;
+        this.aeron = aeron;
+        this.incarnation = incarnation;
+        // until events are chunked, the largest event is what one bulk-stream message can carry
+        this.largestEventBytes = Math.min(config.maxEventBytes(),
+            InterconnectConfig.maxMessageLength(config.bulkTermLength()) - WireFormat.envelopeLength(0));
+        final int sessionId = ThreadLocalRandom.current().nextInt(0x10000, Integer.MAX_VALUE);
+        final Peer[] peerArray = openPeers(sessionId);
+        final Subscription control = aeron.addSubscription(inboundChannel(), config.controlStreamId());
+        final Subscription data = aeron.addSubscription(inboundChannel(), config.dataStreamId());
+        final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId());
+        this.agent = new InterconnectAgent(config, system, incarnation, SystemNanoClock.INSTANCE, peerArray,
+            aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs);
+        for (final Peer peer : peerArray)
+        {
+            peer.outbound = newOutboundQueue(peer, config, agent);
+        }
+        this.agentIdle = new AgentIdle(MAX_PARK_NS);
+        final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
+        this.runner = new AgentRunner(idle, ex -> LOG.error("node {}: interconnect agent error", system.nodeId(), ex),
+            null, agent);
+    }
+
+    /**
+     * Starts the interconnect of a node and attaches it to the node's actor system.
+     *
+     * @param system the node's actor system (its node id is the interconnect's).
+     * @param config the settings; concluded here.
+     * @param codecs the codecs of every event type that crosses nodes.
+     * @return the running interconnect.
+     * @throws IllegalArgumentException if a setting is invalid.
+     */
+    public static Interconnect start(final ActorSystem system, final InterconnectConfig config, final EventCodecRegistry codecs)
+    {
+        config.conclude(system.nodeId());
+        MediaDriver driver = null;
+        Aeron aeron = null;
+        try
+        {
+            if (config.embeddedDriver())
+            {
+                driver = MediaDriver.launch(new MediaDriver.Context()
+                    .aeronDirectoryName(config.aeronDir())
+                    .threadingMode(ThreadingMode.SHARED)
+                    .sharedIdleStrategy(config.idleMode() == IdleMode.SPIN ?
+                        new BusySpinIdleStrategy() : new BackoffIdleStrategy(100, 20, 1_000, MAX_PARK_NS))
+                    .dirDeleteOnStart(true)
+                    .dirDeleteOnShutdown(true)
+                    .termBufferSparseFile(true)
+                    .publicationTermBufferLength(config.dataTermLength())
+                    .ipcTermBufferLength(64 * 1024)
+                    .mtuLength(config.mtuLength())
+                    .errorHandler(ex -> LOG.warn("node {}: media driver error", system.nodeId(), ex)));
+            }
+            aeron = Aeron.connect(new Aeron.Context()
+                .aeronDirectoryName(config.aeronDir())
+                .useConductorAgentInvoker(true)
+                .errorHandler(ex -> LOG.warn("node {}: aeron client error", system.nodeId(), ex)));
+            final long incarnation = newIncarnation();
+            final Interconnect interconnect = new Interconnect(system, config, codecs, driver, aeron, incarnation);
+            AgentRunner.startOnThread(interconnect.runner, runnable ->
+            {
+                final Thread thread = new Thread(runnable, "troupe-" + system.nodeId() + "-interconnect");
+                thread.setDaemon(true);
+                return thread;
+            });
+            system.attachRemote(interconnect);
+            LOG.info("node {}: interconnect up on {}:{} (incarnation {}), peers {}", system.nodeId(), config.bindHost(),
+                config.bindPort(), incarnation, config.peers());
+            return interconnect;
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(aeron, driver);
+            throw ex;
+        }
+    }
+
+    private static long newIncarnation()
+    {
+        // roughly increasing across restarts (microseconds), and unique within one
+        return System.currentTimeMillis() * 1000 + new SecureRandom().nextInt(1000);
+    }
+
+    private Peer[] openPeers(final int sessionId)
+    {
+        final List<Peer> list = new ArrayList<>();
+        for (final PeerAddress address : config.peers())
+        {
+            final Peer peer = new Peer(address, system.nodeId() < address.nodeId(), system.memoryQuota().newAccount(),
+                new FailureDetector(config.heartbeatInterval().toNanos(), config.failureTimeout().toNanos()),
+                new RetryBackoff(config.handshakeRetryMin().toNanos(), config.handshakeRetryMax().toNanos(),
+                    new java.util.SplittableRandom()));
+            peer.control = publication(address, config.controlTermLength(), sessionId, config.controlStreamId());
+            peer.data = publication(address, config.dataTermLength(), sessionId, config.dataStreamId());
+            peer.bulk = publication(address, config.bulkTermLength(), sessionId, config.bulkStreamId());
+            peers.put(address.nodeId(), peer);
+            list.add(peer);
+        }
+        return list.toArray(new Peer[0]);
+    }
+
+    private ExclusivePublication publication(
+        final PeerAddress address, final int termLength, final int sessionId, final int streamId)
+    {
+        final String channel = new ChannelUriStringBuilder()
+            .media("udp")
+            .endpoint(address.endpoint())
+            .termLength(termLength)
+            .mtu(config.mtuLength())
+            .sessionId(sessionId)
+            .build();
+        return aeron.addExclusivePublication(channel, streamId);
+    }
+
+    private String inboundChannel()
+    {
+        return new ChannelUriStringBuilder().media("udp").endpoint(config.bindHost() + ':' + config.bindPort()).build();
+    }
+
+    static MemoryQueue<OutboundFrame> newOutboundQueue(final Peer peer, final InterconnectConfig config,
+        final InterconnectAgent agent)
+    {
+        return MemoryQueue.bounded(peer.account, config.outboundQueueCapacity(), frame ->
+        {
+            if (frame.tracked != null)
+            {
+                agent.notifyUndelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
+            }
+        });
+    }
+
+    @Override
+    public UndeliveredReason send(final Envelope envelope)
+    {
+        final Peer peer = peers.get(envelope.recipient().nodeId());
+        if (peer == null || !peer.established || closed)
+        {
+            if (peer != null)
+            {
+                peer.refusedDown.incrementAndGet();
+            }
+            return UndeliveredReason.DISCONNECTED;
+        }
+        final byte[] frame = encode(envelope);
+        final OutboundFrame outbound = new OutboundFrame(frame, envelope.isTracked() ? envelope : null,
+            pairHash(envelope.sender(), envelope.recipient()));
+        try
+        {
+            if (!peer.outbound.send(outbound))
+            {
+                peer.shed.incrementAndGet();
+                return UndeliveredReason.SHED;
+            }
+        }
+        catch (final CollapsedException ex)
+        {
+            return UndeliveredReason.COLLAPSED;
+        }
+        catch (final MemoryQuotaException ex)
+        {
+            return UndeliveredReason.DISCONNECTED;
+        }
+        agentIdle.signal();
+        return null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private byte[] encode(final Envelope envelope)
+    {
+        final FrameEncoder encoder = ENCODERS.get();
+        final WirePayload payload = envelope.payload();
+        if (payload != null)
+        {
+            checkSize(envelope, payload.length());
+            final byte[] bytes = new byte[WireFormat.envelopeLength(payload.length())];
+            encoder.encodeEnvelope(new UnsafeBuffer(bytes), 0, envelope, 0, 0L, 1, payload.buffer(), 0, payload.length());
+            return bytes;
+        }
+        final EventCodec<Object> codec = (EventCodec<Object>)codecs.codec(envelope.type());
+        final Object event = envelope.event();
+        if (codec == null)
+        {
+            throw new IllegalArgumentException("no codec is registered for event type " + EventTypes.describe(envelope.type()) +
+                " (" + (event == null ? "null" : event.getClass().getName()) + "), so it cannot be sent to node " +
+                envelope.recipient().nodeId() + "; register one in the node's EventCodecRegistry");
+        }
+        if (!codec.eventClass().isInstance(event))
+        {
+            throw new IllegalArgumentException("event type " + EventTypes.describe(envelope.type()) + " is encoded by " +
+                codec.name() + " as " + codec.eventClass().getName() + ", but the event is " +
+                (event == null ? "null" : event.getClass().getName()));
+        }
+        final int payloadLength = codec.encodedLength(event);
+        checkSize(envelope, payloadLength);
+        final byte[] bytes = new byte[WireFormat.envelopeLength(payloadLength)];
+        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        final int payloadAt = encoder.beginEnvelope(buffer, 0, envelope.recipient(), envelope.sender(), envelope.type(),
+            envelope.flags(), envelope.cookie(), 0, 0L, 1, payloadLength);
+        final int written = codec.encode(event, buffer, payloadAt);
+        if (written != payloadLength)
+        {
+            throw new IllegalStateException("codec " + codec.name() + " wrote " + written + " bytes after announcing " +
+                payloadLength);
+        }
+        return bytes;
+    }
+
+    private void checkSize(final Envelope envelope, final int payloadLength)
+    {
+        if (payloadLength > largestEventBytes)
+        {
+            throw new IllegalArgumentException("event of type " + EventTypes.describe(envelope.type()) + " is " +
+                payloadLength + " bytes encoded; at most " + largestEventBytes + " bytes may be sent to another node");
+        }
+    }
+
+    private static int pairHash(final ActorId sender, final ActorId recipient)
+    {
+        final long mixed = sender.raw1() * 0x9E37_79B9_7F4A_7C15L ^ recipient.raw1() * 0xC2B2_AE3D_27D4_EB4FL ^
+            sender.raw2() ^ (recipient.raw2() << 1);
+        return (int)(mixed ^ (mixed >>> 32));
+    }
+
+    @Override
+    public void subscribe(final int nodeId, final ActorId subscriber)
+    {
+        if (!agent.command(() -> agent.subscribe(nodeId, subscriber)))
+        {
+            LOG.warn("node {}: interconnect command queue full; subscription of {} to node {} dropped",
+                system.nodeId(), subscriber, nodeId);
+        }
+        agentIdle.signal();
+    }
+
+    @Override
+    public void unsubscribe(final int nodeId, final ActorId subscriber)
+    {
+        agent.command(() -> agent.unsubscribe(nodeId, subscriber));
+        agentIdle.signal();
+    }
+
+    /**
+     * Whether a session with a node is up.
+     *
+     * @param nodeId the node.
+     * @return true if connected.
+     */
+    public boolean isConnected(final int nodeId)
+    {
+        final Peer peer = peers.get(nodeId);
+        return peer != null && peer.established;
+    }
+
+    /**
+     * This node's incarnation: new on every start.
+     *
+     * @return the incarnation.
+     */
+    public long incarnation()
+    {
+        return incarnation;
+    }
+
+    /**
+     * The largest encoded event that may be sent to another node.
+     *
+     * @return bytes.
+     */
+    public int largestEventBytes()
+    {
+        return largestEventBytes;
+    }
+
+    /**
+     * Per-peer counters.
+     *
+     * @return one entry per configured peer.
+     */
+    public List<PeerCounters> peerCounters()
+    {
+        final List<PeerCounters> list = new ArrayList<>();
+        for (final Peer peer : agent.peers)
+        {
+            list.add(peer.counters());
+        }
+        return list;
+    }
+
+    /**
+     * Frames rejected before any peer could be named: invalid, or from a node that did not complete the
+     * handshake (per-peer rejections are in {@link #peerCounters()}).
+     *
+     * @return the count.
+     */
+    public long unauthenticatedFrames()
+    {
+        return agent.inboundUnauthenticated();
+    }
+
+    /**
+     * The settings in use.
+     *
+     * @return the concluded config.
+     */
+    public InterconnectConfig config()
+    {
+        return config;
+    }
+
+    /**
+     * Says goodbye to every peer, reports what is still queued or unacknowledged as
+     * {@link UndeliveredReason#SHUTDOWN}, detaches from the actor system, and closes Aeron and the embedded
+     * driver (whose directory is removed).
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        system.detachRemote(this);
+        CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
+        CloseHelper.quietCloseAll(aeron, driver);
+    }
+}

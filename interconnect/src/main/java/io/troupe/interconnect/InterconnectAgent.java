@@ -1,0 +1,399 @@
+package io.troupe.interconnect;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.FragmentAssembler;
+import io.aeron.Publication;
+import io.aeron.Subscription;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeConnected;
+import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredReason;
+import io.troupe.memquota.CollapsedException;
+import io.troupe.memquota.MemoryQueue;
+import io.troupe.serialization.FrameEncoder;
+import io.troupe.serialization.GoodbyeReason;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentInvoker;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.Consumer;
+
+/**
+ * The interconnect's one thread: runs the Aeron client conductor, polls the three inbound streams, runs the
+ * sessions (handshake, heartbeats, failure detection, acks), and drains each peer's outbound queue into its
+ * publications. Owns every session's state; senders reach it only through the peers' outbound queues and the
+ * command queue.
+ */
+final class InterconnectAgent implements Agent
+{
+    private static final Logger LOG = LoggerFactory.getLogger(InterconnectAgent.class);
+    private static final int FRAGMENT_LIMIT = 64;
+    private static final int DRAIN_LIMIT = 256;
+
+    final InterconnectConfig config;
+    final ActorSystem system;
+    final int nodeId;
+    final long incarnation;
+    final NanoClock clock;
+    final Peer[] peers;
+    final Int2ObjectHashMap<Peer> peersById = new Int2ObjectHashMap<>();
+    /** Peer by the Aeron session id of its publications, once its handshake completed. */
+    final Int2ObjectHashMap<Peer> peersBySession = new Int2ObjectHashMap<>();
+    final Sessions sessions;
+    final FrameEncoder encoder = new FrameEncoder();
+    final UnsafeBuffer scratch = new UnsafeBuffer(new byte[64 * 1024]);
+    private final AgentInvoker clientInvoker;
+    private final Subscription controlSubscription;
+    private final Subscription dataSubscription;
+    private final Subscription bulkSubscription;
+    private final FragmentAssembler controlAssembler;
+    private final FragmentAssembler dataAssembler;
+    private final FragmentAssembler bulkAssembler;
+    private final InboundFrames inbound;
+    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[0]);
+    private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(4096);
+    private final long heartbeatIntervalNs;
+    private final long ackIntervalNs;
+    private volatile boolean closing;
+
+    InterconnectAgent(
+        final InterconnectConfig config,
+        final ActorSystem system,
+        final long incarnation,
+        final NanoClock clock,
+        final Peer[] peers,
+        final AgentInvoker clientInvoker,
+        final Subscription controlSubscription,
+        final Subscription dataSubscription,
+        final Subscription bulkSubscription,
+        final HandshakeAuth auth,
+        final io.troupe.serialization.EventCodecRegistry codecs)
+    {
+        this.config = config;
+        this.system = system;
+        this.nodeId = system.nodeId();
+        this.incarnation = incarnation;
+        this.clock = clock;
+        this.peers = peers;
+        for (final Peer peer : peers)
+        {
+            peersById.put(peer.nodeId, peer);
+        }
+        this.clientInvoker = clientInvoker;
+        this.controlSubscription = controlSubscription;
+        this.dataSubscription = dataSubscription;
+        this.bulkSubscription = bulkSubscription;
+        this.sessions = new Sessions(this, auth);
+        this.inbound = new InboundFrames(this, codecs);
+        this.controlAssembler = new FragmentAssembler(inbound::onControlFragment);
+        this.dataAssembler = new FragmentAssembler(inbound::onDataFragment);
+        this.bulkAssembler = new FragmentAssembler(inbound::onBulkFragment);
+        this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
+        this.ackIntervalNs = config.ackInterval().toNanos();
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "troupe-interconnect-" + nodeId;
+    }
+
+    @Override
+    public void onStart()
+    {
+        final long nowNs = clock.nanoTime();
+        for (final Peer peer : peers)
+        {
+            peer.detector.reset(nowNs);
+            peer.nextHandshakeNs = nowNs;
+        }
+    }
+
+    @Override
+    public int doWork()
+    {
+        final long nowNs = clock.nanoTime();
+        int work = clientInvoker == null ? 0 : clientInvoker.invoke();
+        work += commands.drain(Runnable::run, 64);
+        work += controlSubscription.poll(controlAssembler, FRAGMENT_LIMIT);
+        work += dataSubscription.poll(dataAssembler, FRAGMENT_LIMIT);
+        work += bulkSubscription.poll(bulkAssembler, FRAGMENT_LIMIT);
+        for (final Peer peer : peers)
+        {
+            work += sessions.onTick(peer, nowNs);
+            if (peer.state == Peer.ESTABLISHED)
+            {
+                work += drainOutbound(peer);
+                work += sendAcks(peer, nowNs);
+            }
+        }
+        return work;
+    }
+
+    /** Runs a command on the agent thread (subscriptions and the like); false if the queue is full. */
+    boolean command(final Runnable command)
+    {
+        return commands.offer(command);
+    }
+
+    // ------------------------------------------------------------------ outbound
+
+    private int drainOutbound(final Peer peer)
+    {
+        final MemoryQueue<OutboundFrame> queue = peer.outbound;
+        int sent = 0;
+        while (sent < DRAIN_LIMIT)
+        {
+            OutboundFrame frame = peer.pending;
+            if (frame == null)
+            {
+                try
+                {
+                    frame = queue.receive();
+                }
+                catch (final CollapsedException ex)
+                {
+                    replaceCollapsedQueue(peer, queue);
+                    return sent;
+                }
+                if (frame == null)
+                {
+                    return sent;
+                }
+            }
+            final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
+            final boolean onBulk = frame.frame.length > config.bulkThresholdBytes() ||
+                peer.bulkUntil[bucket] > peer.bulkAcked; // an earlier frame of this pair is still on the bulk stream
+            final ExclusivePublication publication = onBulk ? peer.bulk : peer.data;
+            sendBuffer.wrap(frame.frame);
+            final long position = publication.offer(sendBuffer, 0, frame.frame.length);
+            if (position < 0)
+            {
+                peer.pending = frame;
+                if (position == Publication.BACK_PRESSURED || position == Publication.ADMIN_ACTION)
+                {
+                    peer.backPressured++;
+                }
+                return sent; // not connected or pushed back: try again next cycle (or the session ends)
+            }
+            peer.pending = null;
+            if (onBulk)
+            {
+                peer.bulkUntil[bucket] = position;
+            }
+            if (frame.tracked != null)
+            {
+                (onBulk ? peer.bulkInFlight : peer.dataInFlight).add(position, frame.tracked);
+            }
+            peer.eventsOut++;
+            peer.bytesOut += frame.frame.length;
+            sent++;
+        }
+        return sent;
+    }
+
+    private void replaceCollapsedQueue(final Peer peer, final MemoryQueue<OutboundFrame> collapsed)
+    {
+        // its tracked frames were reported by the collapse callback; open a fresh queue on the same account
+        if (peer.outbound == collapsed)
+        {
+            peer.outbound = Interconnect.newOutboundQueue(peer, config, this);
+        }
+    }
+
+    private int sendAcks(final Peer peer, final long nowNs)
+    {
+        if (nowNs - peer.nextAckNs < 0)
+        {
+            return 0;
+        }
+        peer.nextAckNs = nowNs + ackIntervalNs;
+        int work = 0;
+        if (peer.receivedDataPosition != peer.ackedDataPositionSent &&
+            sessions.sendAck(peer, config.dataStreamId(), peer.receivedDataPosition))
+        {
+            peer.ackedDataPositionSent = peer.receivedDataPosition;
+            work++;
+        }
+        if (peer.receivedBulkPosition != peer.ackedBulkPositionSent &&
+            sessions.sendAck(peer, config.bulkStreamId(), peer.receivedBulkPosition))
+        {
+            peer.ackedBulkPositionSent = peer.receivedBulkPosition;
+            work++;
+        }
+        return work;
+    }
+
+    // ------------------------------------------------------------------ session ends and notices
+
+    /** The session with a peer is over: tell subscribers, and account for everything not known delivered. */
+    void sessionLost(final Peer peer, final String why)
+    {
+        final boolean wasUp = peer.state == Peer.ESTABLISHED;
+        peer.established = false;
+        peer.state = Peer.DISCONNECTED;
+        if (peer.peerSessionId != 0)
+        {
+            peersBySession.remove(peer.peerSessionId);
+            peer.peerSessionId = 0;
+        }
+        if (!wasUp)
+        {
+            return;
+        }
+        peer.sessionsDown++;
+        LOG.info("node {}: session with node {} (incarnation {}) ended: {}", nodeId, peer.nodeId, peer.peerIncarnation, why);
+        final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.DISCONNECTED, true);
+        peer.lostUnsure += peer.dataInFlight.failAll(unsure) + peer.bulkInFlight.failAll(unsure);
+        failQueued(peer, UndeliveredReason.DISCONNECTED);
+        java.util.Arrays.fill(peer.bulkUntil, 0);
+        peer.bulkAcked = 0;
+        peer.dataAcked = 0;
+        peer.receivedDataPosition = 0;
+        peer.receivedBulkPosition = 0;
+        peer.ackedDataPositionSent = 0;
+        peer.ackedBulkPositionSent = 0;
+        for (final ActorId subscriber : peer.subscribers)
+        {
+            notifySubscriber(subscriber, new NodeDisconnected(peer.nodeId), NodeDisconnected.TYPE);
+        }
+    }
+
+    /** Reports what is queued for a peer (pending included) and empties the queue. */
+    void failQueued(final Peer peer, final UndeliveredReason reason)
+    {
+        long lost = 0;
+        if (peer.pending != null)
+        {
+            lost++;
+            report(peer.pending, reason);
+            peer.pending = null;
+        }
+        final MemoryQueue<OutboundFrame> queue = peer.outbound;
+        try
+        {
+            OutboundFrame frame;
+            while ((frame = queue.receive()) != null)
+            {
+                lost++;
+                report(frame, reason);
+            }
+        }
+        catch (final CollapsedException ex)
+        {
+            replaceCollapsedQueue(peer, queue);
+        }
+        peer.lostQueued += lost;
+    }
+
+    private void report(final OutboundFrame frame, final UndeliveredReason reason)
+    {
+        if (frame.tracked != null)
+        {
+            notifyUndelivered(frame.tracked, reason, false);
+        }
+    }
+
+    /** Sends the sender of a tracked envelope its {@link Undelivered}, on behalf of the recipient. */
+    void notifyUndelivered(final Envelope envelope, final UndeliveredReason reason, final boolean unsure)
+    {
+        if (envelope.sender().isNone())
+        {
+            return;
+        }
+        final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason, unsure);
+        system.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(), notice, null));
+    }
+
+    void notifySubscriber(final ActorId subscriber, final Object event, final int type)
+    {
+        system.send(new Envelope(subscriber, ActorId.NONE, type, 0, 0L, event, null));
+    }
+
+    void sessionUp(final Peer peer)
+    {
+        peer.state = Peer.ESTABLISHED;
+        peer.sessionsUp++;
+        peer.backoff.reset();
+        peer.detector.reset(clock.nanoTime());
+        peersBySession.put(peer.peerSessionId, peer);
+        peer.established = true;
+        LOG.info("node {}: session with node {} (incarnation {}) is up", nodeId, peer.nodeId, peer.peerIncarnation);
+        for (final ActorId subscriber : peer.subscribers)
+        {
+            notifySubscriber(subscriber, new NodeConnected(peer.nodeId), NodeConnected.TYPE);
+        }
+    }
+
+    void subscribe(final int peerNodeId, final ActorId subscriber)
+    {
+        final Peer peer = peersById.get(peerNodeId);
+        if (peer == null)
+        {
+            notifySubscriber(subscriber, new NodeDisconnected(peerNodeId), NodeDisconnected.TYPE);
+            return;
+        }
+        if (peer.subscribers.add(subscriber))
+        {
+            if (peer.state == Peer.ESTABLISHED)
+            {
+                notifySubscriber(subscriber, new NodeConnected(peerNodeId), NodeConnected.TYPE);
+            }
+            else
+            {
+                notifySubscriber(subscriber, new NodeDisconnected(peerNodeId), NodeDisconnected.TYPE);
+            }
+        }
+    }
+
+    void unsubscribe(final int peerNodeId, final ActorId subscriber)
+    {
+        final Peer peer = peersById.get(peerNodeId);
+        if (peer != null)
+        {
+            peer.subscribers.remove(subscriber);
+        }
+    }
+
+    /** Says goodbye to every connected peer and reports what is still queued as SHUTDOWN. */
+    void close()
+    {
+        closing = true;
+        for (final Peer peer : peers)
+        {
+            if (peer.state == Peer.ESTABLISHED)
+            {
+                sessions.sendGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down");
+            }
+            final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.SHUTDOWN, true);
+            peer.dataInFlight.failAll(unsure);
+            peer.bulkInFlight.failAll(unsure);
+            failQueued(peer, UndeliveredReason.SHUTDOWN);
+            peer.established = false;
+        }
+    }
+
+    boolean isClosing()
+    {
+        return closing;
+    }
+
+    @Override
+    public void onClose()
+    {
+        close();
+    }
+
+    long inboundUnauthenticated()
+    {
+        return inbound.unauthenticated.get() + inbound.misrouted.get() + sessions.unknownNodeHandshakes.get();
+    }
+}

@@ -1,0 +1,95 @@
+package io.troupe.interconnect;
+
+import io.aeron.ExclusivePublication;
+import io.troupe.actor.ActorId;
+import io.troupe.memquota.Account;
+import io.troupe.memquota.MemoryQueue;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Everything the interconnect knows about one peer node. The session state is owned by the interconnect
+ * agent; senders read only {@link #established} and {@link #outbound}, and bump the sender-side counters.
+ */
+final class Peer
+{
+    static final int DISCONNECTED = 0;
+    /** We initiated: HELLO sent, waiting for WELCOME. */
+    static final int HELLO_SENT = 1;
+    /** We answered a HELLO with WELCOME, waiting for CONFIRM. */
+    static final int WELCOME_SENT = 2;
+    static final int ESTABLISHED = 3;
+
+    /** Buckets of the sticky-bulk table (a power of 2); a collision only sends more frames on the bulk stream. */
+    static final int PAIR_BUCKETS = 4096;
+
+    final PeerAddress address;
+    final int nodeId;
+    final boolean initiator;
+    final Account account;
+    final FailureDetector detector;
+    final RetryBackoff backoff;
+    ExclusivePublication control;
+    ExclusivePublication data;
+    ExclusivePublication bulk;
+
+    volatile boolean established;
+    volatile MemoryQueue<OutboundFrame> outbound;
+
+    // ---- agent thread only
+    int state = DISCONNECTED;
+    long peerIncarnation;
+    int peerSessionId;
+    byte[] ourChallenge;
+    long nextHandshakeNs;
+    OutboundFrame pending;
+    final InFlight dataInFlight = new InFlight();
+    final InFlight bulkInFlight = new InFlight();
+    /** Per pair bucket: the bulk-stream position the peer must have acked before the pair may use data again. */
+    final long[] bulkUntil = new long[PAIR_BUCKETS];
+    long bulkAcked;
+    long dataAcked;
+    long receivedDataPosition;
+    long receivedBulkPosition;
+    long ackedDataPositionSent;
+    long ackedBulkPositionSent;
+    long nextAckNs;
+    long heartbeatSequence;
+    final Set<ActorId> subscribers = new LinkedHashSet<>();
+
+    // ---- counters: agent-written volatile fields, or atomics for the senders
+    volatile long eventsOut;
+    volatile long bytesOut;
+    volatile long eventsIn;
+    volatile long bytesIn;
+    volatile long backPressured;
+    volatile long sessionsUp;
+    volatile long sessionsDown;
+    volatile long rejectedFrames;
+    volatile long handshakesRefused;
+    volatile long lostUnsure;
+    volatile long lostQueued;
+    final AtomicLong shed = new AtomicLong();
+    final AtomicLong refusedDown = new AtomicLong();
+
+    Peer(final PeerAddress address, final boolean initiator, final Account account, final FailureDetector detector,
+        final RetryBackoff backoff)
+    {
+        this.address = address;
+        this.nodeId = address.nodeId();
+        this.initiator = initiator;
+        this.account = account;
+        this.detector = detector;
+        this.backoff = backoff;
+    }
+
+    PeerCounters counters()
+    {
+        final MemoryQueue<OutboundFrame> queue = outbound;
+        return new PeerCounters(nodeId, established, peerIncarnation, eventsOut, bytesOut, eventsIn, bytesIn,
+            backPressured, queue == null ? 0 : queue.size(), sessionsUp, sessionsDown, rejectedFrames,
+            handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued);
+    }
+}

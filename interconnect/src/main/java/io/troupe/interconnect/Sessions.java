@@ -1,0 +1,267 @@
+package io.troupe.interconnect;
+
+import io.aeron.ExclusivePublication;
+import io.troupe.serialization.GoodbyeReason;
+import io.troupe.serialization.Handshake;
+import io.troupe.serialization.HandshakeFrame;
+import io.troupe.serialization.HandshakePhase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The session life cycle of every peer, on the agent thread: the handshake (the node with the lower id
+ * initiates: HELLO, WELCOME, CONFIRM, each proving the cluster secret over the other side's fresh
+ * challenge), heartbeats and failure detection, goodbyes, and the control frames that carry them. A peer
+ * that shows up with a new incarnation ends its old session first.
+ */
+final class Sessions
+{
+    private static final Logger LOG = LoggerFactory.getLogger(Sessions.class);
+    private static final byte[] NONE = new byte[0];
+
+    private final InterconnectAgent agent;
+    private final HandshakeAuth auth;
+    private final RefusalLog refusals = new RefusalLog();
+    private final String clusterId;
+    private final long handshakeTimeoutNs;
+    final AtomicLong unknownNodeHandshakes = new AtomicLong();
+
+    Sessions(final InterconnectAgent agent, final HandshakeAuth auth)
+    {
+        this.agent = agent;
+        this.auth = auth;
+        this.clusterId = agent.config.clusterId();
+        this.handshakeTimeoutNs = agent.config.failureTimeout().toNanos();
+    }
+
+    /** Timers of one peer: handshake (re)tries, heartbeats, failure detection. */
+    int onTick(final Peer peer, final long nowNs)
+    {
+        switch (peer.state)
+        {
+            case Peer.ESTABLISHED:
+                if (!peer.detector.isAlive(nowNs))
+                {
+                    agent.sessionLost(peer, "nothing heard for " + peer.detector.silenceNs(nowNs) / 1_000_000 + " ms");
+                    peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+                    return 1;
+                }
+                if (peer.detector.heartbeatDue(nowNs))
+                {
+                    if (sendHeartbeat(peer, nowNs))
+                    {
+                        peer.detector.onHeartbeatSent(nowNs);
+                    }
+                    return 1;
+                }
+                return 0;
+            case Peer.WELCOME_SENT:
+                if (nowNs - peer.nextHandshakeNs >= 0)
+                {
+                    peer.state = Peer.DISCONNECTED; // no CONFIRM came: wait for the initiator's next HELLO
+                    return 1;
+                }
+                return 0;
+            default:
+                if (peer.initiator && !agent.isClosing() && nowNs - peer.nextHandshakeNs >= 0)
+                {
+                    sendHello(peer);
+                    peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+                    return 1;
+                }
+                return 0;
+        }
+    }
+
+    void onHandshake(final HandshakeFrame frame, final int sessionId, final long nowNs)
+    {
+        final Peer peer = agent.peersById.get(frame.nodeId());
+        if (peer == null)
+        {
+            unknownNodeHandshakes.incrementAndGet(); // no publication to answer on: counted and logged once
+            if (refusals.shouldLog(frame.nodeId(), "unknown node"))
+            {
+                LOG.warn("node {}: handshake from node {}, which is not among its peers; ignored", agent.nodeId, frame.nodeId());
+            }
+            return;
+        }
+        switch (frame.phase())
+        {
+            case HELLO:
+                onHello(peer, frame, sessionId, nowNs);
+                break;
+            case WELCOME:
+                onWelcome(peer, frame, sessionId, nowNs);
+                break;
+            case CONFIRM:
+                onConfirm(peer, frame, sessionId, nowNs);
+                break;
+            case REFUSE:
+                if (frame.peerIncarnation() == agent.incarnation || frame.peerIncarnation() == 0)
+                {
+                    peer.handshakesRefused++;
+                    if (refusals.shouldLog(peer.nodeId, "refused: " + frame.detail()))
+                    {
+                        LOG.warn("node {}: node {} refused the handshake: {}", agent.nodeId, peer.nodeId, frame.detail());
+                    }
+                    if (peer.state != Peer.ESTABLISHED)
+                    {
+                        peer.state = Peer.DISCONNECTED;
+                    }
+                }
+                break;
+            default:
+                peer.rejectedFrames++;
+                break;
+        }
+    }
+
+    private void onHello(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
+    {
+        final String problem = checkIdentity(frame);
+        if (problem != null)
+        {
+            refuse(peer, problem, frame.incarnation(), nowNs);
+            return;
+        }
+        if (peer.state == Peer.ESTABLISHED)
+        {
+            agent.sessionLost(peer, frame.incarnation() != peer.peerIncarnation ?
+                "node restarted (incarnation " + peer.peerIncarnation + " -> " + frame.incarnation() + ")" :
+                "node started a new handshake");
+        }
+        peer.peerIncarnation = frame.incarnation();
+        peer.peerSessionId = sessionId;
+        peer.ourChallenge = auth.newChallenge();
+        final byte[] proof = auth.prove(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation,
+            peer.nodeId, frame.incarnation(), frame.challenge());
+        send(peer, new Handshake(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
+            frame.incarnation(), InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
+            peer.ourChallenge, proof, ""));
+        peer.state = Peer.WELCOME_SENT;
+        peer.nextHandshakeNs = nowNs + handshakeTimeoutNs;
+    }
+
+    private void onWelcome(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
+    {
+        if (peer.state != Peer.HELLO_SENT || frame.peerIncarnation() != agent.incarnation)
+        {
+            return; // an answer to an older HELLO of ours
+        }
+        String problem = checkIdentity(frame);
+        if (problem == null && !auth.verify(HandshakePhase.WELCOME, clusterId, peer.nodeId, frame.incarnation(),
+            agent.nodeId, agent.incarnation, peer.ourChallenge, frame.proof()))
+        {
+            problem = "its proof of the cluster secret is wrong (different cluster secrets?)";
+        }
+        if (problem != null)
+        {
+            refuse(peer, problem, frame.incarnation(), nowNs);
+            return;
+        }
+        final byte[] proof = auth.prove(HandshakePhase.CONFIRM, clusterId, agent.nodeId, agent.incarnation,
+            peer.nodeId, frame.incarnation(), frame.challenge());
+        send(peer, new Handshake(HandshakePhase.CONFIRM, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
+            frame.incarnation(), InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
+            NONE, proof, ""));
+        peer.peerIncarnation = frame.incarnation();
+        peer.peerSessionId = sessionId;
+        refusals.clear(peer.nodeId);
+        agent.sessionUp(peer);
+    }
+
+    private void onConfirm(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
+    {
+        if (peer.state != Peer.WELCOME_SENT || frame.incarnation() != peer.peerIncarnation ||
+            frame.peerIncarnation() != agent.incarnation || sessionId != peer.peerSessionId)
+        {
+            return;
+        }
+        if (!auth.verify(HandshakePhase.CONFIRM, clusterId, peer.nodeId, frame.incarnation(), agent.nodeId,
+            agent.incarnation, peer.ourChallenge, frame.proof()))
+        {
+            refuse(peer, "its proof of the cluster secret is wrong (different cluster secrets?)", frame.incarnation(), nowNs);
+            return;
+        }
+        refusals.clear(peer.nodeId);
+        agent.sessionUp(peer);
+    }
+
+    /** Null if the frame's cluster, addressee and versions fit; else what is wrong. */
+    private String checkIdentity(final HandshakeFrame frame)
+    {
+        if (!clusterId.equals(frame.clusterId()))
+        {
+            return "cluster id '" + frame.clusterId() + "' is not this cluster's ('" + clusterId + "')";
+        }
+        if (frame.peerNodeId() != agent.nodeId)
+        {
+            return "it was addressed to node " + frame.peerNodeId() + ", this is node " + agent.nodeId;
+        }
+        if (HandshakeAuth.negotiateVersion(InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
+            frame.minProtocolVersion(), frame.maxProtocolVersion()) < 0)
+        {
+            return "protocol versions " + frame.minProtocolVersion() + ".." + frame.maxProtocolVersion() +
+                " do not overlap this node's " + InterconnectConfig.MIN_PROTOCOL_VERSION + ".." +
+                InterconnectConfig.PROTOCOL_VERSION;
+        }
+        return null;
+    }
+
+    private void refuse(final Peer peer, final String problem, final long theirIncarnation, final long nowNs)
+    {
+        peer.handshakesRefused++;
+        if (refusals.shouldLog(peer.nodeId, problem))
+        {
+            LOG.warn("node {}: refused the handshake of node {}: {}; retrying with back-off", agent.nodeId, peer.nodeId, problem);
+        }
+        send(peer, new Handshake(HandshakePhase.REFUSE, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
+            theirIncarnation, InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, NONE, NONE,
+            "node " + agent.nodeId + " refused: " + problem));
+        if (peer.state != Peer.ESTABLISHED)
+        {
+            peer.state = Peer.DISCONNECTED;
+            peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+        }
+    }
+
+    private void sendHello(final Peer peer)
+    {
+        peer.ourChallenge = auth.newChallenge();
+        peer.state = Peer.HELLO_SENT;
+        send(peer, new Handshake(HandshakePhase.HELLO, clusterId, agent.nodeId, agent.incarnation, peer.nodeId, 0L,
+            InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, peer.ourChallenge, NONE, ""));
+    }
+
+    private boolean send(final Peer peer, final Handshake step)
+    {
+        final int length = agent.encoder.encodeHandshake(agent.scratch, 0, step);
+        return offer(peer.control, length);
+    }
+
+    boolean sendHeartbeat(final Peer peer, final long nowNs)
+    {
+        final int length = agent.encoder.encodeHeartbeat(agent.scratch, 0, agent.nodeId, agent.incarnation, nowNs,
+            ++peer.heartbeatSequence);
+        return offer(peer.control, length);
+    }
+
+    boolean sendAck(final Peer peer, final int streamId, final long position)
+    {
+        final int length = agent.encoder.encodeAck(agent.scratch, 0, agent.nodeId, agent.incarnation, streamId, position);
+        return offer(peer.control, length);
+    }
+
+    void sendGoodbye(final Peer peer, final GoodbyeReason reason, final String detail)
+    {
+        final int length = agent.encoder.encodeGoodbye(agent.scratch, 0, agent.nodeId, agent.incarnation, reason, detail);
+        offer(peer.control, length);
+    }
+
+    private boolean offer(final ExclusivePublication publication, final int length)
+    {
+        return publication.offer(agent.scratch, 0, length) > 0;
+    }
+}

@@ -1,0 +1,177 @@
+package io.troupe.interconnect;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeConnected;
+import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.ServiceId;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredReason;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Two nodes in one JVM over real Aeron UDP on 127.0.0.1. */
+@Timeout(60)
+class TwoNodeTest
+{
+    private static final Duration CONNECT = Duration.ofSeconds(10);
+    private TestCluster cluster;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (cluster != null)
+        {
+            cluster.close();
+        }
+    }
+
+    private static Envelope next(final BlockingQueue<Envelope> queue) throws InterruptedException
+    {
+        final Envelope envelope = queue.poll(10, TimeUnit.SECONDS);
+        assertThat(envelope).as("an event arrived in time").isNotNull();
+        return envelope;
+    }
+
+    /** An actor that only records what it receives. */
+    private static ActorId recorder(final TestCluster.Node node, final BlockingQueue<Envelope> log)
+    {
+        return node.system.register((ctx, envelope) -> log.add(envelope));
+    }
+
+    /** An actor that echoes text events back to their sender and records everything. */
+    private static ActorId echo(final TestCluster.Node node, final BlockingQueue<Envelope> log)
+    {
+        return node.system.register((ctx, envelope) ->
+        {
+            log.add(envelope);
+            if (envelope.type() == TestCluster.TEXT && !envelope.sender().isNone())
+            {
+                ctx.send(envelope.sender(), "echo:" + envelope.event(), TestCluster.TEXT, 0, envelope.cookie());
+            }
+        });
+    }
+
+    @Test
+    void nodesConnectAndActorsTalkWithTheSameSendTheyUseLocally() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final BlockingQueue<Envelope> atTwo = new LinkedBlockingQueue<>();
+        final BlockingQueue<Envelope> atOne = new LinkedBlockingQueue<>();
+        final ActorId remoteEcho = echo(two, atTwo);
+        final ActorId localProbe = recorder(one, atOne);
+
+        one.system.send(new Envelope(remoteEcho, localProbe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 42L, "hello", null));
+
+        final Envelope arrived = next(atTwo);
+        assertThat(arrived.event()).isEqualTo("hello");
+        assertThat(arrived.sender()).isEqualTo(localProbe);
+        assertThat(arrived.cookie()).isEqualTo(42L);
+        assertThat(arrived.isSerialized()).isTrue();
+        final Envelope reply = next(atOne);
+        assertThat(reply.event()).isEqualTo("echo:hello");
+        assertThat(reply.sender()).isEqualTo(remoteEcho);
+
+        final Object answer = one.system.ask(remoteEcho, "ask me", TestCluster.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+        assertThat(answer).isEqualTo("echo:ask me");
+    }
+
+    @Test
+    void aRemoteServiceIsResolvedByItsNodeAndAnUnknownActorComesBackUndelivered() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final BlockingQueue<Envelope> atTwo = new LinkedBlockingQueue<>();
+        final BlockingQueue<Envelope> atOne = new LinkedBlockingQueue<>();
+        final ActorId service = echo(two, atTwo);
+        two.system.registerService(ServiceId.of(0, "echo"), service);
+        final ActorId probe = recorder(one, atOne);
+
+        one.system.send(new Envelope(ServiceId.of(2, "echo"), probe, TestCluster.TEXT, 0, 1L, "via service", null));
+        assertThat(next(atTwo).event()).isEqualTo("via service");
+        assertThat(next(atOne).event()).isEqualTo("echo:via service");
+
+        final ActorId nobody = ActorId.of(2, 987_654, 4_000);
+        one.system.send(new Envelope(nobody, probe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 7L, "lost", null));
+        final Envelope notice = next(atOne);
+        assertThat(notice.type()).isEqualTo(Undelivered.TYPE);
+        assertThat(notice.event()).isEqualTo(new Undelivered(nobody, TestCluster.TEXT, 7L, UndeliveredReason.ACTOR_UNKNOWN, false));
+    }
+
+    @Test
+    void subscribersHearOfConnectAndDisconnectAndSendsToADownPeerFailFast() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final BlockingQueue<Envelope> events = new LinkedBlockingQueue<>();
+        final ActorId watcher = one.system.register((ctx, envelope) ->
+        {
+            if ("watch".equals(envelope.event()))
+            {
+                ctx.subscribeToNode(2);
+            }
+            else
+            {
+                events.add(envelope);
+            }
+        });
+        one.system.send(watcher, "watch");
+        assertThat(next(events).event()).isEqualTo(new NodeConnected(2));
+
+        final long stoppedAt = System.nanoTime();
+        cluster.stop(cluster.node(2));
+        assertThat(next(events).event()).isEqualTo(new NodeDisconnected(2));
+        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).as("a goodbye is seen at once")
+            .isLessThan(Duration.ofSeconds(1));
+
+        one.system.send(new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 3L, "x", null));
+        final Envelope notice = next(events);
+        assertThat(((Undelivered)notice.event()).reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
+        assertThat(events.poll(200, TimeUnit.MILLISECONDS)).as("one notice per change").isNull();
+    }
+
+    @Test
+    void aNodeWithTheWrongSecretIsRefusedAndCounted()
+    {
+        cluster = TestCluster.of(2);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        cluster.start(one, cluster.config(one));
+        cluster.start(two, cluster.config(two).clusterSecret("another secret of 32 bytes here!".getBytes()));
+        TestCluster.await(() -> one.interconnect.peerCounters().get(0).handshakesRefused() > 0 ||
+            two.interconnect.peerCounters().get(0).handshakesRefused() > 0, CONNECT, "a refusal");
+        assertThat(one.interconnect.isConnected(2)).isFalse();
+        assertThat(two.interconnect.isConnected(1)).isFalse();
+    }
+
+    @Test
+    void anEventWithoutACodecIsRefusedAtSendWithAClearError()
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        assertThatThrownBy(() -> one.interconnect.send(new Envelope(ActorId.of(2, 1, 1), ActorId.NONE, 99, 0, 0L, 3.14, null)))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("no codec");
+        final String huge = "x".repeat(one.interconnect.largestEventBytes() + 1);
+        assertThatThrownBy(() -> one.interconnect.send(new Envelope(ActorId.of(2, 1, 1), ActorId.NONE, TestCluster.TEXT, 0, 0L, huge, null)))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("at most");
+        assertThat(one.interconnect.isConnected(2)).as("never ends a session").isTrue();
+    }
+}
