@@ -385,6 +385,16 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         return config;
     }
 
+    /** For tests: stops as a killed process would, without goodbyes and without reporting anything. */
+    void kill()
+    {
+        closed = true;
+        agent.skipGoodbyes();
+        system.detachRemote(this);
+        CloseHelper.quietClose(runner);
+        CloseHelper.quietCloseAll(aeron, driver);
+    }
+
     /**
      * Says goodbye to every peer, reports what is still queued or unacknowledged as
      * {@link UndeliveredReason#SHUTDOWN}, detaches from the actor system, and closes Aeron and the embedded

@@ -63,6 +63,7 @@ final class InterconnectAgent implements Agent
     private final long heartbeatIntervalNs;
     private final long ackIntervalNs;
     private volatile boolean closing;
+    private volatile boolean killed;
 
     InterconnectAgent(
         final InterconnectConfig config,
@@ -389,7 +390,15 @@ final class InterconnectAgent implements Agent
     @Override
     public void onClose()
     {
-        close();
+        if (!killed)
+        {
+            close();
+        }
+    }
+
+    void skipGoodbyes()
+    {
+        killed = true;
     }
 
     long inboundUnauthenticated()
