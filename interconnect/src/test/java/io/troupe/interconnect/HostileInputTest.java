@@ -1,0 +1,144 @@
+package io.troupe.interconnect;
+
+import io.aeron.Aeron;
+import io.aeron.ChannelUriStringBuilder;
+import io.aeron.Publication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.serialization.FrameEncoder;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Garbage and forged frames from a rogue Aeron publisher, and many senders racing for one recipient. */
+@Timeout(90)
+class HostileInputTest
+{
+    private static final Duration CONNECT = Duration.ofSeconds(10);
+    private TestCluster cluster;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (cluster != null)
+        {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aRoguePublisherSendingGarbageChangesNothingForHealthySessions() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final BlockingQueue<Object> received = new LinkedBlockingQueue<>();
+        final ActorId sink = two.system.register((ctx, envelope) -> received.add(envelope.event()));
+
+        final String dir = System.getProperty("java.io.tmpdir") + "/troupe-rogue-" + System.nanoTime();
+        try (MediaDriver driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir)
+                .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true)
+                .termBufferSparseFile(true).publicationTermBufferLength(64 * 1024).ipcTermBufferLength(64 * 1024));
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())))
+        {
+            final String endpoint = "127.0.0.1:" + two.port;
+            final List<Publication> rogue = new ArrayList<>();
+            for (final int stream : new int[] {10, 11, 12})
+            {
+                rogue.add(aeron.addPublication(new ChannelUriStringBuilder().media("udp").endpoint(endpoint)
+                    .termLength(64 * 1024).build(), stream));
+            }
+            TestCluster.await(() -> rogue.stream().allMatch(Publication::isConnected), CONNECT, "rogue connected");
+            final Random random = new Random(42);
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
+            final FrameEncoder encoder = new FrameEncoder();
+            for (int i = 0; i < 3_000; i++)
+            {
+                final Publication publication = rogue.get(i % 3);
+                final int length;
+                if (i % 2 == 0)
+                {
+                    final byte[] garbage = new byte[1 + random.nextInt(300)];
+                    random.nextBytes(garbage);
+                    buffer.putBytes(0, garbage);
+                    length = garbage.length;
+                }
+                else
+                {
+                    // a well-formed envelope from a session that never completed a handshake
+                    final byte[] payload = {0, 0, 0, 4, 'e', 'v', 'i', 'l'};
+                    length = encoder.encodeEnvelope(buffer, 0, new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L,
+                        "evil", null), 0, 0L, 1, new UnsafeBuffer(payload), 0, payload.length);
+                }
+                while (publication.offer(buffer, 0, length) < 0)
+                {
+                    Thread.onSpinWait();
+                }
+            }
+            TestCluster.await(() -> two.interconnect.unauthenticatedFrames() >= 1_000, CONNECT, "forged frames counted");
+        }
+
+        one.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
+        assertThat(received.poll(10, TimeUnit.SECONDS)).isEqualTo("still fine");
+        assertThat(received).as("nothing forged reached an actor").isEmpty();
+        assertThat(two.interconnect.isConnected(1)).isTrue();
+        assertThat(one.interconnect.peerCounters().get(0).sessionsDown()).isZero();
+    }
+
+    @Test
+    void eventsOfEachSenderArriveInOrderWhileManySendersRace() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final int senders = 4;
+        final int perSender = 5_000;
+        final ConcurrentHashMap<ActorId, Long> lastSeen = new ConcurrentHashMap<>();
+        final List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+        final ActorId sink = two.system.register((ctx, envelope) ->
+        {
+            final Long previous = lastSeen.put(envelope.sender(), envelope.cookie());
+            if (previous != null && previous + 1 != envelope.cookie())
+            {
+                violations.add(envelope.sender() + ": " + previous + " then " + envelope.cookie());
+            }
+            count.incrementAndGet();
+        });
+        final List<ActorId> producers = new ArrayList<>();
+        for (int s = 0; s < senders; s++)
+        {
+            producers.add(one.system.register((ctx, envelope) ->
+            {
+                for (long i = 0; i < perSender; i++)
+                {
+                    final String text = i % 500 == 0 ? "big".repeat(4_000) : "small"; // some go on the bulk stream
+                    ctx.send(sink, text, TestCluster.TEXT, 0, i);
+                }
+            }));
+        }
+        for (final ActorId producer : producers)
+        {
+            one.system.send(producer, "go");
+        }
+        TestCluster.await(() -> count.get() + one.interconnect.peerCounters().get(0).shed() == (long)senders * perSender,
+            Duration.ofSeconds(30), "all events delivered or shed");
+        assertThat(violations).as("FIFO per (sender, recipient)").isEmpty();
+    }
+}
