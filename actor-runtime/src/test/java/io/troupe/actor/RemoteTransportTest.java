@@ -44,8 +44,11 @@ class RemoteTransportTest
         @Override
         public UndeliveredReason send(final Envelope envelope)
         {
+            // read the answer before the test can see the envelope: a test that takes it and then changes the
+            // answer for the next send must not change this one's
+            final UndeliveredReason reason = answer;
             sent.add(envelope);
-            return answer;
+            return reason;
         }
 
         @Override

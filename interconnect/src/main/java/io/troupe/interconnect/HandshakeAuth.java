@@ -1,0 +1,273 @@
+package io.troupe.interconnect;
+
+import io.troupe.serialization.HandshakePhase;
+
+import javax.crypto.Mac;
+import javax.crypto.ShortBufferException;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.Objects;
+import java.util.random.RandomGenerator;
+
+/**
+ * Proof that a peer knows the cluster secret, without the secret ever travelling: each side sends a fresh
+ * random challenge and the other answers with an HMAC-SHA256 over the challenge and both identities.
+ *
+ * <pre>
+ *   A -&gt; B  HELLO   (A, incA, B, versions, cA)
+ *   B -&gt; A  WELCOME (B, incB, A, incA, cB, proof = prove(WELCOME, clusterId, B, incB, A, incA, cA))
+ *   A -&gt; B  CONFIRM (A, incA, B, incB,     proof = prove(CONFIRM, clusterId, A, incA, B, incB, cB))
+ *   either   REFUSE  (detail) when a check fails
+ * </pre>
+ *
+ * <p>The MAC input is prefix free, so that no two different tuples give the same bytes (all numbers
+ * big-endian):
+ *
+ * <pre>
+ *   int32 length | "troupe-handshake-v1"
+ *   int32 length | phase label ("WELCOME" or "CONFIRM", US-ASCII)
+ *   int32 length | cluster id (UTF-8)
+ *   int32 prover node id      | int64 prover incarnation
+ *   int32 verifier node id    | int64 verifier incarnation
+ *   int32 length | challenge
+ * </pre>
+ *
+ * <p>Binding the phase keeps a WELCOME proof from being replayed as a CONFIRM (and the reverse), binding the
+ * prover first keeps a peer from reflecting a proof back at its maker, and binding both incarnations ties
+ * the proof to one pair of process lifetimes.
+ *
+ * <p>Not thread safe: one {@link Mac} is reused for every proof. Use an instance from one thread only, the
+ * interconnect agent's.
+ */
+public final class HandshakeAuth
+{
+    /** Length of a challenge made by {@link #newChallenge()}, in bytes. */
+    public static final int CHALLENGE_BYTES = 32;
+    /** Length of a proof (an HMAC-SHA256), in bytes. */
+    public static final int PROOF_BYTES = 32;
+    /** Label that separates these proofs from any other use of the same secret; a new scheme gets a new one. */
+    public static final String DOMAIN = "troupe-handshake-v1";
+
+    private static final String ALGORITHM = "HmacSHA256";
+    private static final byte[] DOMAIN_BYTES = DOMAIN.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] WELCOME_LABEL = HandshakePhase.WELCOME.name().getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CONFIRM_LABEL = HandshakePhase.CONFIRM.name().getBytes(StandardCharsets.US_ASCII);
+
+    private final Mac mac;
+    private final RandomGenerator random;
+    private final byte[] scratch = new byte[Long.BYTES];
+    private final byte[] expectedProof = new byte[PROOF_BYTES];
+
+    /**
+     * Creates the authenticator with challenges from a {@link SecureRandom} made once, here.
+     *
+     * @param secret the cluster secret, at least {@link InterconnectConfig#MIN_SECRET_BYTES} bytes; copied.
+     * @throws IllegalArgumentException if the secret is null or shorter than the minimum.
+     * @throws IllegalStateException    if the JDK offers no HmacSHA256 (every Java SE runtime must).
+     */
+    public HandshakeAuth(final byte[] secret)
+    {
+        this(secret, new SecureRandom());
+    }
+
+    /**
+     * Creates the authenticator with challenges from the given source; tests pass a seeded one.
+     *
+     * @param secret the cluster secret, at least {@link InterconnectConfig#MIN_SECRET_BYTES} bytes; copied.
+     * @param random where challenges come from; production code must pass a {@link SecureRandom}.
+     */
+    HandshakeAuth(final byte[] secret, final RandomGenerator random)
+    {
+        if (secret == null || secret.length < InterconnectConfig.MIN_SECRET_BYTES)
+        {
+            throw new IllegalArgumentException("cluster secret of " + (secret == null ? "none" : secret.length + " bytes") +
+                " is too short: at least " + InterconnectConfig.MIN_SECRET_BYTES + " bytes are required");
+        }
+        this.random = Objects.requireNonNull(random, "random");
+        try
+        {
+            mac = Mac.getInstance(ALGORITHM);
+            mac.init(new SecretKeySpec(secret, ALGORITHM)); // the key spec keeps a copy of its own
+        }
+        catch (final GeneralSecurityException ex)
+        {
+            throw new IllegalStateException(ALGORITHM + " is not available", ex);
+        }
+    }
+
+    /**
+     * A fresh challenge for the peer to prove.
+     *
+     * @return {@link #CHALLENGE_BYTES} random bytes, newly allocated.
+     */
+    public byte[] newChallenge()
+    {
+        final byte[] challenge = new byte[CHALLENGE_BYTES];
+        random.nextBytes(challenge);
+        return challenge;
+    }
+
+    /**
+     * The proof for a peer's challenge: what this node sends in a WELCOME or a CONFIRM.
+     *
+     * @param phase               {@link HandshakePhase#WELCOME} or {@link HandshakePhase#CONFIRM}, the step that
+     *                            carries the proof.
+     * @param clusterId           the cluster's id.
+     * @param proverNodeId        node id of the side that proves (this node).
+     * @param proverIncarnation   incarnation of the side that proves.
+     * @param verifierNodeId      node id of the side that asked (the peer).
+     * @param verifierIncarnation incarnation of the side that asked.
+     * @param challenge           the challenge the verifier sent; any length, a peer that sends a short one
+     *                            only weakens its own check.
+     * @return {@link #PROOF_BYTES} bytes, newly allocated.
+     * @throws IllegalArgumentException if the phase is not WELCOME or CONFIRM.
+     * @throws NullPointerException     if the cluster id or the challenge is null.
+     */
+    public byte[] prove(
+        final HandshakePhase phase,
+        final String clusterId,
+        final int proverNodeId,
+        final long proverIncarnation,
+        final int verifierNodeId,
+        final long verifierIncarnation,
+        final byte[] challenge)
+    {
+        final byte[] label = label(phase);
+        if (label == null)
+        {
+            throw new IllegalArgumentException("no proof is made in handshake phase " + phase +
+                ": only WELCOME and CONFIRM carry one");
+        }
+        Objects.requireNonNull(clusterId, "clusterId");
+        Objects.requireNonNull(challenge, "challenge");
+
+        final byte[] proof = new byte[PROOF_BYTES];
+        mac(label, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge, proof);
+        return proof;
+    }
+
+    /**
+     * Checks a peer's proof for a challenge this node sent, in time independent of where the proof differs.
+     * Inputs come from the wire, so nothing is thrown for bad ones: they just fail.
+     *
+     * @param phase               the step that carried the proof, {@link HandshakePhase#WELCOME} or
+     *                            {@link HandshakePhase#CONFIRM}; any other fails.
+     * @param clusterId           the cluster's id; null fails.
+     * @param proverNodeId        node id of the side that proved (the peer).
+     * @param proverIncarnation   incarnation of the side that proved.
+     * @param verifierNodeId      node id of the side that asked (this node).
+     * @param verifierIncarnation incarnation of the side that asked.
+     * @param challenge           the challenge this node sent; null or empty fails.
+     * @param proof               the proof received; null or of the wrong length fails.
+     * @return true only if the proof was made with the same secret over the same inputs.
+     */
+    public boolean verify(
+        final HandshakePhase phase,
+        final String clusterId,
+        final int proverNodeId,
+        final long proverIncarnation,
+        final int verifierNodeId,
+        final long verifierIncarnation,
+        final byte[] challenge,
+        final byte[] proof)
+    {
+        final byte[] label = label(phase);
+        if (label == null || clusterId == null || challenge == null || challenge.length == 0 ||
+            proof == null || proof.length != PROOF_BYTES)
+        {
+            return false;
+        }
+
+        mac(label, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge,
+            expectedProof);
+        return MessageDigest.isEqual(expectedProof, proof);
+    }
+
+    /**
+     * The highest protocol version both sides speak.
+     *
+     * @param ourMin   oldest version this node speaks.
+     * @param ourMax   newest version this node speaks.
+     * @param theirMin oldest version the peer speaks.
+     * @param theirMax newest version the peer speaks.
+     * @return the version, or -1 if the ranges do not overlap or either is empty or negative.
+     */
+    public static int negotiateVersion(final int ourMin, final int ourMax, final int theirMin, final int theirMax)
+    {
+        if (ourMin < 0 || theirMin < 0 || ourMin > ourMax || theirMin > theirMax)
+        {
+            return -1;
+        }
+
+        final int highest = Math.min(ourMax, theirMax);
+        return highest >= Math.max(ourMin, theirMin) ? highest : -1;
+    }
+
+    private static byte[] label(final HandshakePhase phase)
+    {
+        if (phase == HandshakePhase.WELCOME)
+        {
+            return WELCOME_LABEL;
+        }
+        if (phase == HandshakePhase.CONFIRM)
+        {
+            return CONFIRM_LABEL;
+        }
+        return null;
+    }
+
+    private void mac(
+        final byte[] label,
+        final String clusterId,
+        final int proverNodeId,
+        final long proverIncarnation,
+        final int verifierNodeId,
+        final long verifierIncarnation,
+        final byte[] challenge,
+        final byte[] output)
+    {
+        updateBytes(DOMAIN_BYTES);
+        updateBytes(label);
+        updateBytes(clusterId.getBytes(StandardCharsets.UTF_8));
+        updateInt(proverNodeId);
+        updateLong(proverIncarnation);
+        updateInt(verifierNodeId);
+        updateLong(verifierIncarnation);
+        updateBytes(challenge);
+        try
+        {
+            mac.doFinal(output, 0); // also resets the Mac for the next proof
+        }
+        catch (final ShortBufferException ex)
+        {
+            throw new IllegalStateException("proof buffer of " + output.length + " bytes", ex);
+        }
+    }
+
+    private void updateBytes(final byte[] bytes)
+    {
+        updateInt(bytes.length);
+        mac.update(bytes);
+    }
+
+    private void updateInt(final int value)
+    {
+        for (int i = 0; i < Integer.BYTES; i++)
+        {
+            scratch[i] = (byte)(value >>> (Integer.SIZE - Byte.SIZE * (i + 1)));
+        }
+        mac.update(scratch, 0, Integer.BYTES);
+    }
+
+    private void updateLong(final long value)
+    {
+        for (int i = 0; i < Long.BYTES; i++)
+        {
+            scratch[i] = (byte)(value >>> (Long.SIZE - Byte.SIZE * (i + 1)));
+        }
+        mac.update(scratch, 0, Long.BYTES);
+    }
+}
