@@ -200,6 +200,10 @@ final class Sessions
         {
             return "it was addressed to node " + frame.peerNodeId() + ", this is node " + agent.nodeId;
         }
+        if (frame.challenge().length != HandshakeAuth.CHALLENGE_BYTES)
+        {
+            return "its challenge is " + frame.challenge().length + " bytes, not " + HandshakeAuth.CHALLENGE_BYTES;
+        }
         if (HandshakeAuth.negotiateVersion(InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
             frame.minProtocolVersion(), frame.maxProtocolVersion()) < 0)
         {
