@@ -35,6 +35,7 @@ public final class FrameDecoder
     private final UndeliveredNoticeFrame undeliveredNotice = new UndeliveredNoticeFrame();
     private final DirectoryUpdateFrame directoryUpdate = new DirectoryUpdateFrame();
     private final GoodbyeFrame goodbye = new GoodbyeFrame();
+    private final ChunkFrame chunk = new ChunkFrame();
     private Throwable lastHandlerFailure;
 
     /**
@@ -306,6 +307,8 @@ public final class FrameDecoder
                 return directoryUpdate;
             case WireFormat.GOODBYE:
                 return goodbye;
+            case WireFormat.CHUNK:
+                return chunk;
             default:
                 throw new IllegalStateException("template " + templateId + " has a layout but no frame view");
         }
@@ -338,8 +341,11 @@ public final class FrameDecoder
                 case WireFormat.DIRECTORY_UPDATE:
                     handler.onDirectoryUpdate((DirectoryUpdateFrame)frame);
                     break;
-                default:
+                case WireFormat.GOODBYE:
                     handler.onGoodbye((GoodbyeFrame)frame);
+                    break;
+                default:
+                    handler.onChunk((ChunkFrame)frame);
                     break;
             }
             return FrameResult.OK;

@@ -7,6 +7,7 @@ import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.WirePayload;
 import io.troupe.serialization.internal.sbe.AckEncoder;
 import io.troupe.serialization.internal.sbe.BooleanType;
+import io.troupe.serialization.internal.sbe.ChunkEncoder;
 import io.troupe.serialization.internal.sbe.CreditDeltasEncoder;
 import io.troupe.serialization.internal.sbe.DirectoryUpdateEncoder;
 import io.troupe.serialization.internal.sbe.EnvelopeEncoder;
@@ -58,6 +59,7 @@ public final class FrameEncoder
     private final UndeliveredNoticeEncoder undeliveredNotice = new UndeliveredNoticeEncoder();
     private final DirectoryUpdateEncoder directoryUpdate = new DirectoryUpdateEncoder();
     private final GoodbyeEncoder goodbye = new GoodbyeEncoder();
+    private final ChunkEncoder chunk = new ChunkEncoder();
 
     /**
      * Creates an encoder; keep it and reuse it (one per sending thread).
@@ -437,6 +439,36 @@ public final class FrameEncoder
             .reason(io.troupe.serialization.internal.sbe.GoodbyeReason.get((short)reason.code()))
             .putDetail(text, 0, text.length);
         return goodbye.limit() - offset;
+    }
+
+    /**
+     * Writes a chunk: one slice of a frame too large for one transport message. The receiver checks that the
+     * slices fit together; the encoder writes what it is given.
+     *
+     * @param buffer      where to write.
+     * @param offset      at which offset.
+     * @param totalLength the whole frame's length.
+     * @param chunkOffset where the slice goes in the whole frame.
+     * @param slice       the slice's bytes.
+     * @param sliceAt     where they start in {@code slice}.
+     * @param length      the slice's length, 0 or more.
+     * @return the chunk frame's length, {@link WireFormat#CHUNK_OVERHEAD} plus the slice.
+     * @throws IllegalArgumentException if the length is negative or the buffer has no room.
+     */
+    public int encodeChunk(
+        final MutableDirectBuffer buffer, final int offset, final int totalLength, final int chunkOffset,
+        final DirectBuffer slice, final int sliceAt, final int length)
+    {
+        if (length < 0 || length > Integer.MAX_VALUE - WireFormat.CHUNK_OVERHEAD)
+        {
+            throw new IllegalArgumentException("slice length " + length + " is out of range");
+        }
+        requireRoom(buffer, offset, WireFormat.CHUNK_OVERHEAD + length, "chunk");
+        chunk.wrapAndApplyHeader(buffer, offset, header)
+            .totalLength(totalLength)
+            .chunkOffset(chunkOffset)
+            .putBytes(slice, sliceAt, length);
+        return chunk.limit() - offset;
     }
 
     private static void requireRoom(final MutableDirectBuffer buffer, final int offset, final int length, final String what)

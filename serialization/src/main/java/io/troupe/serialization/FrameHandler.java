@@ -77,4 +77,13 @@ public interface FrameHandler
     default void onGoodbye(final GoodbyeFrame frame)
     {
     }
+
+    /**
+     * A chunk (a slice of a large frame) arrived.
+     *
+     * @param frame the chunk.
+     */
+    default void onChunk(final ChunkFrame frame)
+    {
+    }
 }

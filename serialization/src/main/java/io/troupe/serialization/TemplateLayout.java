@@ -1,6 +1,7 @@
 package io.troupe.serialization;
 
 import io.troupe.serialization.internal.sbe.AckDecoder;
+import io.troupe.serialization.internal.sbe.ChunkDecoder;
 import io.troupe.serialization.internal.sbe.CreditDeltasDecoder;
 import io.troupe.serialization.internal.sbe.DirectoryUpdateDecoder;
 import io.troupe.serialization.internal.sbe.EnvelopeDecoder;
@@ -72,6 +73,8 @@ final class TemplateLayout
             DirectoryUpdateDecoder.BLOCK_LENGTH, new int[]{DirectoryUpdateDecoder.EntriesDecoder.sbeBlockLength()}, NONE));
         add(table, new TemplateLayout(GoodbyeDecoder.TEMPLATE_ID, "Goodbye", GoodbyeDecoder.BLOCK_LENGTH,
             NONE, new int[]{WireFormat.MAX_DETAIL_BYTES}));
+        add(table, new TemplateLayout(ChunkDecoder.TEMPLATE_ID, "Chunk", ChunkDecoder.BLOCK_LENGTH,
+            NONE, new int[]{Integer.MAX_VALUE}));
         return table;
     }
 

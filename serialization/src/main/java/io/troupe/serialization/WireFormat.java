@@ -1,6 +1,7 @@
 package io.troupe.serialization;
 
 import io.troupe.serialization.internal.sbe.AckDecoder;
+import io.troupe.serialization.internal.sbe.ChunkDecoder;
 import io.troupe.serialization.internal.sbe.CreditDeltasDecoder;
 import io.troupe.serialization.internal.sbe.DirectoryUpdateDecoder;
 import io.troupe.serialization.internal.sbe.EnvelopeDecoder;
@@ -60,6 +61,10 @@ public final class WireFormat
     public static final int DIRECTORY_UPDATE = DirectoryUpdateDecoder.TEMPLATE_ID;
     /** Template id of a goodbye. */
     public static final int GOODBYE = GoodbyeDecoder.TEMPLATE_ID;
+    /** Template id of a chunk: a slice of a frame too large for one transport message. */
+    public static final int CHUNK = ChunkDecoder.TEMPLATE_ID;
+    /** Bytes a chunk frame adds to the slice it carries. */
+    public static final int CHUNK_OVERHEAD = HEADER_LENGTH + ChunkDecoder.BLOCK_LENGTH + VAR_DATA_HEADER_LENGTH;
     /** First template id reserved for the client protocol (connect, lookup, send, reply). */
     public static final int CLIENT_TEMPLATES_FIRST = 64;
     /** Last template id reserved for the client protocol. */

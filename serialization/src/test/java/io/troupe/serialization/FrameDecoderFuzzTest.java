@@ -479,6 +479,13 @@ class FrameDecoderFuzzTest
                 length = encoder.encodeGoodbye(buffer, 0, (int)frame.get("nodeId"), (long)frame.get("incarnation"),
                     (GoodbyeReason)frame.get("reason"), (String)frame.get("detail"));
                 break;
+            case WireFormat.CHUNK:
+            {
+                final byte[] bytes = (byte[])frame.get("bytes");
+                length = encoder.encodeChunk(buffer, 0, (int)frame.get("totalLength"), (int)frame.get("chunkOffset"),
+                    new UnsafeBuffer(bytes), 0, bytes.length);
+                break;
+            }
             default:
                 throw new AssertionError("template " + templateId);
         }

@@ -149,6 +149,23 @@ final class FrameSnapshots
         return map;
     }
 
+    static Map<String, Object> of(final ChunkFrame frame)
+    {
+        final Map<String, Object> map = common(frame, WireFormat.CHUNK);
+        map.put("totalLength", frame.totalLength());
+        map.put("chunkOffset", frame.chunkOffset());
+        final byte[] bytes = new byte[frame.bytesLength()];
+        frame.buffer().getBytes(frame.bytesOffset(), bytes);
+        final UnsafeBuffer copy = new UnsafeBuffer(new byte[bytes.length]);
+        frame.getBytes(copy, 0);
+        if (!java.util.Arrays.equals(bytes, copy.byteArray()))
+        {
+            throw new IllegalStateException("getBytes differs from the bytes in place");
+        }
+        map.put("bytes", bytes);
+        return map;
+    }
+
     /** One credit delta entry as {@link #of(CreditDeltasFrame)} lists it. */
     static Map<String, Object> creditDelta(final int accountOwnerNode, final long accountId, final long delta)
     {

@@ -63,6 +63,12 @@ final class RecordingFrameHandler implements FrameHandler
         record(() -> FrameSnapshots.of(frame));
     }
 
+    @Override
+    public void onChunk(final ChunkFrame frame)
+    {
+        record(() -> FrameSnapshots.of(frame));
+    }
+
     /** Calls so far, whether reading succeeded or not. */
     int calls()
     {
