@@ -5,6 +5,8 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.serialization.AckFrame;
+import io.troupe.serialization.ChunkAssembler;
+import io.troupe.serialization.ChunkFrame;
 import io.troupe.serialization.EnvelopeFrame;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.FrameDecoder;
@@ -33,6 +35,9 @@ final class InboundFrames implements FrameHandler
     private final InterconnectAgent agent;
     private final EventCodecRegistry codecs;
     private final FrameDecoder decoder;
+    /** Decodes frames put back together from chunks (a second decoder: the first is mid-call then). */
+    private final FrameDecoder wholeDecoder;
+    private final int maxFrameBytes;
     final AtomicLong unauthenticated = new AtomicLong();
     final AtomicLong misrouted = new AtomicLong();
     private int streamId;
@@ -44,8 +49,9 @@ final class InboundFrames implements FrameHandler
     {
         this.agent = agent;
         this.codecs = codecs;
-        this.decoder = new FrameDecoder(this,
-            Math.max(WireFormat.MIN_MAX_FRAME_BYTES, WireFormat.envelopeLength(agent.config.maxEventBytes())));
+        this.maxFrameBytes = Math.max(WireFormat.MIN_MAX_FRAME_BYTES, WireFormat.envelopeLength(agent.config.maxEventBytes()));
+        this.decoder = new FrameDecoder(this, maxFrameBytes);
+        this.wholeDecoder = new FrameDecoder(this, maxFrameBytes);
     }
 
     FrameDecoder decoder()
@@ -138,6 +144,34 @@ final class InboundFrames implements FrameHandler
             return;
         }
         agent.system.send(envelope);
+    }
+
+    @Override
+    public void onChunk(final ChunkFrame frame)
+    {
+        if (streamId != agent.config.bulkStreamId())
+        {
+            unauthenticated.incrementAndGet(); // chunks travel on the bulk stream only
+            return;
+        }
+        final Peer peer = establishedSender();
+        if (peer == null)
+        {
+            return;
+        }
+        if (peer.chunks == null)
+        {
+            peer.chunks = new ChunkAssembler(maxFrameBytes);
+        }
+        final int length = peer.chunks.onChunk(frame);
+        if (length < 0)
+        {
+            peer.rejectedFrames++;
+        }
+        else if (length > 0 && !wholeDecoder.decode(peer.chunks.buffer(), 0, length).isOk())
+        {
+            peer.rejectedFrames++;
+        }
     }
 
     @Override

@@ -78,9 +78,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         this.driver = driver;
         this.aeron = aeron;
         this.incarnation = incarnation;
-        // until events are chunked, the largest event is what one bulk-stream message can carry
-        this.largestEventBytes = Math.min(config.maxEventBytes(),
-            InterconnectConfig.maxMessageLength(config.bulkTermLength()) - WireFormat.envelopeLength(0));
+        this.largestEventBytes = config.maxEventBytes();
         final int sessionId = ThreadLocalRandom.current().nextInt(0x10000, Integer.MAX_VALUE);
         final Peer[] peerArray = openPeers(sessionId);
         final Subscription control = aeron.addSubscription(inboundChannel(), config.controlStreamId());

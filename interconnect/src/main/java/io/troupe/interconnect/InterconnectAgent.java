@@ -49,7 +49,9 @@ final class InterconnectAgent implements Agent
     final Int2ObjectHashMap<Peer> peersBySession = new Int2ObjectHashMap<>();
     final Sessions sessions;
     final FrameEncoder encoder = new FrameEncoder();
-    final UnsafeBuffer scratch = new UnsafeBuffer(new byte[64 * 1024]);
+    final UnsafeBuffer scratch;
+    /** Largest message one offer may carry on the bulk stream; larger frames go as chunks. */
+    private final int bulkMessageLimit;
     private final AgentInvoker clientInvoker;
     private final Subscription controlSubscription;
     private final Subscription dataSubscription;
@@ -97,6 +99,8 @@ final class InterconnectAgent implements Agent
         this.controlAssembler = new FragmentAssembler(inbound::onControlFragment);
         this.dataAssembler = new FragmentAssembler(inbound::onDataFragment);
         this.bulkAssembler = new FragmentAssembler(inbound::onBulkFragment);
+        this.bulkMessageLimit = InterconnectConfig.maxMessageLength(config.bulkTermLength());
+        this.scratch = new UnsafeBuffer(new byte[Math.max(64 * 1024, bulkMessageLimit)]);
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
         this.ackIntervalNs = config.ackInterval().toNanos();
     }
@@ -173,9 +177,8 @@ final class InterconnectAgent implements Agent
             final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
             final boolean onBulk = frame.frame.length > config.bulkThresholdBytes() ||
                 peer.bulkUntil[bucket] > peer.bulkAcked; // an earlier frame of this pair is still on the bulk stream
-            final ExclusivePublication publication = onBulk ? peer.bulk : peer.data;
-            sendBuffer.wrap(frame.frame);
-            final long position = publication.offer(sendBuffer, 0, frame.frame.length);
+            final long position = frame.frame.length > bulkMessageLimit ?
+                offerChunks(peer, frame) : offer(onBulk ? peer.bulk : peer.data, frame.frame);
             if (position < 0)
             {
                 peer.pending = frame;
@@ -199,6 +202,37 @@ final class InterconnectAgent implements Agent
             sent++;
         }
         return sent;
+    }
+
+    private long offer(final ExclusivePublication publication, final byte[] frame)
+    {
+        sendBuffer.wrap(frame);
+        return publication.offer(sendBuffer, 0, frame.length);
+    }
+
+    /**
+     * Sends a frame too large for one message as chunks on the bulk stream, resuming where a push-back
+     * stopped the previous attempt. Returns the position after the last chunk, or a negative offer result.
+     */
+    private long offerChunks(final Peer peer, final OutboundFrame frame)
+    {
+        final int sliceLength = bulkMessageLimit - io.troupe.serialization.WireFormat.CHUNK_OVERHEAD;
+        sendBuffer.wrap(frame.frame);
+        long position = 0;
+        while (peer.chunkOffset < frame.frame.length)
+        {
+            final int length = Math.min(sliceLength, frame.frame.length - peer.chunkOffset);
+            final int chunkLength = encoder.encodeChunk(scratch, 0, frame.frame.length, peer.chunkOffset, sendBuffer,
+                peer.chunkOffset, length);
+            position = peer.bulk.offer(scratch, 0, chunkLength);
+            if (position < 0)
+            {
+                return position; // the chunks so far are out; the rest follow on a later cycle, in order
+            }
+            peer.chunkOffset += length;
+        }
+        peer.chunkOffset = 0;
+        return position;
     }
 
     private void replaceCollapsedQueue(final Peer peer, final MemoryQueue<OutboundFrame> collapsed)
@@ -256,6 +290,11 @@ final class InterconnectAgent implements Agent
         peer.lostUnsure += peer.dataInFlight.failAll(unsure) + peer.bulkInFlight.failAll(unsure);
         failQueued(peer, UndeliveredReason.DISCONNECTED);
         java.util.Arrays.fill(peer.bulkUntil, 0);
+        peer.chunkOffset = 0;
+        if (peer.chunks != null)
+        {
+            peer.chunks.reset();
+        }
         peer.bulkAcked = 0;
         peer.dataAcked = 0;
         peer.receivedDataPosition = 0;

@@ -4,6 +4,7 @@ import io.aeron.ExclusivePublication;
 import io.troupe.actor.ActorId;
 import io.troupe.memquota.Account;
 import io.troupe.memquota.MemoryQueue;
+import io.troupe.serialization.ChunkAssembler;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -45,6 +46,8 @@ final class Peer
     byte[] ourChallenge;
     long nextHandshakeNs;
     OutboundFrame pending;
+    /** How much of {@link #pending} has gone out as chunks. */
+    int chunkOffset;
     final InFlight dataInFlight = new InFlight();
     final InFlight bulkInFlight = new InFlight();
     /** Per pair bucket: the bulk-stream position the peer must have acked before the pair may use data again. */
@@ -58,6 +61,7 @@ final class Peer
     long nextAckNs;
     long heartbeatSequence;
     final Set<ActorId> subscribers = new LinkedHashSet<>();
+    ChunkAssembler chunks;
 
     // ---- counters: agent-written volatile fields, or atomics for the senders
     volatile long eventsOut;

@@ -1,0 +1,62 @@
+package io.troupe.interconnect;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Events up to the 16 MiB default travel as chunks on the bulk stream without holding up small ones. */
+@Timeout(90)
+class LargeEventTest
+{
+    private static final Duration CONNECT = Duration.ofSeconds(10);
+    private TestCluster cluster;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (cluster != null)
+        {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aLargeEventArrivesWholeAndSmallOnesOvertakeIt() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final BlockingQueue<String> bigArrivals = new LinkedBlockingQueue<>();
+        final BlockingQueue<Long> smallArrivals = new LinkedBlockingQueue<>();
+        final ActorId bigSink = two.system.register((ctx, envelope) -> bigArrivals.add((String)envelope.event()));
+        final ActorId smallSink = two.system.register((ctx, envelope) -> smallArrivals.add(System.nanoTime()));
+        final int largest = one.interconnect.largestEventBytes();
+        assertThat(largest).isEqualTo(16 * 1024 * 1024);
+
+        final String big = "0123456789abcdef".repeat(8 * 1024 * 1024 / 16); // 8 MiB of chars, ~8 MiB encoded
+        final long sentAt = System.nanoTime();
+        one.system.send(new Envelope(bigSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, big, null));
+        one.system.send(new Envelope(smallSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "small", null));
+
+        final Long smallAt = smallArrivals.poll(10, TimeUnit.SECONDS);
+        final String arrived = bigArrivals.poll(30, TimeUnit.SECONDS);
+        final long bigAt = System.nanoTime();
+        assertThat(arrived).isEqualTo(big);
+        assertThat(smallAt).isNotNull();
+        assertThat(smallAt).as("the small event arrived before the large one finished").isLessThan(bigAt);
+        assertThat(Duration.ofNanos(smallAt - sentAt)).as("small event latency while 8 MiB stream")
+            .isLessThan(Duration.ofMillis(500));
+        assertThat(one.interconnect.peerCounters().get(0).rejectedFrames()).isZero();
+        assertThat(two.interconnect.peerCounters().get(0).rejectedFrames()).isZero();
+    }
+}
