@@ -153,7 +153,8 @@ public final class NodeConfig
         line(text, "peers", peers(interconnect.peers()));
         for (final PoolConfig pool : pools)
         {
-            line(text, "pool", pool.name() + ": " + pool.threads() + " threads, " + pool.eventsPerActivation() +
+            line(text, "pool", pool.name() + ": " + pool.threads() + (pool.threads() == 1 ? " thread, " : " threads, ") +
+                pool.eventsPerActivation() +
                 " events or " + duration(pool.timePerActivation()) + " per activation, spins " +
                 duration(pool.spinBeforeSleep()) + " before it sleeps");
         }
