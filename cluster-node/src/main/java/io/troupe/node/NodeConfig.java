@@ -1,0 +1,296 @@
+package io.troupe.node;
+
+import com.typesafe.config.Config;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.PoolConfig;
+import io.troupe.interconnect.InterconnectConfig;
+import io.troupe.interconnect.PeerAddress;
+import io.troupe.memquota.MemoryQuotaConfig;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A node's settings, read from its config file (see {@code troupe-reference.conf} for every key) and mapped
+ * onto the settings classes the node starts from: {@link #actorSystemConfig()} and {@link #interconnectConfig()}.
+ * Every value has been validated, by the classes' own {@code conclude()} where they have one, so a node config
+ * that exists can start a node as far as its settings go.
+ *
+ * <p>Immutable and thread-safe: the settings objects it hands out are new on every call, so a caller may
+ * change them (add a clock, a failure handler) without changing this config.
+ */
+public final class NodeConfig
+{
+    private final String source;
+    private final int nodeId;
+    private final Path dataDir;
+    private final String secretOrigin;
+    /** Never handed out: copied by {@link #interconnectConfig()}. */
+    private final InterconnectConfig interconnect;
+    /** Never handed out: copied by {@link #actorSystemConfig()}. */
+    private final List<PoolConfig> pools;
+    private final MemoryQuotaConfig memoryQuota;
+    private final Duration shutdownTimeout;
+
+    NodeConfig(
+        final String source,
+        final int nodeId,
+        final Path dataDir,
+        final String secretOrigin,
+        final InterconnectConfig interconnect,
+        final List<PoolConfig> pools,
+        final MemoryQuotaConfig memoryQuota,
+        final Duration shutdownTimeout)
+    {
+        this.source = source;
+        this.nodeId = nodeId;
+        this.dataDir = dataDir;
+        this.secretOrigin = secretOrigin;
+        this.interconnect = copy(interconnect);
+        final List<PoolConfig> poolCopies = new ArrayList<>(pools.size());
+        for (final PoolConfig pool : pools)
+        {
+            poolCopies.add(copy(pool));
+        }
+        this.pools = List.copyOf(poolCopies);
+        this.memoryQuota = memoryQuota;
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    /**
+     * Reads a node config from a Typesafe {@link Config}: keys under {@code troupe}, falling back to
+     * {@code troupe-reference.conf} for the keys it leaves out, then resolved. {@link NodeConfigLoader} builds
+     * the config from a file and system properties; this is for a config built some other way.
+     *
+     * @param config the config, not necessarily resolved.
+     * @param source a name for it in error messages, such as its file name.
+     * @return the node config.
+     * @throws NodeConfigException naming the first key at fault, its value, where it was set and what is allowed.
+     */
+    public static NodeConfig from(final Config config, final String source)
+    {
+        return NodeConfigMapper.map(config, NodeConfigLoader.reference(), source);
+    }
+
+    /**
+     * This node's id ({@code troupe.node-id}).
+     *
+     * @return 1..{@link io.troupe.actor.ActorId#MAX_NODE_ID}.
+     */
+    public int nodeId()
+    {
+        return nodeId;
+    }
+
+    /**
+     * Where the node keeps its files ({@code troupe.data-dir}; default {@code ./data/node-<node-id>}).
+     *
+     * @return the directory, relative to the working directory unless the config gave an absolute path.
+     */
+    public Path dataDir()
+    {
+        return dataDir;
+    }
+
+    /**
+     * Where the config came from.
+     *
+     * @return the file name, or the name the config was given.
+     */
+    public String source()
+    {
+        return source;
+    }
+
+    /**
+     * The actor system's settings: node id, pools, memory quota and shutdown timeout from the config, the
+     * class's defaults for the rest (clock, handlers, thread names).
+     *
+     * @return a new config, not yet concluded, on every call.
+     */
+    public ActorSystemConfig actorSystemConfig()
+    {
+        final ActorSystemConfig config = new ActorSystemConfig()
+            .nodeId(nodeId)
+            .memoryQuota(memoryQuota)
+            .shutdownTimeout(shutdownTimeout);
+        for (final PoolConfig pool : pools)
+        {
+            config.pool(copy(pool));
+        }
+        return config;
+    }
+
+    /**
+     * The interconnect's settings: every setting of {@link InterconnectConfig}, cluster secret included. An
+     * empty {@code troupe.transport.aeron-dir} is left unset, for {@link InterconnectConfig#conclude(int)} to
+     * fill with its default.
+     *
+     * @return a new config, not yet concluded, on every call.
+     */
+    public InterconnectConfig interconnectConfig()
+    {
+        return copy(interconnect);
+    }
+
+    /**
+     * A summary for the start-up log: every setting, and how long the cluster secret is and where it came
+     * from, never the secret itself.
+     *
+     * @return several lines, without a trailing line break.
+     */
+    public String describe()
+    {
+        final InterconnectConfig concluded = copy(interconnect).conclude(nodeId);
+        final StringBuilder text = new StringBuilder(1024);
+        text.append("node ").append(nodeId).append(" of cluster \"").append(interconnect.clusterId())
+            .append("\" (config ").append(source).append(')');
+        line(text, "data dir", dataDir.toString());
+        line(text, "bind", interconnect.bindHost() + ':' + interconnect.bindPort());
+        line(text, "peers", peers(interconnect.peers()));
+        for (final PoolConfig pool : pools)
+        {
+            line(text, "pool", pool.name() + ": " + pool.threads() + (pool.threads() == 1 ? " thread, " : " threads, ") +
+                pool.eventsPerActivation() +
+                " events or " + duration(pool.timePerActivation()) + " per activation, spins " +
+                duration(pool.spinBeforeSleep()) + " before it sleeps");
+        }
+        line(text, "memory quota", memoryQuota.enabled() ?
+            size(memoryQuota.maxBytes()) + ", low water " + size(memoryQuota.lowWaterBytes()) + ", reclaim timeout " +
+            duration(memoryQuota.reclaimTimeout()) :
+            "off (use is counted, nothing is reclaimed)");
+        line(text, "failure", "heartbeat every " + duration(interconnect.heartbeatInterval()) + ", peer down after " +
+            duration(interconnect.failureTimeout()) + " of silence");
+        line(text, "transport", (interconnect.embeddedDriver() ? "embedded media driver" : "external media driver") +
+            " in " + concluded.aeronDir() + (interconnect.aeronDir() == null ? " (default)" : "") + ", idle " +
+            interconnect.idleMode().name().toLowerCase(Locale.ROOT));
+        line(text, "", "streams control " + interconnect.controlStreamId() + ", data " + interconnect.dataStreamId() +
+            ", bulk " + interconnect.bulkStreamId() + "; terms " + size(interconnect.controlTermLength()) + ", " +
+            size(interconnect.dataTermLength()) + ", " + size(interconnect.bulkTermLength()) + "; mtu " +
+            interconnect.mtuLength());
+        line(text, "", "bulk above " + size(interconnect.bulkThresholdBytes()) + ", largest event " +
+            size(interconnect.maxEventBytes()) + ", outbound queue " + interconnect.outboundQueueCapacity() + " events");
+        line(text, "", "handshake retry " + duration(interconnect.handshakeRetryMin()) + ".." +
+            duration(interconnect.handshakeRetryMax()) + ", ack every " + duration(interconnect.ackInterval()));
+        line(text, "shutdown", "drains for up to " + duration(shutdownTimeout));
+        line(text, "secret", interconnect.clusterSecret().length + " bytes from " + secretOrigin);
+        return text.toString();
+    }
+
+    /**
+     * The same as {@link #describe()}: never the secret.
+     *
+     * @return the summary.
+     */
+    @Override
+    public String toString()
+    {
+        return describe();
+    }
+
+    static InterconnectConfig copy(final InterconnectConfig from)
+    {
+        final InterconnectConfig to = new InterconnectConfig()
+            .clusterId(from.clusterId())
+            .clusterSecret(from.clusterSecret())
+            .bindHost(from.bindHost())
+            .bindPort(from.bindPort())
+            .aeronDir(from.aeronDir())
+            .embeddedDriver(from.embeddedDriver())
+            .idleMode(from.idleMode())
+            .controlStreamId(from.controlStreamId())
+            .dataStreamId(from.dataStreamId())
+            .bulkStreamId(from.bulkStreamId())
+            .controlTermLength(from.controlTermLength())
+            .dataTermLength(from.dataTermLength())
+            .bulkTermLength(from.bulkTermLength())
+            .mtuLength(from.mtuLength())
+            .bulkThresholdBytes(from.bulkThresholdBytes())
+            .maxEventBytes(from.maxEventBytes())
+            .outboundQueueCapacity(from.outboundQueueCapacity())
+            .heartbeatInterval(from.heartbeatInterval())
+            .failureTimeout(from.failureTimeout())
+            .handshakeRetryMin(from.handshakeRetryMin())
+            .handshakeRetryMax(from.handshakeRetryMax())
+            .ackInterval(from.ackInterval());
+        for (final PeerAddress peer : from.peers())
+        {
+            to.peer(peer);
+        }
+        return to;
+    }
+
+    private static PoolConfig copy(final PoolConfig from)
+    {
+        return PoolConfig.named(from.name())
+            .threads(from.threads())
+            .eventsPerActivation(from.eventsPerActivation())
+            .timePerActivation(from.timePerActivation())
+            .spinBeforeSleep(from.spinBeforeSleep());
+    }
+
+    private static void line(final StringBuilder text, final String label, final String value)
+    {
+        text.append(System.lineSeparator()).append("  ").append(label);
+        for (int i = label.length(); i < 14; i++)
+        {
+            text.append(' ');
+        }
+        text.append(value);
+    }
+
+    private static String peers(final List<PeerAddress> peers)
+    {
+        if (peers.isEmpty())
+        {
+            return "none";
+        }
+        final StringBuilder text = new StringBuilder();
+        for (final PeerAddress peer : peers)
+        {
+            text.append(text.length() == 0 ? "" : ", ").append(peer.nodeId()).append(" at ").append(peer.endpoint());
+        }
+        return text.toString();
+    }
+
+    /**
+     * A duration in the largest HOCON unit that shows it exactly: {@code 1500ms}, {@code 20us}, {@code 5s}.
+     */
+    static String duration(final Duration duration)
+    {
+        final long nanos = duration.toNanos();
+        if (nanos != 0 && nanos % 1_000_000_000L == 0)
+        {
+            return nanos / 1_000_000_000L + "s";
+        }
+        if (nanos % 1_000_000L == 0)
+        {
+            return nanos / 1_000_000L + "ms";
+        }
+        if (nanos % 1_000L == 0)
+        {
+            return nanos / 1_000L + "us";
+        }
+        return nanos + "ns";
+    }
+
+    /**
+     * A size in the largest binary unit that shows it exactly: {@code 64KiB}, {@code 16MiB}, {@code 1500 bytes}.
+     */
+    static String size(final long bytes)
+    {
+        final String[] units = {"GiB", "MiB", "KiB"};
+        for (int i = 0; i < units.length; i++)
+        {
+            final long unit = 1L << (10 * (units.length - i));
+            if (bytes != 0 && bytes % unit == 0)
+            {
+                return bytes / unit + units[i];
+            }
+        }
+        return bytes + " bytes";
+    }
+}

@@ -1,0 +1,567 @@
+package io.troupe.node;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigList;
+import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueType;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.PoolConfig;
+import io.troupe.interconnect.IdleMode;
+import io.troupe.interconnect.InterconnectConfig;
+import io.troupe.interconnect.PeerAddress;
+import io.troupe.memquota.MemoryQuotaConfig;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a node config into a {@link NodeConfig}: key by key with typed reads, then the checks only the file
+ * can name precisely (which peer, which pool), then the existing classes' own validation
+ * ({@link InterconnectConfig#conclude(int)}, {@link ActorSystemConfig#conclude()}, {@link MemoryQuotaConfig#of})
+ * whose {@link IllegalArgumentException} is turned into a {@link NodeConfigException} naming the key path.
+ * Used once per config, on one thread.
+ */
+final class NodeConfigMapper
+{
+    static final String NODE_ID = "troupe.node-id";
+    static final String CLUSTER_ID = "troupe.cluster-id";
+    static final String CLUSTER_SECRET = "troupe.cluster-secret";
+    static final String CLUSTER_SECRET_FILE = "troupe.cluster-secret-file";
+    static final String DATA_DIR = "troupe.data-dir";
+    static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
+    static final String BIND_HOST = "troupe.bind.host";
+    static final String BIND_PORT = "troupe.bind.port";
+    static final String PEERS = "troupe.peers";
+    static final String POOLS = "troupe.pools";
+    static final String QUOTA_MAX = "troupe.memory-quota.max";
+    static final String QUOTA_LOW_WATER = "troupe.memory-quota.low-water";
+    static final String QUOTA_RECLAIM_TIMEOUT = "troupe.memory-quota.reclaim-timeout";
+    static final String HEARTBEAT_INTERVAL = "troupe.failure-detector.heartbeat-interval";
+    static final String FAILURE_TIMEOUT = "troupe.failure-detector.timeout";
+    static final String AERON_DIR = "troupe.transport.aeron-dir";
+    static final String EMBEDDED_DRIVER = "troupe.transport.embedded-driver";
+    static final String IDLE = "troupe.transport.idle";
+    static final String CONTROL_STREAM = "troupe.transport.control-stream";
+    static final String DATA_STREAM = "troupe.transport.data-stream";
+    static final String BULK_STREAM = "troupe.transport.bulk-stream";
+    static final String CONTROL_TERM_LENGTH = "troupe.transport.control-term-length";
+    static final String DATA_TERM_LENGTH = "troupe.transport.data-term-length";
+    static final String BULK_TERM_LENGTH = "troupe.transport.bulk-term-length";
+    static final String MTU = "troupe.transport.mtu";
+    static final String BULK_THRESHOLD = "troupe.transport.bulk-threshold";
+    static final String MAX_EVENT_SIZE = "troupe.transport.max-event-size";
+    static final String OUTBOUND_QUEUE_CAPACITY = "troupe.transport.outbound-queue-capacity";
+    static final String HANDSHAKE_RETRY_MIN = "troupe.transport.handshake-retry-min";
+    static final String HANDSHAKE_RETRY_MAX = "troupe.transport.handshake-retry-max";
+    static final String ACK_INTERVAL = "troupe.transport.ack-interval";
+
+    /** The keys an element of {@code troupe.peers} may have. */
+    static final Set<String> PEER_KEYS = Set.of("id", "host", "port");
+    /** The keys an element of {@code troupe.pools} may have. */
+    static final Set<String> POOL_KEYS =
+        Set.of("name", "threads", "events-per-activation", "time-per-activation", "spin-before-sleep");
+    /** The keys of the elements of each list of objects. */
+    static final Map<String, Set<String>> ELEMENT_KEYS = Map.of(PEERS, PEER_KEYS, POOLS, POOL_KEYS);
+
+    /** InterconnectConfig's setting names, as its conclude() messages spell them, to the keys that set them. */
+    private static final Map<String, String> INTERCONNECT_KEYS = interconnectKeys();
+    private static final Pattern INTERCONNECT_SETTING = Pattern.compile("^interconnect setting (\\S+) = ");
+    private static final String IS_INVALID = " is invalid: ";
+    private static final Pattern PERCENTAGE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*%\\s*");
+    private static final String OFF = "off";
+    /** Longest secret file read: far more than a secret needs, little enough to read whole. */
+    private static final int MAX_SECRET_FILE_BYTES = 64 * 1024;
+
+    private final ConfigReader in;
+    private final String source;
+
+    private NodeConfigMapper(final ConfigReader in)
+    {
+        this.in = in;
+        this.source = in.source();
+    }
+
+    /**
+     * Maps a config onto a node config.
+     *
+     * @param config    the config, not yet merged with the reference.
+     * @param reference the reference config: every key and its default.
+     * @param source    the config's file name (or another name for it), for messages.
+     * @return the node config.
+     * @throws NodeConfigException naming the first key at fault.
+     */
+    static NodeConfig map(final Config config, final Config reference, final String source)
+    {
+        final Config resolved;
+        try
+        {
+            resolved = config.withFallback(reference).resolve();
+        }
+        catch (final ConfigException ex)
+        {
+            throw ConfigReader.whole(source, "cannot resolve: " + ex.getMessage(), ex);
+        }
+        KnownKeys.check(resolved.root(), reference.root(), ELEMENT_KEYS, source);
+        return new NodeConfigMapper(new ConfigReader(resolved, "", source)).map();
+    }
+
+    private NodeConfig map()
+    {
+        final int nodeId = nodeId();
+        final String secretKey = secretKey();
+        final byte[] secret = secret(secretKey);
+
+        final InterconnectConfig interconnect = new InterconnectConfig()
+            .clusterId(in.string(CLUSTER_ID))
+            .clusterSecret(secret)
+            .bindHost(in.string(BIND_HOST))
+            .bindPort(bindPort())
+            .heartbeatInterval(in.duration(HEARTBEAT_INTERVAL))
+            .failureTimeout(in.duration(FAILURE_TIMEOUT))
+            .aeronDir(emptyToNull(in.string(AERON_DIR)))
+            .embeddedDriver(in.bool(EMBEDDED_DRIVER))
+            .idleMode(idleMode())
+            .controlStreamId(in.integer(CONTROL_STREAM))
+            .dataStreamId(in.integer(DATA_STREAM))
+            .bulkStreamId(in.integer(BULK_STREAM))
+            .controlTermLength(in.intBytes(CONTROL_TERM_LENGTH))
+            .dataTermLength(in.intBytes(DATA_TERM_LENGTH))
+            .bulkTermLength(in.intBytes(BULK_TERM_LENGTH))
+            .mtuLength(in.intBytes(MTU))
+            .bulkThresholdBytes(in.intBytes(BULK_THRESHOLD))
+            .maxEventBytes(in.intBytes(MAX_EVENT_SIZE))
+            .outboundQueueCapacity(in.integer(OUTBOUND_QUEUE_CAPACITY))
+            .handshakeRetryMin(in.duration(HANDSHAKE_RETRY_MIN))
+            .handshakeRetryMax(in.duration(HANDSHAKE_RETRY_MAX))
+            .ackInterval(in.duration(ACK_INTERVAL));
+        for (final PeerAddress peer : peers(nodeId))
+        {
+            interconnect.peer(peer);
+        }
+        final List<PoolConfig> pools = pools(nodeId);
+        final MemoryQuotaConfig memoryQuota = memoryQuota();
+        final Duration shutdownTimeout = in.duration(SHUTDOWN_TIMEOUT);
+        final Path dataDir = dataDir(nodeId);
+
+        checkInterconnect(interconnect, nodeId, secretKey);
+        final String secretOrigin = CLUSTER_SECRET.equals(secretKey) ? CLUSTER_SECRET :
+            "file " + in.string(CLUSTER_SECRET_FILE);
+        final NodeConfig node = new NodeConfig(
+            source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, shutdownTimeout);
+        checkActorSystem(node.actorSystemConfig());
+        return node;
+    }
+
+    private int nodeId()
+    {
+        if (!in.isSet(NODE_ID))
+        {
+            throw in.missing(NODE_ID, "required: this node's id, 1.." + ActorId.MAX_NODE_ID);
+        }
+        final int nodeId = in.integer(NODE_ID);
+        try
+        {
+            new ActorSystemConfig().nodeId(nodeId).conclude();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw in.invalid(NODE_ID, ex.getMessage(), ex);
+        }
+        return nodeId;
+    }
+
+    private int bindPort()
+    {
+        if (!in.isSet(BIND_PORT))
+        {
+            throw in.missing(BIND_PORT, "required: the UDP port this node listens on, 1..65535");
+        }
+        return in.integer(BIND_PORT);
+    }
+
+    private String secretKey()
+    {
+        final boolean inline = in.isSet(CLUSTER_SECRET);
+        final boolean file = in.isSet(CLUSTER_SECRET_FILE);
+        if (inline && file)
+        {
+            throw in.invalid(CLUSTER_SECRET_FILE, "allowed only one of " + CLUSTER_SECRET + " and " + CLUSTER_SECRET_FILE);
+        }
+        if (!inline && !file)
+        {
+            throw in.missing(CLUSTER_SECRET, "required: set " + CLUSTER_SECRET + " or " + CLUSTER_SECRET_FILE +
+                " (at least " + InterconnectConfig.MIN_SECRET_BYTES + " bytes)");
+        }
+        return inline ? CLUSTER_SECRET : CLUSTER_SECRET_FILE;
+    }
+
+    private byte[] secret(final String secretKey)
+    {
+        if (CLUSTER_SECRET.equals(secretKey))
+        {
+            return in.string(CLUSTER_SECRET).getBytes(StandardCharsets.UTF_8);
+        }
+        final Path file = path(CLUSTER_SECRET_FILE);
+        final byte[] bytes;
+        // Bounded read: a path to the wrong file (a log, /dev/zero) must fail, not fill the heap.
+        try (InputStream stream = Files.newInputStream(file))
+        {
+            bytes = stream.readNBytes(MAX_SECRET_FILE_BYTES + 1);
+        }
+        catch (final IOException | SecurityException ex)
+        {
+            throw in.invalid(CLUSTER_SECRET_FILE, "allowed a readable file; reading " + file.toAbsolutePath() +
+                " failed: " + ex, ex);
+        }
+        if (bytes.length > MAX_SECRET_FILE_BYTES)
+        {
+            throw in.invalid(CLUSTER_SECRET_FILE, "allowed a file of at most " + MAX_SECRET_FILE_BYTES + " bytes");
+        }
+        return withoutTrailingLineBreak(bytes);
+    }
+
+    /**
+     * The bytes without one trailing {@code \n} or {@code \r\n}: what an editor or {@code echo} adds to a file.
+     */
+    static byte[] withoutTrailingLineBreak(final byte[] bytes)
+    {
+        int length = bytes.length;
+        if (length > 0 && bytes[length - 1] == '\n')
+        {
+            length--;
+            if (length > 0 && bytes[length - 1] == '\r')
+            {
+                length--;
+            }
+        }
+        return length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
+    }
+
+    private IdleMode idleMode()
+    {
+        final String value = in.string(IDLE).trim();
+        for (final IdleMode mode : IdleMode.values())
+        {
+            if (mode.name().equalsIgnoreCase(value))
+            {
+                return mode;
+            }
+        }
+        final List<String> allowed = new ArrayList<>();
+        for (final IdleMode mode : IdleMode.values())
+        {
+            allowed.add(mode.name().toLowerCase(Locale.ROOT));
+        }
+        throw in.invalid(IDLE, "allowed " + String.join(" or ", allowed));
+    }
+
+    private List<PeerAddress> peers(final int nodeId)
+    {
+        final ConfigList list = in.list(PEERS, "a list of peers such as [ { id = 2, host = \"10.0.0.2\", port = 40100 } ]");
+        final List<PeerAddress> peers = new ArrayList<>(list.size());
+        final Map<Integer, Integer> indexById = new HashMap<>();
+        for (int i = 0; i < list.size(); i++)
+        {
+            final String elementPath = PEERS + '[' + i + ']';
+            final ConfigReader peer = element(list.get(i), elementPath, "a peer such as { id = 2, host = \"10.0.0.2\", port = 40100 }");
+            final int id = peer.integer("id");
+            final String host = peer.string("host");
+            final int port = peer.integer("port");
+            if (id < 1 || id > ActorId.MAX_NODE_ID)
+            {
+                throw peer.invalid("id", "allowed node ids 1.." + ActorId.MAX_NODE_ID);
+            }
+            if (id == nodeId)
+            {
+                throw peer.invalid("id", "allowed the ids of other nodes; " + NODE_ID + " = " + nodeId + " is this node");
+            }
+            final Integer earlier = indexById.putIfAbsent(id, i);
+            if (earlier != null)
+            {
+                throw peer.invalid("id", "allowed one entry per node id; " + PEERS + '[' + earlier + "] has id " + id + " too");
+            }
+            if (host.isBlank())
+            {
+                throw peer.invalid("host", "allowed a host name or address");
+            }
+            if (port < 1 || port > 65535)
+            {
+                throw peer.invalid("port", "allowed 1..65535");
+            }
+            peers.add(new PeerAddress(id, host, port));
+        }
+        return peers;
+    }
+
+    private List<PoolConfig> pools(final int nodeId)
+    {
+        final ConfigList list = in.list(POOLS, "a list of pools such as [ { name = \"default\", threads = 2 } ]");
+        if (list.isEmpty())
+        {
+            throw in.invalid(POOLS, "allowed at least one pool, such as [ { name = \"default\" } ]");
+        }
+        final List<PoolConfig> pools = new ArrayList<>(list.size());
+        final Map<String, Integer> indexByName = new HashMap<>();
+        for (int i = 0; i < list.size(); i++)
+        {
+            final String elementPath = POOLS + '[' + i + ']';
+            final ConfigReader element = element(list.get(i), elementPath, "a pool such as { name = \"default\", threads = 2 }");
+            final String name = element.string("name");
+            final PoolConfig pool = PoolConfig.named(name);
+            if (element.isSet("threads"))
+            {
+                pool.threads(element.integer("threads"));
+            }
+            if (element.isSet("events-per-activation"))
+            {
+                pool.eventsPerActivation(element.integer("events-per-activation"));
+            }
+            if (element.isSet("time-per-activation"))
+            {
+                pool.timePerActivation(element.duration("time-per-activation"));
+            }
+            if (element.isSet("spin-before-sleep"))
+            {
+                pool.spinBeforeSleep(element.duration("spin-before-sleep"));
+            }
+            checkPool(element, pool, nodeId);
+            final Integer earlier = indexByName.putIfAbsent(name, i);
+            if (earlier != null)
+            {
+                throw element.invalid("name", "allowed a name no other pool has; " + POOLS + '[' + earlier + "] is named '" +
+                    name + "' too");
+            }
+            pools.add(pool);
+        }
+        return pools;
+    }
+
+    /**
+     * Validates one pool with ActorSystemConfig's own checks (PoolConfig's are not public), naming the key.
+     */
+    private static void checkPool(final ConfigReader element, final PoolConfig pool, final int nodeId)
+    {
+        try
+        {
+            new ActorSystemConfig().nodeId(nodeId).pool(pool).conclude();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            final String message = ex.getMessage();
+            final String key;
+            if (message.startsWith("pool name"))
+            {
+                key = "name";
+            }
+            else if (message.contains("threads="))
+            {
+                key = "threads";
+            }
+            else if (message.contains("eventsPerActivation="))
+            {
+                key = "events-per-activation";
+            }
+            else if (message.contains("timePerActivation="))
+            {
+                key = "time-per-activation";
+            }
+            else if (message.contains("spinBeforeSleep="))
+            {
+                key = "spin-before-sleep";
+            }
+            else
+            {
+                key = "name";
+            }
+            throw element.invalid(key, message, ex);
+        }
+    }
+
+    private ConfigReader element(final ConfigValue value, final String elementPath, final String expected)
+    {
+        if (value.valueType() != ConfigValueType.OBJECT)
+        {
+            throw ConfigReader.invalid(source, elementPath, value, "expected " + expected, null);
+        }
+        return in.element((ConfigObject)value, elementPath);
+    }
+
+    private MemoryQuotaConfig memoryQuota()
+    {
+        final MemoryQuotaConfig quota = quotaMaxAndLowWater();
+        try
+        {
+            return quota.reclaimTimeout(in.duration(QUOTA_RECLAIM_TIMEOUT));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw in.invalid(QUOTA_RECLAIM_TIMEOUT, ex.getMessage(), ex);
+        }
+    }
+
+    private MemoryQuotaConfig quotaMaxAndLowWater()
+    {
+        final ConfigValue max = in.value(QUOTA_MAX);
+        final Matcher percentage = PERCENTAGE.matcher(in.string(QUOTA_LOW_WATER));
+        final boolean isPercentage = percentage.matches();
+        final String lowWaterExpected = "a percentage of max such as 75%, or a size such as 192MiB";
+        if (max.valueType() == ConfigValueType.STRING && OFF.equalsIgnoreCase(((String)max.unwrapped()).trim()))
+        {
+            if (!isPercentage)
+            {
+                in.bytes(QUOTA_LOW_WATER, lowWaterExpected);
+            }
+            return MemoryQuotaConfig.disabled();
+        }
+        final long maxBytes = in.bytes(QUOTA_MAX, "a size such as 256MiB, or off");
+        final long lowWaterBytes = isPercentage ?
+            (long)(maxBytes * (Double.parseDouble(percentage.group(1)) / 100.0)) :
+            in.bytes(QUOTA_LOW_WATER, lowWaterExpected);
+        try
+        {
+            return MemoryQuotaConfig.of(maxBytes, lowWaterBytes);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw in.invalid(ex.getMessage().contains("lowWater") ? QUOTA_LOW_WATER : QUOTA_MAX, ex.getMessage(), ex);
+        }
+    }
+
+    private Path dataDir(final int nodeId)
+    {
+        final String dir = in.string(DATA_DIR);
+        return dir.isEmpty() ? Path.of(".", "data", "node-" + nodeId) : path(DATA_DIR);
+    }
+
+    private Path path(final String key)
+    {
+        try
+        {
+            return Path.of(in.string(key));
+        }
+        catch (final InvalidPathException ex)
+        {
+            throw in.invalid(key, "expected a path: " + ex.getMessage(), ex);
+        }
+    }
+
+    private void checkInterconnect(final InterconnectConfig interconnect, final int nodeId, final String secretKey)
+    {
+        try
+        {
+            NodeConfig.copy(interconnect).conclude(nodeId);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            final String message = ex.getMessage();
+            final String key = interconnectKey(message, interconnect, secretKey);
+            if (key == null)
+            {
+                throw ConfigReader.whole(source, message, ex);
+            }
+            final int invalid = message.indexOf(IS_INVALID);
+            final String allowed = invalid >= 0 ? message.substring(invalid + IS_INVALID.length()) : message;
+            // The secret's value is never shown (or is the file's name): say how long it is instead.
+            final String problem = key.equals(secretKey) ?
+                "the secret has " + interconnect.clusterSecret().length + " bytes, " + allowed : allowed;
+            throw in.invalid(key, problem, ex);
+        }
+    }
+
+    /**
+     * The key of the setting an InterconnectConfig message names, or null if it names none this file sets.
+     */
+    private static String interconnectKey(
+        final String message, final InterconnectConfig interconnect, final String secretKey)
+    {
+        final Matcher setting = INTERCONNECT_SETTING.matcher(message);
+        final String key = setting.find() ? INTERCONNECT_KEYS.get(setting.group(1)) : null;
+        if (CLUSTER_SECRET.equals(key))
+        {
+            return secretKey;
+        }
+        if (CONTROL_STREAM.equals(key))
+        {
+            // The three stream ids must differ: name the later of the two that clash.
+            return interconnect.dataStreamId() == interconnect.controlStreamId() ? DATA_STREAM : BULK_STREAM;
+        }
+        return key;
+    }
+
+    private void checkActorSystem(final ActorSystemConfig actorSystem)
+    {
+        try
+        {
+            actorSystem.conclude();
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            final String message = ex.getMessage();
+            final String key;
+            if (message.startsWith("nodeId"))
+            {
+                key = NODE_ID;
+            }
+            else if (message.startsWith("pool"))
+            {
+                key = POOLS;
+            }
+            else if (message.startsWith("shutdownTimeout"))
+            {
+                key = SHUTDOWN_TIMEOUT;
+            }
+            else
+            {
+                throw ConfigReader.whole(source, message, ex);
+            }
+            throw in.invalid(key, message, ex);
+        }
+    }
+
+    private static String emptyToNull(final String value)
+    {
+        return value.isEmpty() ? null : value;
+    }
+
+    private static Map<String, String> interconnectKeys()
+    {
+        final Map<String, String> keys = new HashMap<>();
+        keys.put("clusterId", CLUSTER_ID);
+        keys.put("clusterSecret", CLUSTER_SECRET);
+        keys.put("bindHost", BIND_HOST);
+        keys.put("bindPort", BIND_PORT);
+        keys.put("peers", PEERS);
+        keys.put("idleMode", IDLE);
+        keys.put("controlStreamId/dataStreamId/bulkStreamId", CONTROL_STREAM);
+        keys.put("controlTermLength", CONTROL_TERM_LENGTH);
+        keys.put("dataTermLength", DATA_TERM_LENGTH);
+        keys.put("bulkTermLength", BULK_TERM_LENGTH);
+        keys.put("mtuLength", MTU);
+        keys.put("bulkThresholdBytes", BULK_THRESHOLD);
+        keys.put("maxEventBytes", MAX_EVENT_SIZE);
+        keys.put("outboundQueueCapacity", OUTBOUND_QUEUE_CAPACITY);
+        keys.put("heartbeatInterval", HEARTBEAT_INTERVAL);
+        keys.put("failureTimeout", FAILURE_TIMEOUT);
+        keys.put("handshakeRetryMin", HANDSHAKE_RETRY_MIN);
+        keys.put("handshakeRetryMax", HANDSHAKE_RETRY_MAX);
+        keys.put("ackInterval", ACK_INTERVAL);
+        return Map.copyOf(keys);
+    }
+}
