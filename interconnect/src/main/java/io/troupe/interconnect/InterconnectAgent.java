@@ -52,6 +52,8 @@ final class InterconnectAgent implements Agent
     final UnsafeBuffer scratch;
     /** Largest message one offer may carry on the bulk stream; larger frames go as chunks. */
     private final int bulkMessageLimit;
+    /** Bytes the bulk lane of a peer may hold (one frame is always let in). */
+    private final long bulkLaneLimitBytes;
     private final AgentInvoker clientInvoker;
     private final Subscription controlSubscription;
     private final Subscription dataSubscription;
@@ -100,6 +102,7 @@ final class InterconnectAgent implements Agent
         this.dataAssembler = new FragmentAssembler(inbound::onDataFragment);
         this.bulkAssembler = new FragmentAssembler(inbound::onBulkFragment);
         this.bulkMessageLimit = InterconnectConfig.maxMessageLength(config.bulkTermLength());
+        this.bulkLaneLimitBytes = 2L * config.bulkTermLength();
         this.scratch = new UnsafeBuffer(new byte[Math.max(64 * 1024, bulkMessageLimit)]);
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
         this.ackIntervalNs = config.ackInterval().toNanos();
@@ -151,10 +154,16 @@ final class InterconnectAgent implements Agent
 
     // ------------------------------------------------------------------ outbound
 
+    /**
+     * Drains a peer's outbound queue: frames for the data stream are offered in queue order; frames for the
+     * bulk stream move to the peer's bulk lane and go out as the bulk publication allows, so a large event
+     * being pushed back does not hold up small events of other pairs. A pair with a frame in the lane, or
+     * one on the bulk stream not yet acknowledged, keeps to the bulk stream: FIFO per pair.
+     */
     private int drainOutbound(final Peer peer)
     {
+        int sent = drainBulkLane(peer);
         final MemoryQueue<OutboundFrame> queue = peer.outbound;
-        int sent = 0;
         while (sent < DRAIN_LIMIT)
         {
             OutboundFrame frame = peer.pending;
@@ -167,41 +176,84 @@ final class InterconnectAgent implements Agent
                 catch (final CollapsedException ex)
                 {
                     replaceCollapsedQueue(peer, queue);
-                    return sent;
+                    break;
                 }
                 if (frame == null)
                 {
-                    return sent;
+                    break;
                 }
             }
             final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
-            final boolean onBulk = frame.frame.length > config.bulkThresholdBytes() ||
-                peer.bulkUntil[bucket] > peer.bulkAcked; // an earlier frame of this pair is still on the bulk stream
-            final long position = frame.frame.length > bulkMessageLimit ?
-                offerChunks(peer, frame) : offer(onBulk ? peer.bulk : peer.data, frame.frame);
+            if (frame.frame.length > config.bulkThresholdBytes() || peer.bulkLaneCount[bucket] > 0 ||
+                peer.bulkUntil[bucket] > peer.bulkAcked)
+            {
+                if (peer.bulkLaneBytes > 0 && peer.bulkLaneBytes + frame.frame.length > bulkLaneLimitBytes)
+                {
+                    peer.pending = frame; // the lane is full: wait for it (and keep what follows in order)
+                    break;
+                }
+                peer.pending = null;
+                peer.bulkLane.addLast(frame);
+                peer.bulkLaneCount[bucket]++;
+                peer.bulkLaneBytes += frame.frame.length;
+                continue;
+            }
+            final long position = offer(peer.data, frame.frame);
             if (position < 0)
             {
                 peer.pending = frame;
-                if (position == Publication.BACK_PRESSURED || position == Publication.ADMIN_ACTION)
-                {
-                    peer.backPressured++;
-                }
-                return sent; // not connected or pushed back: try again next cycle (or the session ends)
+                countPushBack(peer, position);
+                break;
             }
             peer.pending = null;
-            if (onBulk)
-            {
-                peer.bulkUntil[bucket] = position;
-            }
             if (frame.tracked != null)
             {
-                (onBulk ? peer.bulkInFlight : peer.dataInFlight).add(position, frame.tracked);
+                peer.dataInFlight.add(position, frame.tracked);
+            }
+            peer.eventsOut++;
+            peer.bytesOut += frame.frame.length;
+            sent++;
+        }
+        sent += drainBulkLane(peer);
+        peer.bulkLaneSize = peer.bulkLane.size();
+        return sent;
+    }
+
+    private int drainBulkLane(final Peer peer)
+    {
+        int sent = 0;
+        OutboundFrame frame;
+        while (sent < DRAIN_LIMIT && (frame = peer.bulkLane.peekFirst()) != null)
+        {
+            final long position = frame.frame.length > bulkMessageLimit ?
+                offerChunks(peer, frame) : offer(peer.bulk, frame.frame);
+            if (position < 0)
+            {
+                countPushBack(peer, position);
+                break;
+            }
+            peer.bulkLane.pollFirst();
+            final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
+            peer.bulkLaneCount[bucket]--;
+            peer.bulkLaneBytes -= frame.frame.length;
+            peer.bulkUntil[bucket] = position;
+            if (frame.tracked != null)
+            {
+                peer.bulkInFlight.add(position, frame.tracked);
             }
             peer.eventsOut++;
             peer.bytesOut += frame.frame.length;
             sent++;
         }
         return sent;
+    }
+
+    private static void countPushBack(final Peer peer, final long position)
+    {
+        if (position == Publication.BACK_PRESSURED || position == Publication.ADMIN_ACTION)
+        {
+            peer.backPressured++;
+        }
     }
 
     private long offer(final ExclusivePublication publication, final byte[] frame)
@@ -317,6 +369,16 @@ final class InterconnectAgent implements Agent
             report(peer.pending, reason);
             peer.pending = null;
         }
+        OutboundFrame laneFrame;
+        while ((laneFrame = peer.bulkLane.pollFirst()) != null)
+        {
+            lost++;
+            report(laneFrame, reason);
+        }
+        java.util.Arrays.fill(peer.bulkLaneCount, 0);
+        peer.bulkLaneBytes = 0;
+        peer.bulkLaneSize = 0;
+        peer.chunkOffset = 0;
         final MemoryQueue<OutboundFrame> queue = peer.outbound;
         try
         {

@@ -46,7 +46,12 @@ final class Peer
     byte[] ourChallenge;
     long nextHandshakeNs;
     OutboundFrame pending;
-    /** How much of {@link #pending} has gone out as chunks. */
+    /** Frames for the bulk stream, in order, waiting for the bulk publication. */
+    final java.util.ArrayDeque<OutboundFrame> bulkLane = new java.util.ArrayDeque<>();
+    /** Per pair bucket: frames of the bucket in the bulk lane. */
+    final int[] bulkLaneCount = new int[PAIR_BUCKETS];
+    long bulkLaneBytes;
+    /** How much of the bulk lane's first frame has gone out as chunks. */
     int chunkOffset;
     final InFlight dataInFlight = new InFlight();
     final InFlight bulkInFlight = new InFlight();
@@ -64,6 +69,7 @@ final class Peer
     ChunkAssembler chunks;
 
     // ---- counters: agent-written volatile fields, or atomics for the senders
+    volatile int bulkLaneSize;
     volatile long eventsOut;
     volatile long bytesOut;
     volatile long eventsIn;
@@ -93,7 +99,7 @@ final class Peer
     {
         final MemoryQueue<OutboundFrame> queue = outbound;
         return new PeerCounters(nodeId, established, peerIncarnation, eventsOut, bytesOut, eventsIn, bytesIn,
-            backPressured, queue == null ? 0 : queue.size(), sessionsUp, sessionsDown, rejectedFrames,
+            backPressured, (queue == null ? 0 : queue.size()) + bulkLaneSize, sessionsUp, sessionsDown, rejectedFrames,
             handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued);
     }
 }
