@@ -108,6 +108,15 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     public static Interconnect start(final ActorSystem system, final InterconnectConfig config, final EventCodecRegistry codecs)
     {
         config.conclude(system.nodeId());
+        for (final int type : new int[] {io.troupe.actor.Undelivered.TYPE, io.troupe.actor.NodeConnected.TYPE,
+            io.troupe.actor.NodeDisconnected.TYPE})
+        {
+            if (codecs.codec(type) == null)
+            {
+                throw new IllegalArgumentException("the interconnect's codec registry lacks Troupe's own codecs (type " +
+                    EventTypes.describe(type) + "); build it with EventCodecRegistry.builder().withTroupeCodecs()");
+            }
+        }
         MediaDriver driver = null;
         Aeron aeron = null;
         try
