@@ -1,13 +1,14 @@
 package io.troupe.node;
 
-import io.troupe.node.demo.Demo;
+import io.troupe.node.demo.ClusterDemo;
+import io.troupe.node.demo.LocalDemo;
 
 import java.io.PrintStream;
 import java.util.Arrays;
 
 /**
- * Entry point of the node jar, behind the {@code ./troupe} launcher: {@code demo} now; {@code node} and the
- * operations commands come with the interconnect and the CLI.
+ * Entry point of the node jar, behind the {@code ./troupe} launcher: {@code node} runs a node, {@code demo} the
+ * 3-node demo ({@code demo --local} the single-node one); the operations commands come with the CLI.
  */
 public final class Main
 {
@@ -36,7 +37,15 @@ public final class Main
         switch (args[0])
         {
             case "demo":
-                return Demo.run(rest, out, err);
+                if (rest.length > 0 && "--local".equals(rest[0]))
+                {
+                    return LocalDemo.run(Arrays.copyOfRange(rest, 1, rest.length), out, err);
+                }
+                return ClusterDemo.run(rest, out, err);
+            case "node":
+                return NodeCommand.run(rest, out, err, system ->
+                {
+                });
             default:
                 err.println("troupe: unknown command '" + args[0] + "'");
                 usage(err);
@@ -49,8 +58,12 @@ public final class Main
         stream.println("usage: troupe <command> [options]");
         stream.println();
         stream.println("commands:");
-        stream.println("  demo [--seconds N] [--pairs N] [--threads N]");
-        stream.println("        start a local node, run a ping-pong and a service lookup, print what happened");
+        stream.println("  demo [--seconds N] [--pairs N]");
+        stream.println("        start a 3-node cluster on 127.0.0.1 (this process and two child processes), run remote");
+        stream.println("        ping-pong, a remote service call and a node stop, print what happened, stop everything");
+        stream.println("  demo --local [--seconds N] [--pairs N] [--threads N]");
+        stream.println("        the single-node demo: one node in this process, local ping-pong and a service lookup");
+        NodeCommand.usage(stream);
         stream.println("  help  this text");
     }
 }

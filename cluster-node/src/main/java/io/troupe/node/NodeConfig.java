@@ -96,6 +96,16 @@ public final class NodeConfig
     }
 
     /**
+     * How long a clean shutdown lets the executor pools drain ({@code troupe.shutdown-timeout}).
+     *
+     * @return the drain deadline.
+     */
+    public Duration shutdownTimeout()
+    {
+        return shutdownTimeout;
+    }
+
+    /**
      * Where the config came from.
      *
      * @return the file name, or the name the config was given.

@@ -122,6 +122,15 @@ final class InboundFrames implements FrameHandler
         {
             return;
         }
+        peer.eventsIn++;
+        peer.bytesIn += frame.frameLength();
+        if (!agent.system.isRunning())
+        {
+            // This node is shutting down and takes no more events. The frame stays unacknowledged, so its sender
+            // still answers for it: a tracked one becomes Undelivered(DISCONNECTED, unsure) when our goodbye ends
+            // the session. Acknowledging it would lose it silently.
+            return;
+        }
         if (streamId == agent.config.dataStreamId())
         {
             peer.receivedDataPosition = position;
@@ -130,8 +139,6 @@ final class InboundFrames implements FrameHandler
         {
             peer.receivedBulkPosition = position;
         }
-        peer.eventsIn++;
-        peer.bytesIn += frame.frameLength();
         final Envelope envelope = frame.toEnvelope(codecs);
         final ActorId recipient = envelope.recipient();
         if (!agent.system.isLocalNode(recipient.nodeId()))

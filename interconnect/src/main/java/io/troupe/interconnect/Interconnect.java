@@ -392,6 +392,26 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         return config;
     }
 
+    private void linger()
+    {
+        agent.linger();
+        agentIdle.signal();
+        final long deadlineNs = System.nanoTime() + config.failureTimeout().toNanos();
+        while (!agent.isFlushed() && System.nanoTime() - deadlineNs < 0 && runner.thread() != null &&
+            !runner.isClosed())
+        {
+            try
+            {
+                Thread.sleep(1);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** For tests: stops as a killed process would, without goodbyes and without reporting anything. */
     void kill()
     {
@@ -403,9 +423,13 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
-     * Says goodbye to every peer, reports what is still queued or unacknowledged as
-     * {@link UndeliveredReason#SHUTDOWN}, detaches from the actor system, and closes Aeron and the embedded
-     * driver (whose directory is removed).
+     * Refuses new sends, lingers until every connected peer has acknowledged what was queued and sent to it
+     * (for at most the failure timeout, after which a silent peer would be declared down anyway), then says
+     * goodbye to every peer, reports what is still queued or
+     * unacknowledged as {@link UndeliveredReason#SHUTDOWN}, detaches from the actor system, and closes Aeron
+     * and the embedded driver (whose directory is removed). The linger matters because a goodbye travels on
+     * the control stream and events on the others: without it, a peer could read the goodbye, end the session
+     * and drop events sent before it.
      */
     @Override
     public void close()
@@ -415,6 +439,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             return;
         }
         closed = true;
+        linger();
         system.detachRemote(this);
         CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
         CloseHelper.quietCloseAll(aeron, driver);

@@ -68,6 +68,10 @@ final class InterconnectAgent implements Agent
     private final long ackIntervalNs;
     private volatile boolean closing;
     private volatile boolean killed;
+    /** Set by {@link Interconnect#close()}: compute {@link #flushed} every duty cycle. */
+    private volatile boolean lingering;
+    /** Whether every established peer has acknowledged everything queued and sent to it (while lingering). */
+    private volatile boolean flushed;
 
     InterconnectAgent(
         final InterconnectConfig config,
@@ -143,7 +147,36 @@ final class InterconnectAgent implements Agent
                 work += sendAcks(peer, nowNs);
             }
         }
+        if (lingering)
+        {
+            flushed = allAcknowledged();
+        }
         return work;
+    }
+
+    /** Asks the agent to report, every duty cycle from now on, whether its peers have everything it sent. */
+    void linger()
+    {
+        lingering = true;
+    }
+
+    /** While lingering: whether every established peer has acknowledged all that was queued for it. */
+    boolean isFlushed()
+    {
+        return flushed;
+    }
+
+    private boolean allAcknowledged()
+    {
+        for (final Peer peer : peers)
+        {
+            if (peer.state == Peer.ESTABLISHED && (peer.pending != null || peer.outbound.size() > 0 || !peer.bulkLane.isEmpty() ||
+                peer.dataAcked < peer.dataSent || peer.bulkAcked < peer.bulkSent))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Runs a command on the agent thread (subscriptions and the like); false if the queue is full. */
@@ -206,6 +239,7 @@ final class InterconnectAgent implements Agent
                 break;
             }
             peer.pending = null;
+            peer.dataSent = position;
             if (frame.tracked != null)
             {
                 peer.dataInFlight.add(position, frame.tracked);
@@ -237,6 +271,7 @@ final class InterconnectAgent implements Agent
             peer.bulkLaneCount[bucket]--;
             peer.bulkLaneBytes -= frame.frame.length;
             peer.bulkUntil[bucket] = position;
+            peer.bulkSent = position;
             if (frame.tracked != null)
             {
                 peer.bulkInFlight.add(position, frame.tracked);
@@ -303,6 +338,12 @@ final class InterconnectAgent implements Agent
             return 0;
         }
         peer.nextAckNs = nowNs + ackIntervalNs;
+        return flushAcks(peer);
+    }
+
+    /** Acknowledges what has arrived from a peer since the last ack, now. */
+    private int flushAcks(final Peer peer)
+    {
         int work = 0;
         if (peer.receivedDataPosition != peer.ackedDataPositionSent &&
             sessions.sendAck(peer, config.dataStreamId(), peer.receivedDataPosition))
@@ -349,6 +390,8 @@ final class InterconnectAgent implements Agent
         }
         peer.bulkAcked = 0;
         peer.dataAcked = 0;
+        peer.bulkSent = 0;
+        peer.dataSent = 0;
         peer.receivedDataPosition = 0;
         peer.receivedBulkPosition = 0;
         peer.ackedDataPositionSent = 0;
@@ -465,7 +508,10 @@ final class InterconnectAgent implements Agent
         }
     }
 
-    /** Says goodbye to every connected peer and reports what is still queued as SHUTDOWN. */
+    /**
+     * Says goodbye to every connected peer and reports what is still queued as SHUTDOWN. The last acks go out
+     * first, on the same stream, so that the peer does not report events this node has as lost.
+     */
     void close()
     {
         closing = true;
@@ -473,6 +519,7 @@ final class InterconnectAgent implements Agent
         {
             if (peer.state == Peer.ESTABLISHED)
             {
+                flushAcks(peer);
                 sessions.sendGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down");
             }
             final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.SHUTDOWN, true);

@@ -59,6 +59,9 @@ final class Peer
     final long[] bulkUntil = new long[PAIR_BUCKETS];
     long bulkAcked;
     long dataAcked;
+    /** Stream positions after the last frame sent in this session, for a closing node to wait for their acks. */
+    long bulkSent;
+    long dataSent;
     long receivedDataPosition;
     long receivedBulkPosition;
     long ackedDataPositionSent;

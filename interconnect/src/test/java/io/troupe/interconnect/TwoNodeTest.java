@@ -12,9 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -143,6 +147,101 @@ class TwoNodeTest
         final Envelope notice = next(events);
         assertThat(((Undelivered)notice.event()).reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
         assertThat(events.poll(200, TimeUnit.MILLISECONDS)).as("one notice per change").isNull();
+    }
+
+    @Test
+    void aClosingInterconnectSendsWhatIsQueuedAndHasItAcknowledgedBeforeItsGoodbye() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final AtomicInteger received = new AtomicInteger();
+        final ActorId sink = one.system.register((ctx, envelope) -> received.incrementAndGet());
+        final BlockingQueue<Envelope> notices = new LinkedBlockingQueue<>();
+        final CountDownLatch sent = new CountDownLatch(1);
+        final int count = 500;
+        final ActorId sender = two.system.register((ctx, envelope) ->
+        {
+            if ("go".equals(envelope.event()))
+            {
+                for (long i = 0; i < count; i++)
+                {
+                    ctx.send(sink, "e" + i, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, i);
+                }
+                sent.countDown();
+            }
+            else
+            {
+                notices.add(envelope);
+            }
+        });
+        final BlockingQueue<Envelope> atOne = new LinkedBlockingQueue<>();
+        final ActorId probe = one.system.register((ctx, envelope) ->
+        {
+            if ("watch".equals(envelope.event()))
+            {
+                ctx.subscribeToNode(2);
+            }
+            else
+            {
+                atOne.add(envelope);
+            }
+        });
+        one.system.send(probe, "watch");
+        assertThat(next(atOne).event()).isEqualTo(new NodeConnected(2));
+        two.system.send(sender, "go");
+        assertThat(sent.await(10, TimeUnit.SECONDS)).isTrue();
+
+        two.interconnect.close(); // at once: most of the events are still queued
+
+        assertThat(next(atOne).event()).isEqualTo(new NodeDisconnected(2));
+        TestCluster.await(() -> received.get() == count, CONNECT, "every event sent before the goodbye delivered");
+        assertThat(notices.poll(200, TimeUnit.MILLISECONDS)).as("nothing reported undelivered").isNull();
+    }
+
+    @Test
+    void aNodeWhoseSystemStoppedLeavesEventsUnacknowledgedSoTheirSendersReportThemWhenItSaysGoodbye() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final ActorId sink = one.system.register((ctx, envelope) ->
+        {
+        });
+        final BlockingQueue<Envelope> events = new LinkedBlockingQueue<>();
+        final ActorId sender = two.system.register((ctx, envelope) ->
+        {
+            if ("go".equals(envelope.event()))
+            {
+                for (long i = 0; i < 10; i++)
+                {
+                    ctx.send(sink, "late" + i, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, i);
+                }
+            }
+            else
+            {
+                events.add(envelope);
+            }
+        });
+        one.system.shutdown(Duration.ZERO); // node 1 takes no more events; its interconnect is still up
+        two.system.send(sender, "go");
+        TestCluster.await(() -> one.interconnect.peerCounters().get(0).eventsIn() == 10, CONNECT, "all 10 arrived");
+
+        one.interconnect.close();
+
+        final Set<Long> reported = new HashSet<>();
+        for (int i = 0; i < 10; i++)
+        {
+            final Envelope notice = next(events);
+            assertThat(notice.event()).isInstanceOf(Undelivered.class);
+            final Undelivered undelivered = (Undelivered)notice.event();
+            assertThat(undelivered.reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
+            assertThat(undelivered.unsure()).isTrue();
+            assertThat(reported.add(notice.cookie())).isTrue();
+        }
+        assertThat(events.poll(200, TimeUnit.MILLISECONDS)).isNull();
     }
 
     @Test

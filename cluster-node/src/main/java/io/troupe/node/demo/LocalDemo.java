@@ -21,16 +21,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The main job of {@code ./troupe demo}: starts a single node, registers a service, looks it up and asks it,
+ * {@code ./troupe demo --local}: starts a single node in this process, registers a service, looks it up and asks it,
  * runs ping-pong pairs for a while, shows what a send to an unknown actor turns into, and prints the
  * node's counters and the throughput.
  */
-public final class Demo
+public final class LocalDemo
 {
     private static final String BALL = "ball";
     private static final ServiceId ECHO = ServiceId.of(0, "echo");
 
-    private Demo()
+    private LocalDemo()
     {
     }
 
@@ -68,13 +68,13 @@ public final class Demo
         }
         catch (final IllegalArgumentException ex)
         {
-            err.println("troupe demo: " + ex.getMessage());
-            err.println("usage: troupe demo [--seconds N] [--pairs N] [--threads N]");
+            err.println("troupe demo --local: " + ex.getMessage());
+            err.println("usage: troupe demo --local [--seconds N] [--pairs N] [--threads N]");
             return 2;
         }
         try
         {
-            return new Demo().run(out, seconds, pairs, threads);
+            return new LocalDemo().run(out, seconds, pairs, threads);
         }
         catch (final InterruptedException ex)
         {
@@ -99,7 +99,7 @@ public final class Demo
             .nodeId(1)
             .pool(PoolConfig.named("default").threads(threads));
         final ActorSystem system = ActorSystem.start(config);
-        out.printf("Troupe demo: node %d started, pool 'default' with %d threads%n", system.nodeId(), threads);
+        out.printf("Troupe demo (single node): node %d started, pool 'default' with %d threads%n", system.nodeId(), threads);
 
         final ActorId echo = system.register(new Echo());
         system.registerService(ECHO, echo);

@@ -1,0 +1,293 @@
+package io.troupe.node;
+
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.interconnect.Interconnect;
+import io.troupe.node.demo.DemoEvents;
+import io.troupe.serialization.EventCodec;
+import io.troupe.serialization.EventCodecRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * A running node: the actor system and the interconnect of one {@link NodeConfig}, started together and
+ * stopped together.
+ *
+ * <p>{@link #start} creates the data directory, starts the actor system from
+ * {@link NodeConfig#actorSystemConfig()}, lets the caller register the node's actors and services, and only
+ * then starts the interconnect from {@link NodeConfig#interconnectConfig()}, so that no peer ever reaches the
+ * node without them; the interconnect speaks an {@link EventCodecRegistry} of Troupe's codecs, the node's own
+ * demo codecs ({@link DemoEvents#CODECS}) and the caller's.
+ *
+ * <p>{@link #close()} is the clean shutdown:
+ * <ol>
+ *   <li>the actor system stops accepting events from outside; the interconnect leaves events from other nodes
+ *       unacknowledged from then on, so their senders still answer for them;</li>
+ *   <li>the pools drain for up to {@code troupe.shutdown-timeout}, sending to other nodes as usual;</li>
+ *   <li>tracked events still queued become {@code Undelivered(SHUTDOWN)}: senders on other nodes are told
+ *       through the interconnect, which is still up;</li>
+ *   <li>the interconnect lets its queues empty and its peers acknowledge them (for at most the failure
+ *       timeout), says goodbye, so that peers see the departure at once rather than after their failure
+ *       detector's timeout, reports what it still holds as {@code Undelivered(SHUTDOWN)}, and removes its Aeron
+ *       directory.</li>
+ * </ol>
+ * A process that runs a node closes it from a shutdown hook, so that SIGTERM and Ctrl-C stop it cleanly
+ * ({@code troupe node} does).
+ *
+ * <p>Thread safe. {@link #close()} runs once; a concurrent or later call waits for that one to finish.
+ */
+public final class Node implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+
+    private final NodeConfig config;
+    private final ActorSystem system;
+    private final Interconnect interconnect;
+    private final RemoteDeadLetters deadLetters;
+    private final CountDownLatch closed = new CountDownLatch(1);
+    private final Object closeLock = new Object();
+    private boolean closeStarted;
+    private volatile boolean drained;
+
+    private Node(
+        final NodeConfig config,
+        final ActorSystem system,
+        final Interconnect interconnect,
+        final RemoteDeadLetters deadLetters)
+    {
+        this.config = config;
+        this.system = system;
+        this.interconnect = interconnect;
+        this.deadLetters = deadLetters;
+    }
+
+    /**
+     * Starts a node without actors of its own (others may still register some later).
+     *
+     * @param config      the node's config.
+     * @param extraCodecs codecs of the caller's own event types that cross nodes, in user spaces other than
+     *                    {@link DemoEvents#SPACE}.
+     * @return the running node.
+     * @throws UncheckedIOException  if the data directory cannot be created.
+     * @throws IllegalStateException if two codecs claim one type id or one class.
+     * @throws RuntimeException      if the actor system or the interconnect cannot start (such as a port in use);
+     *                               whatever started is stopped again.
+     */
+    public static Node start(final NodeConfig config, final EventCodec<?>... extraCodecs)
+    {
+        return start(config, system ->
+        {
+        }, extraCodecs);
+    }
+
+    /**
+     * Starts a node.
+     *
+     * @param config      the node's config.
+     * @param setup       registers the node's actors and services, on the running actor system, before the
+     *                    interconnect starts; it may send to local actors, not yet to other nodes.
+     * @param extraCodecs codecs of the caller's own event types that cross nodes, in user spaces other than
+     *                    {@link DemoEvents#SPACE}.
+     * @return the running node.
+     * @throws UncheckedIOException  if the data directory cannot be created.
+     * @throws IllegalStateException if two codecs claim one type id or one class.
+     * @throws RuntimeException      if the actor system or the interconnect cannot start (such as a port in use),
+     *                               or the setup throws; whatever started is stopped again.
+     */
+    public static Node start(final NodeConfig config, final Consumer<ActorSystem> setup,
+        final EventCodec<?>... extraCodecs)
+    {
+        final EventCodecRegistry codecs = codecs(extraCodecs);
+        LOG.info("starting {}", config.describe());
+        try
+        {
+            Files.createDirectories(config.dataDir());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("node " + config.nodeId() + ": cannot create the data dir " +
+                config.dataDir().toAbsolutePath(), ex);
+        }
+        final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
+        final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters);
+        final ActorSystem system = ActorSystem.start(systemConfig);
+        final Interconnect interconnect;
+        try
+        {
+            setup.accept(system);
+            interconnect = Interconnect.start(system, config.interconnectConfig(), codecs);
+        }
+        catch (final RuntimeException ex)
+        {
+            system.shutdown(Duration.ZERO);
+            throw ex;
+        }
+        deadLetters.interconnect(interconnect);
+        LOG.info("node {}: up (incarnation {}, pid {})", config.nodeId(), interconnect.incarnation(),
+            ProcessHandle.current().pid());
+        return new Node(config, system, interconnect, deadLetters);
+    }
+
+    /**
+     * The codecs a node speaks: Troupe's, the node's demo events and the given ones.
+     *
+     * @param extraCodecs the caller's codecs.
+     * @return the registry.
+     * @throws IllegalStateException if two codecs claim one type id or one class.
+     */
+    public static EventCodecRegistry codecs(final EventCodec<?>... extraCodecs)
+    {
+        final EventCodecRegistry.Builder builder = EventCodecRegistry.builder().withTroupeCodecs();
+        for (final EventCodec<?> codec : DemoEvents.CODECS)
+        {
+            builder.register(codec);
+        }
+        for (final EventCodec<?> codec : extraCodecs)
+        {
+            builder.register(codec);
+        }
+        return builder.build();
+    }
+
+    /**
+     * This node's id.
+     *
+     * @return the node id.
+     */
+    public int nodeId()
+    {
+        return config.nodeId();
+    }
+
+    /**
+     * The config the node runs with.
+     *
+     * @return the config.
+     */
+    public NodeConfig config()
+    {
+        return config;
+    }
+
+    /**
+     * The node's actor system: register actors and services here.
+     *
+     * @return the actor system.
+     */
+    public ActorSystem system()
+    {
+        return system;
+    }
+
+    /**
+     * The node's interconnect: sessions with peers and their counters.
+     *
+     * @return the interconnect.
+     */
+    public Interconnect interconnect()
+    {
+        return interconnect;
+    }
+
+    /**
+     * Whether {@link #close()} has finished.
+     *
+     * @return true once the node is stopped.
+     */
+    public boolean isClosed()
+    {
+        return closed.getCount() == 0;
+    }
+
+    /**
+     * Waits until the node is closed, by {@link #close()} on another thread (a shutdown hook, say).
+     *
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    public void awaitClosed() throws InterruptedException
+    {
+        closed.await();
+    }
+
+    /**
+     * Whether the last {@link #close()} let the actor system drain completely within the shutdown timeout.
+     *
+     * @return true if it drained; false before close and if the deadline cut the drain short.
+     */
+    public boolean drained()
+    {
+        return drained;
+    }
+
+    /**
+     * Stops the node cleanly (see the class comment): stop accepting, drain for up to the shutdown timeout,
+     * report the rest as {@code Undelivered(SHUTDOWN)}, say goodbye to the peers, remove the Aeron directory.
+     * Returns within the shutdown timeout plus the failure timeout plus about a second.
+     */
+    @Override
+    public void close()
+    {
+        synchronized (closeLock)
+        {
+            if (closeStarted)
+            {
+                awaitClosedUninterruptibly();
+                return;
+            }
+            closeStarted = true;
+        }
+        try
+        {
+            final long startNs = System.nanoTime();
+            LOG.info("node {}: shutting down: draining for up to {}", nodeId(),
+                NodeConfig.duration(config.shutdownTimeout()));
+            drained = system.shutdown(config.shutdownTimeout());
+            deadLetters.interconnect(null);
+            interconnect.close();
+            system.close();
+            LOG.info("node {}: shut down in {} ms ({}; dead letters {}, Undelivered(SHUTDOWN) sent to other nodes {}, " +
+                "not sent {})", nodeId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
+                drained ? "drained" : "the drain deadline passed", deadLetters.deadLetters(), deadLetters.noticesSent(),
+                deadLetters.noticesLost());
+        }
+        finally
+        {
+            closed.countDown();
+        }
+    }
+
+    private void awaitClosedUninterruptibly()
+    {
+        boolean interrupted = false;
+        while (true)
+        {
+            try
+            {
+                closed.await();
+                break;
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "Node[" + nodeId() + ", incarnation " + interconnect.incarnation() + (isClosed() ? ", closed]" : "]");
+    }
+}

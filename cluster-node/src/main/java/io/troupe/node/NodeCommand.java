@@ -1,0 +1,173 @@
+package io.troupe.node;
+
+import io.troupe.actor.ActorSystem;
+import io.troupe.node.demo.DemoRole;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * {@code troupe node --config FILE}: runs one node until SIGTERM or Ctrl-C, then closes it cleanly from a
+ * shutdown hook and exits with 0 (a drain cut short by the deadline is still a clean close: what was left has
+ * been reported). A config error prints its message and exits with 2; a node that cannot start (a port in use,
+ * say) or fails to close exits with 1.
+ *
+ * <p>{@code --demo-role} (not in the usage text) also registers the demo's services ({@link DemoRole}): the
+ * 3-node {@code troupe demo} starts its nodes with it.
+ */
+final class NodeCommand
+{
+    /** Exit code of a node that stopped cleanly. */
+    static final int EXIT_CLEAN = 0;
+    /** Exit code of a node that could not start, or could not close. */
+    static final int EXIT_FAILED = 1;
+    /** Exit code of a usage or config error. */
+    static final int EXIT_USAGE = 2;
+    /** What the shutdown hook allows beyond the drain deadline and the linger before it gives up on a clean close. */
+    private static final long CLOSE_GRACE_MS = 10_000;
+
+    private NodeCommand()
+    {
+    }
+
+    static void usage(final PrintStream stream)
+    {
+        stream.println("  node --config FILE");
+        stream.println("        run one node until SIGTERM or Ctrl-C (the config is described in cluster-node/README.md)");
+    }
+
+    /**
+     * Runs the command: returns only if the node did not start, or, once it has, never (the shutdown hook ends
+     * the process).
+     *
+     * @param args  the options after {@code node}.
+     * @param out   where the node says it is up.
+     * @param err   where errors go.
+     * @param roles registers what runs on the node beyond what the options ask for (tests add their actors),
+     *              before the node's interconnect starts.
+     * @return the exit code.
+     */
+    static int run(final String[] args, final PrintStream out, final PrintStream err, final Consumer<ActorSystem> roles)
+    {
+        Path configFile = null;
+        boolean demoRole = false;
+        for (int i = 0; i < args.length; i++)
+        {
+            if ("--config".equals(args[i]) && i + 1 < args.length)
+            {
+                configFile = Path.of(args[++i]);
+            }
+            else if ("--demo-role".equals(args[i]))
+            {
+                demoRole = true;
+            }
+            else
+            {
+                err.println("troupe node: " + ("--config".equals(args[i]) ? "--config needs a file" :
+                    "unknown option '" + args[i] + "'"));
+                err.println("usage: troupe node --config FILE");
+                return EXIT_USAGE;
+            }
+        }
+        if (configFile == null)
+        {
+            err.println("troupe node: --config FILE is required");
+            err.println("usage: troupe node --config FILE");
+            return EXIT_USAGE;
+        }
+        final NodeConfig config;
+        try
+        {
+            config = NodeConfigLoader.load(configFile);
+        }
+        catch (final NodeConfigException ex)
+        {
+            err.println(ex.getMessage());
+            return EXIT_USAGE;
+        }
+        final boolean withDemo = demoRole;
+        final Node node;
+        try
+        {
+            node = Node.start(config, system ->
+            {
+                if (withDemo)
+                {
+                    DemoRole.register(system);
+                }
+                roles.accept(system);
+            });
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("troupe node: node " + config.nodeId() + " could not start: " + ex);
+            return EXIT_FAILED;
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAndHalt(node, out, err), "troupe-node-shutdown"));
+        out.println("troupe node " + config.nodeId() + " is up (pid " + ProcessHandle.current().pid() + ", bind " +
+            config.interconnectConfig().bindHost() + ':' + config.interconnectConfig().bindPort() +
+            (demoRole ? ", with the demo's services" : "") + "); SIGTERM or Ctrl-C stops it");
+        out.flush();
+        try
+        {
+            node.awaitClosed();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        return EXIT_CLEAN; // not reached in practice: the shutdown hook closed the node and halts with its code
+    }
+
+    /**
+     * The shutdown hook: closes the node, then halts with the node's own exit code. A JVM that SIGTERM ended
+     * would otherwise exit with 143 even after a clean shutdown, and a service manager would count that as a
+     * failure. A watchdog halts with {@link #EXIT_FAILED} if the close hangs well past its deadlines (the drain's
+     * and the interconnect's linger).
+     */
+    private static void closeAndHalt(final Node node, final PrintStream out, final PrintStream err)
+    {
+        final long limitMs = node.config().shutdownTimeout().toMillis() +
+            node.config().interconnectConfig().failureTimeout().toMillis() + CLOSE_GRACE_MS;
+        final Thread watchdog = new Thread(() ->
+        {
+            try
+            {
+                Thread.sleep(limitMs);
+                err.println("troupe node: node " + node.nodeId() + " did not close within " + limitMs + " ms; halting");
+                err.flush();
+                Runtime.getRuntime().halt(EXIT_FAILED);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }, "troupe-node-shutdown-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        final long startNs = System.nanoTime();
+        int exitCode = EXIT_FAILED;
+        try
+        {
+            node.close();
+            exitCode = EXIT_CLEAN;
+            out.println("troupe node " + node.nodeId() + " stopped in " +
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + " ms" +
+                (node.drained() ? "" : " (the drain deadline passed)"));
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("troupe node: node " + node.nodeId() + " failed to close cleanly: " + ex);
+        }
+        finally
+        {
+            out.flush();
+            err.flush();
+            System.out.flush();
+            System.err.flush();
+            Runtime.getRuntime().halt(exitCode);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.troupe.node.demo;
+
+import io.troupe.actor.EventTypes;
+import io.troupe.actor.ServiceId;
+import io.troupe.serialization.EventCodec;
+import io.troupe.serialization.RecordCodec;
+
+import java.util.List;
+
+/**
+ * The events and services of the demo workload ({@code troupe demo}, {@code troupe node --demo-role}). Every
+ * node speaks these events, so that any node can take part in the demo; they live in the last user event
+ * space, {@link #SPACE}, out of the way of applications, which count their spaces up from
+ * {@link EventTypes#SPACE_USER_FIRST}.
+ */
+public final class DemoEvents
+{
+    /** The event space of the demo's events. */
+    public static final int SPACE = EventTypes.MAX_SPACE;
+    /** Type id of {@link Ping}. */
+    public static final int PING = EventTypes.typeId(SPACE, 1);
+    /** Type id of {@link Text}. */
+    public static final int TEXT = EventTypes.typeId(SPACE, 2);
+    /** Type id of {@link Status}. */
+    public static final int STATUS = EventTypes.typeId(SPACE, 3);
+
+    /** The echo service: answers a {@link Text} with {@code "echo: "} and the text. */
+    public static final ServiceId ECHO = ServiceId.of(0, "echo");
+    /** The ping-pong responder: returns every {@link Ping} to its sender. */
+    public static final ServiceId PING_PONG = ServiceId.of(0, "pingpong");
+    /** The status service: answers any event with the node's {@link Status}. */
+    public static final ServiceId STATUS_SERVICE = ServiceId.of(0, "status");
+
+    /**
+     * A ball of the ping-pong, stamped by the node that serves it.
+     *
+     * @param sequence the ball's number of round trips so far.
+     * @param sentNs   {@link System#nanoTime()} on the serving node when it was sent.
+     */
+    public record Ping(long sequence, long sentNs)
+    {
+    }
+
+    /**
+     * A line of text.
+     *
+     * @param text the text.
+     */
+    public record Text(String text)
+    {
+    }
+
+    /**
+     * What a node says about itself.
+     *
+     * @param nodeId      its id.
+     * @param pid         its process id.
+     * @param incarnation its interconnect's incarnation.
+     * @param peersUp     the ids of the peers with a session up, separated by commas.
+     */
+    public record Status(int nodeId, long pid, long incarnation, String peersUp)
+    {
+    }
+
+    /** Codec of {@link Ping}. */
+    public static final EventCodec<Ping> PING_CODEC = RecordCodec.of(PING, "demo.Ping", Ping.class,
+        (out, ping) -> out.writeLong(ping.sequence()).writeLong(ping.sentNs()),
+        in -> new Ping(in.readLong(), in.readLong()));
+    /** Codec of {@link Text}. */
+    public static final EventCodec<Text> TEXT_CODEC = RecordCodec.of(TEXT, "demo.Text", Text.class,
+        (out, text) -> out.writeString(text.text()),
+        in -> new Text(in.readString()));
+    /** Codec of {@link Status}. */
+    public static final EventCodec<Status> STATUS_CODEC = RecordCodec.of(STATUS, "demo.Status", Status.class,
+        (out, status) -> out.writeInt(status.nodeId()).writeLong(status.pid()).writeLong(status.incarnation())
+            .writeString(status.peersUp()),
+        in -> new Status(in.readInt(), in.readLong(), in.readLong(), in.readString()));
+    /** Every codec of the demo's events. */
+    public static final List<EventCodec<?>> CODECS = List.of(PING_CODEC, TEXT_CODEC, STATUS_CODEC);
+
+    private DemoEvents()
+    {
+    }
+}

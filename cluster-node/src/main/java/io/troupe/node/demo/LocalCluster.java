@@ -1,0 +1,350 @@
+package io.troupe.node.demo;
+
+import io.troupe.node.NodeConfigLoader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
+import java.util.stream.Stream;
+
+/**
+ * A cluster of nodes on 127.0.0.1 for the demo and the multi-process tests: writes a config file per node
+ * into a directory (free UDP ports, a random secret in a file, small Aeron terms, one pool thread per node),
+ * starts nodes in child JVMs, and stops them all on {@link #close()}.
+ *
+ * <p>The files: {@code cluster.conf} (shared settings), {@code secret}, {@code node-<id>.conf} (each includes
+ * {@code cluster.conf}), {@code node-<id>.log} (a child node's output) and {@code data/node-<id>} (data dirs).
+ *
+ * <p>Thread safe.
+ */
+public final class LocalCluster implements AutoCloseable
+{
+    /** The main class of the node jar. */
+    public static final String NODE_MAIN = "io.troupe.node.Main";
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(15);
+
+    private final Path dir;
+    private final String clusterId;
+    private final int[] ports;
+    private final List<NodeProcess> processes = new ArrayList<>();
+    private boolean closed;
+
+    private LocalCluster(final Path dir, final String clusterId, final int[] ports)
+    {
+        this.dir = dir;
+        this.clusterId = clusterId;
+        this.ports = ports;
+    }
+
+    /**
+     * Writes the config files of a cluster of nodes 1..count into a directory.
+     *
+     * @param dir      the directory; created if missing.
+     * @param count    how many nodes, 1..64.
+     * @param settings extra HOCON lines for {@code cluster.conf}, such as
+     *                 {@code "troupe.failure-detector.timeout = 1s"}; they apply to every node.
+     * @return the cluster, no node started yet.
+     * @throws UncheckedIOException if the files cannot be written.
+     */
+    public static LocalCluster create(final Path dir, final int count, final String... settings)
+    {
+        if (count < 1 || count > 64)
+        {
+            throw new IllegalArgumentException("count " + count + " out of range 1..64");
+        }
+        final String clusterId = "local-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
+        final LocalCluster cluster = new LocalCluster(dir, clusterId, freeUdpPorts(count));
+        try
+        {
+            Files.createDirectories(dir);
+            cluster.writeFiles(settings);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write the cluster's config files in " + dir, ex);
+        }
+        return cluster;
+    }
+
+    private void writeFiles(final String... settings) throws IOException
+    {
+        final byte[] secret = new byte[32];
+        new SecureRandom().nextBytes(secret);
+        final Path secretFile = dir.resolve("secret");
+        Files.writeString(secretFile, Base64.getEncoder().encodeToString(secret) + "\n", StandardCharsets.UTF_8);
+        final List<String> shared = new ArrayList<>(List.of(
+            "# Written by LocalCluster: settings every node of this cluster shares.",
+            "troupe {",
+            "  cluster-id = " + quote(clusterId),
+            "  cluster-secret-file = " + quote(secretFile.toAbsolutePath().toString()),
+            "  bind.host = \"127.0.0.1\"",
+            "  # several nodes share this host: a pool thread each, a bounded quota, small Aeron terms",
+            "  pools = [ { name = \"default\", threads = 1 } ]",
+            "  memory-quota.max = 64MiB",
+            "  shutdown-timeout = 2s",
+            "  transport {",
+            "    control-term-length = 64KiB",
+            "    data-term-length = 128KiB",
+            "    bulk-term-length = 256KiB",
+            "    max-event-size = 1MiB",
+            "    # nodes start one after another: retry handshakes often rather than back off for seconds",
+            "    handshake-retry-max = 500ms",
+            "  }",
+            "}"));
+        shared.addAll(List.of(settings));
+        Files.write(dir.resolve("cluster.conf"), shared, StandardCharsets.UTF_8);
+        for (int id = 1; id <= ports.length; id++)
+        {
+            final List<String> lines = new ArrayList<>(List.of(
+                "include \"cluster.conf\"",
+                "",
+                "troupe {",
+                "  node-id = " + id,
+                "  bind.port = " + ports[id - 1],
+                "  data-dir = " + quote(dir.resolve("data").resolve("node-" + id).toAbsolutePath().toString()),
+                "  peers = ["));
+            for (int peer = 1; peer <= ports.length; peer++)
+            {
+                if (peer != id)
+                {
+                    lines.add("    { id = " + peer + ", host = \"127.0.0.1\", port = " + ports[peer - 1] + " }");
+                }
+            }
+            lines.add("  ]");
+            lines.add("}");
+            Files.write(configFile(id), lines, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static String quote(final String text)
+    {
+        return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    /** Ports that were free a moment ago: held open together so that they differ, then released. */
+    private static int[] freeUdpPorts(final int count)
+    {
+        final List<DatagramSocket> sockets = new ArrayList<>();
+        try
+        {
+            final int[] ports = new int[count];
+            for (int i = 0; i < count; i++)
+            {
+                final DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                sockets.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+            return ports;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot find free UDP ports on 127.0.0.1", ex);
+        }
+        finally
+        {
+            for (final DatagramSocket socket : sockets)
+            {
+                socket.close();
+            }
+        }
+    }
+
+    /**
+     * The directory of the cluster's files.
+     *
+     * @return the directory.
+     */
+    public Path dir()
+    {
+        return dir;
+    }
+
+    /**
+     * The cluster's id.
+     *
+     * @return the id, unique per cluster created.
+     */
+    public String clusterId()
+    {
+        return clusterId;
+    }
+
+    /**
+     * How many nodes the cluster has.
+     *
+     * @return the count.
+     */
+    public int size()
+    {
+        return ports.length;
+    }
+
+    /**
+     * A node's UDP port.
+     *
+     * @param nodeId the node.
+     * @return the port.
+     */
+    public int port(final int nodeId)
+    {
+        return ports[nodeId - 1];
+    }
+
+    /**
+     * A node's config file.
+     *
+     * @param nodeId the node.
+     * @return the file.
+     */
+    public Path configFile(final int nodeId)
+    {
+        return dir.resolve("node-" + nodeId + ".conf");
+    }
+
+    /**
+     * Where a node started in a child JVM writes its output.
+     *
+     * @param nodeId the node.
+     * @return the file.
+     */
+    public Path logFile(final int nodeId)
+    {
+        return dir.resolve("node-" + nodeId + ".log");
+    }
+
+    /**
+     * A node's Aeron directory, as its config resolves it.
+     *
+     * @param nodeId the node.
+     * @return the directory.
+     */
+    public Path aeronDir(final int nodeId)
+    {
+        return Path.of(NodeConfigLoader.load(configFile(nodeId), new Properties()).interconnectConfig()
+            .conclude(nodeId).aeronDir());
+    }
+
+    /**
+     * Starts a node in a child JVM with the demo's services: {@code troupe node --config <its file> --demo-role}.
+     *
+     * @param nodeId the node.
+     * @return the process.
+     */
+    public NodeProcess start(final int nodeId)
+    {
+        return start(nodeId, NODE_MAIN, List.of("node", "--config", configFile(nodeId).toString(), "--demo-role"));
+    }
+
+    /**
+     * Starts a JVM for a node with any main class, on this JVM's class path.
+     *
+     * @param nodeId    the node, for its log file's name.
+     * @param mainClass the main class.
+     * @param args      its arguments.
+     * @return the process.
+     * @throws IllegalStateException if the cluster is closed.
+     */
+    public synchronized NodeProcess start(final int nodeId, final String mainClass, final List<String> args)
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("the local cluster is closed");
+        }
+        final NodeProcess process = NodeProcess.launch(nodeId, mainClass, args, logFile(nodeId));
+        processes.add(process);
+        return process;
+    }
+
+    /**
+     * Stops every child node still running: SIGTERM, then SIGKILL for any that has not exited 15 s later; then
+     * removes the Aeron directories that killed child nodes left behind. The config files and logs stay (see
+     * {@link #deleteFiles()}). Idempotent.
+     */
+    @Override
+    public synchronized void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        for (final NodeProcess process : processes)
+        {
+            if (process.isAlive())
+            {
+                process.terminate();
+            }
+        }
+        boolean interrupted = false;
+        for (final NodeProcess process : processes)
+        {
+            try
+            {
+                if (process.awaitExit(STOP_TIMEOUT) == null)
+                {
+                    process.kill();
+                    process.awaitExit(Duration.ofSeconds(5));
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                interrupted = true;
+                process.kill();
+            }
+        }
+        for (final NodeProcess process : processes)
+        {
+            if (!process.isAlive())
+            {
+                deleteTree(aeronDir(process.nodeId()));
+            }
+        }
+        if (interrupted)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Deletes the cluster's directory: config files, secret, logs and data dirs. */
+    public void deleteFiles()
+    {
+        deleteTree(dir);
+    }
+
+    /**
+     * Deletes a directory and everything in it, if it exists.
+     *
+     * @param root the directory.
+     * @throws UncheckedIOException if something in it cannot be deleted.
+     */
+    public static void deleteTree(final Path root)
+    {
+        if (!Files.exists(root))
+        {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root))
+        {
+            for (final Path path : (Iterable<Path>)paths.sorted(Comparator.reverseOrder())::iterator)
+            {
+                Files.deleteIfExists(path);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot delete " + root, ex);
+        }
+    }
+}

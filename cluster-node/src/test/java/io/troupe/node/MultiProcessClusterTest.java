@@ -1,0 +1,345 @@
+package io.troupe.node;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeConnected;
+import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredReason;
+import io.troupe.interconnect.PeerCounters;
+import io.troupe.node.demo.DemoEvents;
+import io.troupe.node.demo.LocalCluster;
+import io.troupe.node.demo.NodeProcess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Three nodes on 127.0.0.1 with real Aeron, the node under test in a process of its own (what it is tested
+ * for, a SIGKILL or a SIGTERM, is about its process), the observers in this JVM.
+ */
+@Timeout(90)
+class MultiProcessClusterTest
+{
+    private static final Duration STARTUP = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    private LocalCluster cluster;
+    private final List<Node> nodes = new ArrayList<>();
+
+    @AfterEach
+    void tearDown()
+    {
+        for (final Node node : nodes)
+        {
+            node.close();
+        }
+        if (cluster != null)
+        {
+            cluster.close();
+        }
+    }
+
+    private Node startHere(final int nodeId)
+    {
+        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()));
+        nodes.add(node);
+        return node;
+    }
+
+    private NodeProcess startTestNode(final int nodeId, final Path received)
+    {
+        return cluster.start(nodeId, TestNodeMain.class.getName(), List.of("--received", received.toString(),
+            "--config", cluster.configFile(nodeId).toString(), "--demo-role"));
+    }
+
+    @Test
+    void aKilledNodeIsDownWithin2sEveryTrackedEventIsAccountedForOnceAndItsRestartTalksAgain() throws Exception
+    {
+        cluster = LocalCluster.create(dir, 3); // the default failure detector: heartbeats every 100 ms, down after 1.5 s
+        final Path received = dir.resolve("received-by-2");
+        final NodeProcess two = startTestNode(2, received);
+        final Node one = startHere(1);
+        final Node three = startHere(3);
+        await(() -> one.interconnect().isConnected(2) && one.interconnect().isConnected(3) &&
+            three.interconnect().isConnected(2), STARTUP, "sessions up", two);
+        final long firstIncarnation = peer(one, 2).incarnation();
+
+        final Sender sender = new Sender(TestNodeMain.SINK.onNode(2), 2);
+        final ActorId senderId = one.system().register(sender);
+        one.system().send(senderId, Sender.START);
+        assertThat(sender.sessions.poll(10, TimeUnit.SECONDS)).isInstanceOf(NodeConnected.class);
+        await(() -> size(received) >= 1_000 * Long.BYTES, STARTUP, "node 2 received 1,000 events", two);
+
+        final long killedNs = System.nanoTime();
+        two.kill();
+        final Object down = sender.sessions.poll(10, TimeUnit.SECONDS);
+        final Duration downAfter = Duration.ofNanos(System.nanoTime() - killedNs);
+        assertThat(down).isInstanceOf(NodeDisconnected.class);
+        assertThat(downAfter).as("declared down within 2 s of the SIGKILL").isLessThan(Duration.ofSeconds(2));
+        assertThat(two.awaitExit(Duration.ofSeconds(10))).as("killed").isNotNull();
+
+        // every tracked event the sender sent ends once: in node 2's file, or as one Undelivered (unsure if both)
+        final long sent = sender.stopAndCount();
+        await(() -> accountedFor(sender, received) == sent, Duration.ofSeconds(10), "every event accounted for", null);
+        final List<Long> delivered = cookies(received);
+        final Set<Long> deliveredOnce = new HashSet<>(delivered);
+        assertThat(deliveredOnce).as("delivered at most once").hasSize(delivered.size());
+        assertThat(sender.duplicateNotices.get()).as("no event reported undelivered twice").isZero();
+        assertThat(sender.outOfRange.get()).as("no notice for an event never sent").isZero();
+        for (final Map.Entry<Long, Undelivered> notice : sender.undelivered.entrySet())
+        {
+            assertThat(notice.getValue().reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
+            if (deliveredOnce.contains(notice.getKey()))
+            {
+                assertThat(notice.getValue().unsure()).as("delivered and reported undelivered: only if unsure").isTrue();
+            }
+        }
+        assertThat(delivered.size()).as("delivered before the kill").isGreaterThanOrEqualTo(1_000);
+        assertThat(sender.undelivered).as("some were in flight or sent while node 2 was down").isNotEmpty();
+        final long unsure = sender.undelivered.values().stream().filter(Undelivered::unsure).count();
+        final long both = sender.undelivered.keySet().stream().filter(deliveredOnce::contains).count();
+        System.out.printf("SIGKILL of node 2: NodeDisconnected after %d ms; %,d tracked events sent: %,d delivered, %,d " +
+            "Undelivered (%,d unsure, %,d of them delivered after all)%n", downAfter.toMillis(), sent, delivered.size(),
+            sender.undelivered.size(), unsure, both);
+
+        // node 2 comes back with a new incarnation, and traffic resumes (its Aeron dir, left by the kill, is reclaimed)
+        final Path receivedAgain = dir.resolve("received-by-2-again");
+        final NodeProcess twoAgain = startTestNode(2, receivedAgain);
+        final Object up = sender.sessions.poll(STARTUP.toSeconds(), TimeUnit.SECONDS);
+        assertThat(up).as("node 2 is back: " + twoAgain.logTail(5)).isInstanceOf(NodeConnected.class);
+        assertThat(peer(one, 2).incarnation()).isNotEqualTo(firstIncarnation);
+        final Object echo = one.system().ask(DemoEvents.ECHO.onNode(2), new DemoEvents.Text("again"), DemoEvents.TEXT,
+            Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+        assertThat(echo).isEqualTo(new DemoEvents.Text("echo: again"));
+        one.system().send(TestNodeMain.SINK.onNode(2), new DemoEvents.Ping(0, 0), DemoEvents.PING, 0, 4242L);
+        await(() -> cookies(receivedAgain).contains(4242L), Duration.ofSeconds(10), "an event reached node 2 again",
+            twoAgain);
+    }
+
+    @Test
+    void aNodeStoppedWithSigtermSaysGoodbyeSoTheOthersSeeItGoAtOnceAndExitsWith0WithoutItsAeronDir() throws Exception
+    {
+        cluster = LocalCluster.create(dir, 3);
+        final NodeProcess three = cluster.start(3);
+        final Node one = startHere(1);
+        final Node two = startHere(2);
+        await(() -> one.interconnect().isConnected(3) && two.interconnect().isConnected(3) &&
+            one.interconnect().isConnected(2), STARTUP, "sessions up", three);
+        final Path aeronDir = cluster.aeronDir(3);
+        assertThat(aeronDir).exists();
+        final BlockingQueue<Long> goneAtOne = watch(one, 3);
+        final BlockingQueue<Long> goneAtTwo = watch(two, 3);
+
+        final long signalNs = System.nanoTime();
+        three.terminate();
+
+        final Long oneSawNs = goneAtOne.poll(10, TimeUnit.SECONDS);
+        final Long twoSawNs = goneAtTwo.poll(10, TimeUnit.SECONDS);
+        assertThat(oneSawNs).as("node 1 saw node 3 go").isNotNull();
+        assertThat(twoSawNs).as("node 2 saw node 3 go").isNotNull();
+        assertThat(Duration.ofNanos(oneSawNs - signalNs)).as("at once, by the goodbye").isLessThan(Duration.ofSeconds(1));
+        assertThat(Duration.ofNanos(twoSawNs - signalNs)).as("at once, by the goodbye").isLessThan(Duration.ofSeconds(1));
+        assertThat(three.awaitExit(Duration.ofSeconds(20))).as("exit code; log:%n%s", three.logTail(10)).isEqualTo(0);
+        assertThat(aeronDir).doesNotExist();
+        assertThat(Files.readString(three.logFile())).contains("troupe node 3 stopped in");
+        assertThat(peer(one, 3).lostUnsure()).isZero();
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** Subscribes an actor to a node and returns when it hears NodeDisconnected. */
+    private static BlockingQueue<Long> watch(final Node node, final int peer) throws InterruptedException
+    {
+        final BlockingQueue<Long> gone = new LinkedBlockingQueue<>();
+        final BlockingQueue<Object> connected = new LinkedBlockingQueue<>();
+        final ActorId watcher = node.system().register((ctx, envelope) ->
+        {
+            if ("watch".equals(envelope.event()))
+            {
+                ctx.subscribeToNode(peer);
+            }
+            else if (envelope.event() instanceof NodeDisconnected)
+            {
+                gone.add(System.nanoTime());
+            }
+            else
+            {
+                connected.add(envelope.event());
+            }
+        });
+        node.system().send(watcher, "watch");
+        assertThat(connected.poll(10, TimeUnit.SECONDS)).isEqualTo(new NodeConnected(peer));
+        return gone;
+    }
+
+    private static PeerCounters peer(final Node node, final int peer)
+    {
+        for (final PeerCounters counters : node.interconnect().peerCounters())
+        {
+            if (counters.nodeId() == peer)
+            {
+                return counters;
+            }
+        }
+        throw new AssertionError("node " + node.nodeId() + " has no peer " + peer);
+    }
+
+    private static long accountedFor(final Sender sender, final Path received)
+    {
+        final Set<Long> all = new HashSet<>(cookies(received));
+        all.addAll(sender.undelivered.keySet());
+        return all.size();
+    }
+
+    private static long size(final Path file)
+    {
+        try
+        {
+            return Files.exists(file) ? Files.size(file) : 0;
+        }
+        catch (final IOException ex)
+        {
+            return 0;
+        }
+    }
+
+    /** The cookies a test node's sink wrote, in order; a torn last record (never seen: one write each) is left out. */
+    private static List<Long> cookies(final Path file)
+    {
+        final List<Long> cookies = new ArrayList<>();
+        try
+        {
+            if (!Files.exists(file))
+            {
+                return cookies;
+            }
+            final ByteBuffer bytes = ByteBuffer.wrap(Files.readAllBytes(file));
+            while (bytes.remaining() >= Long.BYTES)
+            {
+                cookies.add(bytes.getLong());
+            }
+            return cookies;
+        }
+        catch (final IOException ex)
+        {
+            throw new AssertionError("cannot read " + file, ex);
+        }
+    }
+
+    /** Waits for a condition; gives up at once if the process (null: none) has exited. */
+    private static void await(final BooleanSupplier condition, final Duration timeout, final String what,
+        final NodeProcess process) throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean())
+        {
+            final boolean gone = process != null && !process.isAlive();
+            if (System.nanoTime() - deadlineNs > 0 || gone)
+            {
+                throw new AssertionError((gone ? "the process exited" : "timed out after " + timeout) +
+                    " waiting for: " + what + (process == null ? "" : "; " + process + " log:" + System.lineSeparator() +
+                    process.logTail(20)));
+            }
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
+    }
+
+    /**
+     * Sends tracked events to a sink on another node, a batch every millisecond, until the node goes down;
+     * records its session events and every {@link Undelivered} by cookie.
+     */
+    private static final class Sender implements Behavior
+    {
+        static final String START = "start";
+        private static final String TICK = "tick";
+        private static final int BATCH = 10;
+
+        final BlockingQueue<Object> sessions = new LinkedBlockingQueue<>();
+        final Map<Long, Undelivered> undelivered = new ConcurrentHashMap<>();
+        final AtomicLong duplicateNotices = new AtomicLong();
+        final AtomicLong outOfRange = new AtomicLong();
+        private final ActorId sink;
+        private final int nodeId;
+        private final AtomicLong next = new AtomicLong();
+        private volatile boolean sending = true;
+
+        Sender(final ActorId sink, final int nodeId)
+        {
+            this.sink = sink;
+            this.nodeId = nodeId;
+        }
+
+        /** Stops sending; returns how many events were sent. Safe once the node is down: nothing is sent then. */
+        long stopAndCount()
+        {
+            sending = false;
+            return next.get();
+        }
+
+        @Override
+        public void receive(final ActorContext ctx, final Envelope envelope)
+        {
+            final Object event = envelope.event();
+            if (event instanceof Undelivered notice)
+            {
+                if (envelope.cookie() >= next.get())
+                {
+                    outOfRange.incrementAndGet();
+                }
+                if (undelivered.put(envelope.cookie(), notice) != null)
+                {
+                    duplicateNotices.incrementAndGet();
+                }
+            }
+            else if (event instanceof NodeDisconnected)
+            {
+                sending = false; // the rest of the events would all fail at once; enough have
+                sessions.add(event);
+            }
+            else if (event instanceof NodeConnected)
+            {
+                sessions.add(event);
+            }
+            else if (START.equals(event))
+            {
+                ctx.subscribeToNode(nodeId);
+                ctx.schedule(Duration.ofMillis(1), TICK);
+            }
+            else if (TICK.equals(event) && sending)
+            {
+                for (int i = 0; i < BATCH; i++)
+                {
+                    final long cookie = next.getAndIncrement();
+                    ctx.send(sink, new DemoEvents.Ping(cookie, 0), DemoEvents.PING, Envelope.FLAG_TRACK_DELIVERY, cookie);
+                }
+                ctx.schedule(Duration.ofMillis(1), TICK);
+            }
+        }
+    }
+}

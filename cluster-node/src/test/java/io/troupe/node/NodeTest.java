@@ -1,0 +1,221 @@
+package io.troupe.node;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeConnected;
+import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.ServiceId;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredReason;
+import io.troupe.node.demo.DemoEvents;
+import io.troupe.node.demo.DemoRole;
+import io.troupe.node.demo.LocalCluster;
+import io.troupe.serialization.RecordCodec;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Nodes in this JVM, started from config files, over real Aeron on 127.0.0.1. */
+@Timeout(60)
+class NodeTest
+{
+    private static final Duration CONNECT = Duration.ofSeconds(20);
+    private static final ServiceId SLOW = ServiceId.of(0, "slow");
+
+    @TempDir
+    Path dir;
+
+    private final List<Node> nodes = new ArrayList<>();
+
+    @AfterEach
+    void tearDown()
+    {
+        for (final Node node : nodes)
+        {
+            node.close();
+        }
+    }
+
+    private Node start(final LocalCluster cluster, final int nodeId)
+    {
+        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()), DemoRole::register);
+        nodes.add(node);
+        return node;
+    }
+
+    @Test
+    void aNodeStartsFromItsConfigWithItsServicesAndDataDirAndTalksToItsPeer() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        final Node one = start(cluster, 1);
+        final Node two = start(cluster, 2);
+        await(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+
+        assertThat(one.config().dataDir()).isDirectory();
+        assertThat(cluster.aeronDir(1)).isDirectory();
+        final Object echo = one.system().ask(DemoEvents.ECHO.onNode(2), new DemoEvents.Text("hi"), DemoEvents.TEXT,
+            Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+        assertThat(echo).isEqualTo(new DemoEvents.Text("echo: hi"));
+        final Object status = one.system().ask(DemoEvents.STATUS_SERVICE.onNode(2), new DemoEvents.Text("?"),
+            DemoEvents.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+        assertThat(status).isEqualTo(new DemoEvents.Status(2, ProcessHandle.current().pid(),
+            two.interconnect().incarnation(), "1"));
+    }
+
+    @Test
+    void closeSaysGoodbyeSoThePeerSeesTheDepartureAtOnceRemovesTheAeronDirAndRunsOnce() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        final Node one = start(cluster, 1);
+        final Node two = start(cluster, 2);
+        await(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        final BlockingQueue<Object> sightings = new LinkedBlockingQueue<>();
+        final ActorId watcher = one.system().register((ctx, envelope) ->
+        {
+            if ("watch".equals(envelope.event()))
+            {
+                ctx.subscribeToNode(2);
+            }
+            else
+            {
+                sightings.add(envelope.event());
+            }
+        });
+        one.system().send(watcher, "watch");
+        assertThat(sightings.poll(10, TimeUnit.SECONDS)).isEqualTo(new NodeConnected(2));
+
+        final long closeNs = System.nanoTime();
+        final Thread concurrent = new Thread(two::close);
+        concurrent.start();
+        two.close();
+        assertThat(two.isClosed()).as("a second close returns once the first has finished").isTrue();
+        concurrent.join(10_000);
+        assertThat(sightings.poll(5, TimeUnit.SECONDS)).isEqualTo(new NodeDisconnected(2));
+        assertThat(Duration.ofNanos(System.nanoTime() - closeNs)).as("seen at once, by the goodbye")
+            .isLessThan(Duration.ofSeconds(1));
+        assertThat(cluster.aeronDir(2)).doesNotExist();
+        assertThat(two.drained()).isTrue();
+        assertThat(two.system().isRunning()).isFalse();
+        two.close();
+    }
+
+    @Test
+    void trackedEventsFromAnotherNodeStillQueuedWhenTheDrainDeadlinePassesComeBackAsUndeliveredShutdown()
+        throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2, "troupe.shutdown-timeout = 200ms");
+        final Node one = start(cluster, 1);
+        final CountDownLatch firstHandled = new CountDownLatch(1);
+        final Set<Long> handled = ConcurrentHashMap.newKeySet();
+        final Node two = Node.start(NodeConfigLoader.load(cluster.configFile(2), new Properties()), system ->
+            system.registerService(SLOW, system.register((ctx, envelope) ->
+            {
+                handled.add(envelope.cookie());
+                firstHandled.countDown();
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // slow: the drain deadline passes first
+            })));
+        nodes.add(two);
+        await(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+
+        final int count = 40;
+        final Map<Long, Undelivered> undelivered = new ConcurrentHashMap<>();
+        final Set<Long> duplicates = ConcurrentHashMap.newKeySet();
+        final ActorId sender = one.system().register((ctx, envelope) ->
+        {
+            if ("go".equals(envelope.event()))
+            {
+                for (long i = 0; i < count; i++)
+                {
+                    ctx.send(SLOW.onNode(2), new DemoEvents.Ping(i, 0), DemoEvents.PING, Envelope.FLAG_TRACK_DELIVERY, i);
+                }
+            }
+            else if (envelope.event() instanceof Undelivered notice && undelivered.put(envelope.cookie(), notice) != null)
+            {
+                duplicates.add(envelope.cookie());
+            }
+        });
+        one.system().send(sender, "go");
+        assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
+        await(() -> one.interconnect().peerCounters().get(0).queueDepth() == 0 &&
+            two.interconnect().peerCounters().get(0).eventsIn() == count, CONNECT, "all sent and received");
+
+        two.close();
+        assertThat(two.drained()).as("the deadline cut the drain short").isFalse();
+        await(() -> handled.size() + undelivered.size() >= count, Duration.ofSeconds(10), "every event accounted for");
+        assertThat(duplicates).isEmpty();
+        assertThat(handled).isNotEmpty();
+        final Set<Long> all = new HashSet<>(handled);
+        all.addAll(undelivered.keySet());
+        assertThat(all).hasSize(count);
+        for (final Map.Entry<Long, Undelivered> notice : undelivered.entrySet())
+        {
+            assertThat(handled).as("handled and reported undelivered").doesNotContain(notice.getKey());
+            assertThat(notice.getValue().reason()).isEqualTo(UndeliveredReason.SHUTDOWN);
+            assertThat(notice.getValue().unsure()).isFalse();
+        }
+    }
+
+    @Test
+    void theCodecsAreTroupesTheDemosAndTheCallersAndAClashFailsAtStart()
+    {
+        final int type = io.troupe.actor.EventTypes.typeId(io.troupe.actor.EventTypes.SPACE_USER_FIRST, 9);
+        final RecordCodec<Long> extra = RecordCodec.of(type, "test.Long", Long.class, (out, v) -> out.writeLong(v),
+            in -> in.readLong());
+        assertThat(Node.codecs(extra).codec(type)).isSameAs(extra);
+        assertThat(Node.codecs().codec(DemoEvents.PING)).isSameAs(DemoEvents.PING_CODEC);
+        assertThat(Node.codecs().codec(Undelivered.TYPE)).isNotNull();
+        assertThatThrownBy(() -> Node.codecs(RecordCodec.of(DemoEvents.TEXT, "test.Clash", String.class,
+            (out, v) -> out.writeString(v), in -> in.readString())))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("demo.Text");
+    }
+
+    @Test
+    void aNodeThatCannotStartStopsWhatItStarted()
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        final NodeConfig config = NodeConfigLoader.load(cluster.configFile(1), new Properties());
+        assertThatThrownBy(() -> Node.start(config, system ->
+        {
+            throw new IllegalStateException("setup failed");
+        })).hasMessage("setup failed");
+        assertThat(cluster.aeronDir(1)).doesNotExist();
+        final Node node = Node.start(config);
+        nodes.add(node);
+        assertThat(node.system().isRunning()).isTrue();
+    }
+
+    private static void await(final BooleanSupplier condition, final Duration timeout, final String what)
+        throws InterruptedException
+    {
+        final long deadlineNs = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean())
+        {
+            if (System.nanoTime() - deadlineNs > 0)
+            {
+                throw new AssertionError("timed out after " + timeout + " waiting for: " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(5);
+        }
+    }
+}
