@@ -19,7 +19,7 @@ public final class Main
     private static final String JMH = "jmh";
     private static final List<Workload> WORKLOADS =
         List.of(new PingPongWorkload(), new FanInWorkload(), new SpawnWorkload(), new MemQuotaFloodWorkload(),
-            new RemoteThroughputWorkload(), new RemotePeerWorkload());
+            new RemoteThroughputWorkload(), new RemoteRttWorkload(), new RemotePeerWorkload());
 
     private Main()
     {
