@@ -34,6 +34,8 @@ final class RemoteRttWorkload implements Workload
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(60);
     /** The run fails if no round trip completes for this long. */
     private static final long STALL_TIMEOUT_S = 10;
+    /** A slow run (an idle mode that starves the cores) says how far it got this often. */
+    private static final long PROGRESS_INTERVAL_S = 30;
 
     @Override
     public String name()
@@ -136,6 +138,7 @@ final class RemoteRttWorkload implements Workload
     {
         long lastCount = -1;
         long lastProgressNs = System.nanoTime();
+        long nextReportNs = lastProgressNs + TimeUnit.SECONDS.toNanos(PROGRESS_INTERVAL_S);
         while (true)
         {
             try
@@ -147,6 +150,11 @@ final class RemoteRttWorkload implements Workload
                 peer.checkAlive();
                 final long count = pinger.roundTrips();
                 final long nowNs = System.nanoTime();
+                if (nowNs - nextReportNs >= 0)
+                {
+                    nextReportNs = nowNs + TimeUnit.SECONDS.toNanos(PROGRESS_INTERVAL_S);
+                    Report.progress("  %d round trips so far, warm-up included", count);
+                }
                 if (count != lastCount)
                 {
                     lastCount = count;
