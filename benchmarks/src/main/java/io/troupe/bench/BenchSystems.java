@@ -24,7 +24,20 @@ final class BenchSystems
      */
     static ActorSystem start(final int threads)
     {
+        return start(threads, 1);
+    }
+
+    /**
+     * Starts a system with one pool as a given node of a cluster.
+     *
+     * @param threads worker threads of the pool.
+     * @param nodeId  the node id.
+     * @return the running system.
+     */
+    static ActorSystem start(final int threads, final int nodeId)
+    {
         return ActorSystem.start(new ActorSystemConfig()
+            .nodeId(nodeId)
             .threadNamePrefix("bench-")
             .pool(PoolConfig.named(ActorSystemConfig.DEFAULT_POOL).threads(threads)));
     }

@@ -104,7 +104,19 @@ final class Options
      */
     int threads()
     {
-        return (int)count(THREADS, DEFAULT_THREADS, 1, MAX_THREADS);
+        return threads(DEFAULT_THREADS);
+    }
+
+    /**
+     * Worker threads of the executor pool, for a workload whose default differs (the remote workloads run two
+     * nodes on one machine).
+     *
+     * @param defaultThreads the value when {@code --threads} is absent.
+     * @return {@code --threads}, range 1..256.
+     */
+    int threads(final int defaultThreads)
+    {
+        return (int)count(THREADS, defaultThreads, 1, MAX_THREADS);
     }
 
     /**

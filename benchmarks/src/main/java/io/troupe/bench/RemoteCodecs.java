@@ -1,0 +1,40 @@
+package io.troupe.bench;
+
+import io.troupe.actor.EventTypes;
+import io.troupe.serialization.EventCodecRegistry;
+
+/**
+ * Type ids and the codec registry of the events the remote workloads send between their two nodes. Both
+ * processes build the same registry.
+ */
+final class RemoteCodecs
+{
+    /** {@link Chunk}: streamed by {@code remote.throughput}. */
+    static final int CHUNK_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 1);
+    /** {@link Ack}: the sink's acknowledgement of every 256th chunk. */
+    static final int ACK_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 2);
+    /** {@link Tally}: the sink's counts, asked for at the edges of the window. */
+    static final int TALLY_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 3);
+    /** {@link Ping}: {@code remote.rtt}'s request and response. */
+    static final int PING_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 4);
+
+    private RemoteCodecs()
+    {
+    }
+
+    /**
+     * The registry: Troupe's own codecs and the four above.
+     *
+     * @return a new registry.
+     */
+    static EventCodecRegistry registry()
+    {
+        return EventCodecRegistry.builder()
+            .withTroupeCodecs()
+            .register(Chunk.Codec.INSTANCE)
+            .register(Ack.Codec.INSTANCE)
+            .register(Tally.Codec.INSTANCE)
+            .register(Ping.Codec.INSTANCE)
+            .build();
+    }
+}
