@@ -170,7 +170,8 @@ final class InterconnectAgent implements Agent
     {
         for (final Peer peer : peers)
         {
-            if (peer.state == Peer.ESTABLISHED && (peer.pending != null || peer.outbound.size() > 0 || !peer.bulkLane.isEmpty() ||
+            if (peer.state == Peer.ESTABLISHED && (peer.pending != null || peer.outbound.size() > 0 ||
+                !peer.bulkLane.isEmpty() ||
                 peer.dataAcked < peer.dataSent || peer.bulkAcked < peer.bulkSent))
             {
                 return false;
