@@ -59,6 +59,9 @@ final class Peer
     long dataSent;
     long receivedDataPosition;
     long receivedBulkPosition;
+    /** Tracked envelopes received and not yet handled here, per stream: acks stop short of the first. */
+    final Receipts dataReceipts = new Receipts();
+    final Receipts bulkReceipts = new Receipts();
     long ackedDataPositionSent;
     long ackedBulkPositionSent;
     long nextAckNs;
