@@ -466,7 +466,10 @@ final class InterconnectAgent implements Agent
             if (peer.state == Peer.ESTABLISHED)
             {
                 flushAcks(peer);
-                sessions.sendGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down");
+                if (sessions.sendGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down"))
+                {
+                    peer.goodbyePosition = peer.control.position();
+                }
             }
             final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.SHUTDOWN, true);
             peer.dataInFlight.failAll(unsure);

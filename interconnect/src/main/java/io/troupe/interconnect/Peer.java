@@ -65,6 +65,8 @@ final class Peer
     long ackedDataPositionSent;
     long ackedBulkPositionSent;
     long nextAckNs;
+    /** The control stream's position after the goodbye, once said; read by the closer after the agent stopped. */
+    long goodbyePosition;
     long heartbeatSequence;
     final Set<ActorId> subscribers = new LinkedHashSet<>();
     ChunkAssembler chunks;
