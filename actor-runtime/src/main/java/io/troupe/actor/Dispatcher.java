@@ -155,6 +155,7 @@ final class Dispatcher implements MailboxRunner
             onFailure(ctx, envelope, error);
         }
         ctx.end();
+        envelope.settle();
     }
 
     private void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error)

@@ -268,6 +268,15 @@ public final class Envelope extends Node
      *
      * @return true for a notice.
      */
+    /** The runtime is done with this envelope: tells the transport that received it, if it asked (a receipt). */
+    void settle()
+    {
+        if (event instanceof WirePayload)
+        {
+            ((WirePayload)event).settle();
+        }
+    }
+
     boolean isUndeliveredNotice()
     {
         return type == Undelivered.TYPE || event instanceof Undelivered;

@@ -170,7 +170,9 @@ final class Router
         if (refused != null)
         {
             undeliverable(envelope, refused, worker);
+            return;
         }
+        envelope.settle(); // forwarded to another node, whose transport now answers for it
     }
 
     void undeliverable(final Envelope envelope, final UndeliveredReason reason, final Worker worker)
@@ -185,6 +187,7 @@ final class Router
         if (!envelope.isTracked())
         {
             counters.dropped.incrementAndGet();
+            envelope.settle();
             return;
         }
         if (envelope.sender().isNone() || envelope.isUndeliveredNotice() || phase == STOPPED)
@@ -196,6 +199,7 @@ final class Router
         final ActorId recipient = envelope.recipient();
         final Undelivered notice = new Undelivered(recipient, envelope.type(), envelope.cookie(), reason, false);
         route(new Envelope(envelope.sender(), recipient, Undelivered.TYPE, 0, envelope.cookie(), notice, null), worker);
+        envelope.settle();
     }
 
     /**
@@ -219,6 +223,7 @@ final class Router
             else
             {
                 counters.dropped.incrementAndGet();
+                envelope.settle();
             }
         }
         return count;
@@ -235,5 +240,6 @@ final class Router
         {
             counters.handlerFailures.incrementAndGet();
         }
+        envelope.settle();
     }
 }

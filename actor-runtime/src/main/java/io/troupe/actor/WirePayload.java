@@ -3,6 +3,9 @@ package io.troupe.actor;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The serialized event of an envelope that arrived from the wire: a private copy of the payload bytes, its type
  * id, the decoder registered for that type (if any), and the event once decoded. An {@link Envelope} whose event
@@ -10,15 +13,36 @@ import org.agrona.concurrent.UnsafeBuffer;
  * interconnect never runs user decoders.
  *
  * <p>Not thread safe, by design: only the thread that currently owns the envelope (the recipient actor while it
- * handles it) may decode. Handing the envelope on through a mailbox publishes the cached event safely.
+ * handles it) may decode. Handing the envelope on through a mailbox publishes the cached event safely. The
+ * receipt ({@link #awaitReceipt()}, {@link #isSettled()}) is the exception: the transport that received the
+ * envelope reads it from its own thread.
  */
 public final class WirePayload
 {
+    private static final VarHandle SETTLED;
+
+    static
+    {
+        try
+        {
+            SETTLED = MethodHandles.lookup().findVarHandle(WirePayload.class, "settled", boolean.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final int typeId;
     private final UnsafeBuffer buffer;
     private final EventDecoder<?> decoder;
     private EventDecoder<?> decodedBy;
     private Object decoded;
+    /** Written by the receiving transport before the envelope is sent into the system, which publishes it. */
+    private boolean receiptAwaited;
+    /** Set with release semantics by the runtime thread that is done with the envelope; read with acquire. */
+    @SuppressWarnings("unused") // accessed through SETTLED
+    private boolean settled;
 
     private WirePayload(final int typeId, final UnsafeBuffer buffer, final EventDecoder<?> decoder)
     {
@@ -59,6 +83,38 @@ public final class WirePayload
         final byte[] bytes = new byte[length];
         src.getBytes(offset, bytes, 0, length);
         return new WirePayload(typeId, new UnsafeBuffer(bytes), decoderOrNull);
+    }
+
+    /**
+     * Asks the runtime to settle the envelope that carries this payload once it is done with it, so that
+     * {@link #isSettled()} tells the transport that received it. Done means: handled by its recipient (whether
+     * the handler returned or threw), or taken down a non-delivery path to its end (an {@link Undelivered} sent,
+     * dropped, or a dead letter), or accepted by the transport to another node. Call it before the envelope is
+     * sent into the actor system, on the thread that sends it.
+     */
+    public void awaitReceipt()
+    {
+        receiptAwaited = true;
+    }
+
+    /**
+     * Whether the runtime is done with the envelope that carries this payload (see {@link #awaitReceipt()}).
+     * Any thread.
+     *
+     * @return true once settled; always false if no receipt was awaited.
+     */
+    public boolean isSettled()
+    {
+        return (boolean)SETTLED.getAcquire(this);
+    }
+
+    /** The runtime is done with the envelope: what it did with it happened before a reader sees true. */
+    void settle()
+    {
+        if (receiptAwaited)
+        {
+            SETTLED.setRelease(this, true);
+        }
     }
 
     /**

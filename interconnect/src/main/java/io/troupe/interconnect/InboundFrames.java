@@ -131,13 +131,19 @@ final class InboundFrames implements FrameHandler
             // the session. Acknowledging it would lose it silently.
             return;
         }
+        final long positionBefore;
+        final Receipts receipts;
         if (streamId == agent.config.dataStreamId())
         {
+            positionBefore = peer.receivedDataPosition;
             peer.receivedDataPosition = position;
+            receipts = peer.dataReceipts;
         }
         else
         {
+            positionBefore = peer.receivedBulkPosition;
             peer.receivedBulkPosition = position;
+            receipts = peer.bulkReceipts;
         }
         final Envelope envelope = frame.toEnvelope(codecs);
         final ActorId recipient = envelope.recipient();
@@ -149,6 +155,12 @@ final class InboundFrames implements FrameHandler
                 agent.notifyUndelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);
             }
             return;
+        }
+        if (envelope.isTracked())
+        {
+            // acknowledged only once the actor system is done with it (see Receipts)
+            envelope.payload().awaitReceipt();
+            receipts.add(positionBefore, envelope.payload());
         }
         agent.system.send(envelope);
     }

@@ -1,6 +1,7 @@
 package io.troupe.interconnect;
 
 import io.aeron.Aeron;
+import io.aeron.AeronCounters;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
@@ -49,6 +50,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
     private static final long MAX_PARK_NS = 1_000_000;
+    /** The longest close() waits for the media driver to put the goodbyes on the wire. */
+    private static final long GOODBYE_SEND_LIMIT_NS = 500_000_000L;
     private static final ThreadLocal<FrameEncoder> ENCODERS = ThreadLocal.withInitial(FrameEncoder::new);
 
     private final ActorSystem system;
@@ -412,6 +415,48 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
     }
 
+    /**
+     * Waits until the media driver has sent each goodbye: an embedded driver closed at once would take a goodbye
+     * still in its publication with it, and the peer would take the failure timeout to notice the departure.
+     * Reads the driver's sender position of each control publication.
+     */
+    private void awaitGoodbyesSent()
+    {
+        final long deadlineNs = System.nanoTime() + GOODBYE_SEND_LIMIT_NS;
+        for (final Peer peer : agent.peers)
+        {
+            final long goodbyePosition = peer.goodbyePosition;
+            final int counterId = goodbyePosition > 0 ? senderPositionCounter(peer.control.registrationId()) : -1;
+            while (counterId >= 0 && aeron.countersReader().getCounterValue(counterId) < goodbyePosition &&
+                System.nanoTime() - deadlineNs < 0)
+            {
+                try
+                {
+                    Thread.sleep(1);
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    private int senderPositionCounter(final long registrationId)
+    {
+        final int[] found = {-1};
+        aeron.countersReader().forEach((counterId, typeId, key, label) ->
+        {
+            // stream counters begin with the registration id of the publication they belong to
+            if (typeId == AeronCounters.DRIVER_SENDER_POSITION_TYPE_ID && key.getLong(0) == registrationId)
+            {
+                found[0] = counterId;
+            }
+        });
+        return found[0];
+    }
+
     /** For tests: stops as a killed process would, without goodbyes and without reporting anything. */
     void kill()
     {
@@ -442,6 +487,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         linger();
         system.detachRemote(this);
         CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
+        awaitGoodbyesSent();
         CloseHelper.quietCloseAll(aeron, driver);
     }
 }

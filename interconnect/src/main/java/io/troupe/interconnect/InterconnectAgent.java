@@ -342,20 +342,23 @@ final class InterconnectAgent implements Agent
         return flushAcks(peer);
     }
 
-    /** Acknowledges what has arrived from a peer since the last ack, now. */
+    /**
+     * Acknowledges, now, what has arrived from a peer since the last ack, up to the first tracked envelope the
+     * actor system is not done with yet.
+     */
     private int flushAcks(final Peer peer)
     {
         int work = 0;
-        if (peer.receivedDataPosition != peer.ackedDataPositionSent &&
-            sessions.sendAck(peer, config.dataStreamId(), peer.receivedDataPosition))
+        final long data = peer.dataReceipts.ackable(peer.receivedDataPosition);
+        if (data != peer.ackedDataPositionSent && sessions.sendAck(peer, config.dataStreamId(), data))
         {
-            peer.ackedDataPositionSent = peer.receivedDataPosition;
+            peer.ackedDataPositionSent = data;
             work++;
         }
-        if (peer.receivedBulkPosition != peer.ackedBulkPositionSent &&
-            sessions.sendAck(peer, config.bulkStreamId(), peer.receivedBulkPosition))
+        final long bulk = peer.bulkReceipts.ackable(peer.receivedBulkPosition);
+        if (bulk != peer.ackedBulkPositionSent && sessions.sendAck(peer, config.bulkStreamId(), bulk))
         {
-            peer.ackedBulkPositionSent = peer.receivedBulkPosition;
+            peer.ackedBulkPositionSent = bulk;
             work++;
         }
         return work;
@@ -395,6 +398,8 @@ final class InterconnectAgent implements Agent
         peer.dataSent = 0;
         peer.receivedDataPosition = 0;
         peer.receivedBulkPosition = 0;
+        peer.dataReceipts.clear();
+        peer.bulkReceipts.clear();
         peer.ackedDataPositionSent = 0;
         peer.ackedBulkPositionSent = 0;
         for (final ActorId subscriber : peer.subscribers)
@@ -521,7 +526,10 @@ final class InterconnectAgent implements Agent
             if (peer.state == Peer.ESTABLISHED)
             {
                 flushAcks(peer);
-                sessions.sendGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down");
+                if (sessions.sendGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down"))
+                {
+                    peer.goodbyePosition = peer.control.position();
+                }
             }
             final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.SHUTDOWN, true);
             peer.dataInFlight.failAll(unsure);

@@ -64,9 +64,14 @@ final class Peer
     long dataSent;
     long receivedDataPosition;
     long receivedBulkPosition;
+    /** Tracked envelopes received and not yet handled here, per stream: acks stop short of the first. */
+    final Receipts dataReceipts = new Receipts();
+    final Receipts bulkReceipts = new Receipts();
     long ackedDataPositionSent;
     long ackedBulkPositionSent;
     long nextAckNs;
+    /** The control stream's position after the goodbye, once said; read by the closer after the agent stopped. */
+    long goodbyePosition;
     long heartbeatSequence;
     final Set<ActorId> subscribers = new LinkedHashSet<>();
     ChunkAssembler chunks;

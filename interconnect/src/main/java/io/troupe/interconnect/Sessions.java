@@ -258,10 +258,10 @@ final class Sessions
         return offer(peer.control, length);
     }
 
-    void sendGoodbye(final Peer peer, final GoodbyeReason reason, final String detail)
+    boolean sendGoodbye(final Peer peer, final GoodbyeReason reason, final String detail)
     {
         final int length = agent.encoder.encodeGoodbye(agent.scratch, 0, agent.nodeId, agent.incarnation, reason, detail);
-        offer(peer.control, length);
+        return offer(peer.control, length);
     }
 
     private boolean offer(final ExclusivePublication publication, final int length)

@@ -152,12 +152,15 @@ public final class ClusterDemo
         final Node[] local = new Node[1];
         final Thread hook = new Thread(() ->
         {
-            // Ctrl-C or SIGTERM while the demo runs: the children go too
+            // Ctrl-C or SIGTERM while the demo runs: the children go too, and the files
             cluster.close();
             if (local[0] != null)
             {
                 local[0].close();
             }
+            LocalCluster.deleteTree(dir);
+            out.println("troupe demo: interrupted; every node stopped, files removed");
+            out.flush();
         }, "troupe-demo-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
         try
