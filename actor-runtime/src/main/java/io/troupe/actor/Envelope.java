@@ -263,11 +263,6 @@ public final class Envelope extends Node
         this.enqueuedNs = nowNs;
     }
 
-    /**
-     * Whether this is an {@link Undelivered} notice, judged without decoding a serialized payload.
-     *
-     * @return true for a notice.
-     */
     /** The runtime is done with this envelope: tells the transport that received it, if it asked (a receipt). */
     void settle()
     {
@@ -277,6 +272,11 @@ public final class Envelope extends Node
         }
     }
 
+    /**
+     * Whether this is an {@link Undelivered} notice, judged without decoding a serialized payload.
+     *
+     * @return true for a notice.
+     */
     boolean isUndeliveredNotice()
     {
         return type == Undelivered.TYPE || event instanceof Undelivered;
