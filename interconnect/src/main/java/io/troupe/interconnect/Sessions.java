@@ -233,7 +233,11 @@ final class Sessions
 
     private void sendHello(final Peer peer)
     {
-        peer.ourChallenge = auth.newChallenge();
+        if (peer.state != Peer.HELLO_SENT || peer.ourChallenge == null)
+        {
+            // a retry keeps its challenge: a WELCOME answering the first HELLO still verifies
+            peer.ourChallenge = auth.newChallenge();
+        }
         peer.state = Peer.HELLO_SENT;
         send(peer, new Handshake(HandshakePhase.HELLO, clusterId, agent.nodeId, agent.incarnation, peer.nodeId, 0L,
             InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, peer.ourChallenge, NONE, ""));
