@@ -1,5 +1,7 @@
 package io.troupe.bench;
 
+import io.troupe.serialization.FixedLengthCodec;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -11,7 +13,7 @@ import org.agrona.MutableDirectBuffer;
 record Ack(long seq)
 {
     /** The fixed-size codec: seq at 0 (little-endian), 8 bytes. */
-    static final class Codec extends FixedSizeCodec<Ack>
+    static final class Codec extends FixedLengthCodec<Ack>
     {
         /** The one instance. */
         static final Codec INSTANCE = new Codec();
@@ -22,13 +24,13 @@ record Ack(long seq)
         }
 
         @Override
-        void write(final Ack event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final Ack event, final MutableDirectBuffer buffer, final int offset)
         {
             buffer.putLong(offset, event.seq(), ORDER);
         }
 
         @Override
-        Ack read(final DirectBuffer buffer, final int offset)
+        protected Ack read(final DirectBuffer buffer, final int offset)
         {
             return new Ack(buffer.getLong(offset, ORDER));
         }

@@ -1,5 +1,7 @@
 package io.troupe.bench;
 
+import io.troupe.serialization.FixedLengthCodec;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -18,7 +20,7 @@ record Chunk(long seq, byte[] data)
     static final int ENCODED_BYTES = Long.BYTES + DATA_BYTES;
 
     /** The fixed-size codec: seq at 0 (little-endian), data at 8. */
-    static final class Codec extends FixedSizeCodec<Chunk>
+    static final class Codec extends FixedLengthCodec<Chunk>
     {
         /** The one instance. */
         static final Codec INSTANCE = new Codec();
@@ -29,14 +31,14 @@ record Chunk(long seq, byte[] data)
         }
 
         @Override
-        void write(final Chunk event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final Chunk event, final MutableDirectBuffer buffer, final int offset)
         {
             buffer.putLong(offset, event.seq(), ORDER);
             buffer.putBytes(offset + Long.BYTES, event.data(), 0, DATA_BYTES);
         }
 
         @Override
-        Chunk read(final DirectBuffer buffer, final int offset)
+        protected Chunk read(final DirectBuffer buffer, final int offset)
         {
             final byte[] data = new byte[DATA_BYTES];
             buffer.getBytes(offset + Long.BYTES, data);

@@ -1,5 +1,7 @@
 package io.troupe.bench;
 
+import io.troupe.serialization.FixedLengthCodec;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -11,7 +13,7 @@ import org.agrona.MutableDirectBuffer;
 record Ping(long sentNs)
 {
     /** The fixed-size codec: sentNs at 0 (little-endian), 8 bytes. */
-    static final class Codec extends FixedSizeCodec<Ping>
+    static final class Codec extends FixedLengthCodec<Ping>
     {
         /** The one instance. */
         static final Codec INSTANCE = new Codec();
@@ -22,13 +24,13 @@ record Ping(long sentNs)
         }
 
         @Override
-        void write(final Ping event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final Ping event, final MutableDirectBuffer buffer, final int offset)
         {
             buffer.putLong(offset, event.sentNs(), ORDER);
         }
 
         @Override
-        Ping read(final DirectBuffer buffer, final int offset)
+        protected Ping read(final DirectBuffer buffer, final int offset)
         {
             return new Ping(buffer.getLong(offset, ORDER));
         }

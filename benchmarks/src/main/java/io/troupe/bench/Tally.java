@@ -1,5 +1,7 @@
 package io.troupe.bench;
 
+import io.troupe.serialization.FixedLengthCodec;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -17,7 +19,7 @@ record Tally(long received, long outOfOrder, long atNs)
     static final Tally REQUEST = new Tally(0, 0, 0);
 
     /** The fixed-size codec: received at 0, outOfOrder at 8, atNs at 16 (little-endian), 24 bytes. */
-    static final class Codec extends FixedSizeCodec<Tally>
+    static final class Codec extends FixedLengthCodec<Tally>
     {
         /** The one instance. */
         static final Codec INSTANCE = new Codec();
@@ -28,7 +30,7 @@ record Tally(long received, long outOfOrder, long atNs)
         }
 
         @Override
-        void write(final Tally event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final Tally event, final MutableDirectBuffer buffer, final int offset)
         {
             buffer.putLong(offset, event.received(), ORDER);
             buffer.putLong(offset + Long.BYTES, event.outOfOrder(), ORDER);
@@ -36,7 +38,7 @@ record Tally(long received, long outOfOrder, long atNs)
         }
 
         @Override
-        Tally read(final DirectBuffer buffer, final int offset)
+        protected Tally read(final DirectBuffer buffer, final int offset)
         {
             return new Tally(buffer.getLong(offset, ORDER), buffer.getLong(offset + Long.BYTES, ORDER),
                 buffer.getLong(offset + 2 * Long.BYTES, ORDER));

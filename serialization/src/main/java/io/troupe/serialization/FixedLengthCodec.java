@@ -3,20 +3,36 @@ package io.troupe.serialization;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
+import java.nio.ByteOrder;
+
 /**
  * Base of the codecs whose payload always has the same length: fields at fixed offsets, nothing allocated to
- * encode. A longer payload is accepted and its tail ignored, so a later version may append fields.
+ * encode. A longer payload is accepted and its tail ignored, so a later version may append fields; a shorter
+ * one, or a range outside the buffer, is refused with a {@code MalformedEventException} before any field is
+ * read. Troupe's own codecs extend it, and so may a user's hand-written ones. Thread safe if the subclass
+ * keeps no state.
  *
  * @param <T> the event type.
  */
-abstract class FixedLengthCodec<T> implements EventCodec<T>
+public abstract class FixedLengthCodec<T> implements EventCodec<T>
 {
+    /** Byte order of Troupe's payload fields. */
+    protected static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
+
     private final int typeId;
     private final String name;
     private final Class<T> eventClass;
     private final int length;
 
-    FixedLengthCodec(final int typeId, final String name, final Class<T> eventClass, final int length)
+    /**
+     * Creates the codec.
+     *
+     * @param typeId     the type id it is registered under.
+     * @param name       a readable name for error messages.
+     * @param eventClass the class of the events.
+     * @param length     the payload's fixed length.
+     */
+    protected FixedLengthCodec(final int typeId, final String name, final Class<T> eventClass, final int length)
     {
         this.typeId = typeId;
         this.name = name;
@@ -64,13 +80,21 @@ abstract class FixedLengthCodec<T> implements EventCodec<T>
 
     /**
      * Writes the fields; the buffer has room for the fixed length from {@code offset}.
+     *
+     * @param event  the event.
+     * @param buffer where to write.
+     * @param offset where the payload starts.
      */
-    abstract void write(T event, MutableDirectBuffer buffer, int offset);
+    protected abstract void write(T event, MutableDirectBuffer buffer, int offset);
 
     /**
      * Reads the fields; the range has been checked to hold the fixed length from {@code offset}.
+     *
+     * @param buffer the payload's buffer.
+     * @param offset where the payload starts.
+     * @return the event.
      */
-    abstract T read(DirectBuffer buffer, int offset);
+    protected abstract T read(DirectBuffer buffer, int offset);
 
     @Override
     public String toString()

@@ -78,7 +78,7 @@ public final class TroupeCodecs
         }
 
         @Override
-        void write(final Undelivered event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final Undelivered event, final MutableDirectBuffer buffer, final int offset)
         {
             putActorId(buffer, offset + RECIPIENT_OFFSET, event.recipient());
             buffer.putLong(offset + COOKIE_OFFSET, event.cookie(), ORDER);
@@ -88,7 +88,7 @@ public final class TroupeCodecs
         }
 
         @Override
-        Undelivered read(final DirectBuffer buffer, final int offset)
+        protected Undelivered read(final DirectBuffer buffer, final int offset)
         {
             final byte unsure = buffer.getByte(offset + UNSURE_OFFSET);
             if (unsure != 0 && unsure != 1)
@@ -138,12 +138,12 @@ public final class TroupeCodecs
         }
 
         @Override
-        void write(final Poison event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final Poison event, final MutableDirectBuffer buffer, final int offset)
         {
         }
 
         @Override
-        Poison read(final DirectBuffer buffer, final int offset)
+        protected Poison read(final DirectBuffer buffer, final int offset)
         {
             return Poison.INSTANCE;
         }
@@ -157,14 +157,14 @@ public final class TroupeCodecs
         }
 
         @Override
-        void write(final MailboxCollapsed event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final MailboxCollapsed event, final MutableDirectBuffer buffer, final int offset)
         {
             putActorId(buffer, offset + ACTOR_OFFSET, event.actor());
             buffer.putLong(offset + DROPPED_OFFSET, event.dropped(), ORDER);
         }
 
         @Override
-        MailboxCollapsed read(final DirectBuffer buffer, final int offset)
+        protected MailboxCollapsed read(final DirectBuffer buffer, final int offset)
         {
             return new MailboxCollapsed(
                 getActorId(buffer, offset + ACTOR_OFFSET), buffer.getLong(offset + DROPPED_OFFSET, ORDER));
@@ -179,13 +179,13 @@ public final class TroupeCodecs
         }
 
         @Override
-        void write(final NodeConnected event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final NodeConnected event, final MutableDirectBuffer buffer, final int offset)
         {
             buffer.putInt(offset + NODE_ID_OFFSET, event.nodeId(), ORDER);
         }
 
         @Override
-        NodeConnected read(final DirectBuffer buffer, final int offset)
+        protected NodeConnected read(final DirectBuffer buffer, final int offset)
         {
             return new NodeConnected(buffer.getInt(offset + NODE_ID_OFFSET, ORDER));
         }
@@ -199,13 +199,13 @@ public final class TroupeCodecs
         }
 
         @Override
-        void write(final NodeDisconnected event, final MutableDirectBuffer buffer, final int offset)
+        protected void write(final NodeDisconnected event, final MutableDirectBuffer buffer, final int offset)
         {
             buffer.putInt(offset + NODE_ID_OFFSET, event.nodeId(), ORDER);
         }
 
         @Override
-        NodeDisconnected read(final DirectBuffer buffer, final int offset)
+        protected NodeDisconnected read(final DirectBuffer buffer, final int offset)
         {
             return new NodeDisconnected(buffer.getInt(offset + NODE_ID_OFFSET, ORDER));
         }
