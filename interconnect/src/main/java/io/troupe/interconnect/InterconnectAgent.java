@@ -241,6 +241,7 @@ final class InterconnectAgent implements Agent
             }
             peer.pending = null;
             peer.dataSent = position;
+            peer.dataUntil[bucket] = position;
             if (frame.tracked != null)
             {
                 peer.dataInFlight.add(position, frame.tracked);
@@ -260,6 +261,13 @@ final class InterconnectAgent implements Agent
         OutboundFrame frame;
         while (sent < DRAIN_LIMIT && (frame = peer.bulkLane.peekFirst()) != null)
         {
+            final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
+            if (peer.chunkOffset == 0 && peer.dataUntil[bucket] > peer.dataAcked)
+            {
+                // the receiver polls the streams separately: wait until the pair's earlier data-stream
+                // frames are acknowledged, or this one could be handled before them
+                break;
+            }
             final long position = frame.frame.length > bulkMessageLimit ?
                 offerChunks(peer, frame) : offer(peer.bulk, frame.frame);
             if (position < 0)
@@ -268,7 +276,6 @@ final class InterconnectAgent implements Agent
                 break;
             }
             peer.bulkLane.pollFirst();
-            final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
             peer.bulkLaneCount[bucket]--;
             peer.bulkLaneBytes -= frame.frame.length;
             peer.bulkUntil[bucket] = position;
@@ -387,6 +394,7 @@ final class InterconnectAgent implements Agent
         peer.lostUnsure += peer.dataInFlight.failAll(unsure) + peer.bulkInFlight.failAll(unsure);
         failQueued(peer, UndeliveredReason.DISCONNECTED);
         java.util.Arrays.fill(peer.bulkUntil, 0);
+        java.util.Arrays.fill(peer.dataUntil, 0);
         peer.chunkOffset = 0;
         if (peer.chunks != null)
         {

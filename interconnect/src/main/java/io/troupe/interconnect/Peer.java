@@ -57,6 +57,8 @@ final class Peer
     final InFlight bulkInFlight = new InFlight();
     /** Per pair bucket: the bulk-stream position the peer must have acked before the pair may use data again. */
     final long[] bulkUntil = new long[PAIR_BUCKETS];
+    /** Per pair bucket: the data-stream position the peer must have acked before the pair may use bulk. */
+    final long[] dataUntil = new long[PAIR_BUCKETS];
     long bulkAcked;
     long dataAcked;
     /** Stream positions after the last frame sent in this session, for a closing node to wait for their acks. */

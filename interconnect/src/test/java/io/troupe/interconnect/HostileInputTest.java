@@ -139,6 +139,7 @@ class HostileInputTest
         }
         TestCluster.await(() -> count.get() + one.interconnect.peerCounters().get(0).shed() == (long)senders * perSender,
             Duration.ofSeconds(30), "all events delivered or shed");
-        assertThat(violations).as("FIFO per (sender, recipient)").isEmpty();
+        assertThat(violations).as("FIFO per (sender, recipient); shed " + one.interconnect.peerCounters().get(0).shed())
+            .isEmpty();
     }
 }
