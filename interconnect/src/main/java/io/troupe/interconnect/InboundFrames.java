@@ -106,6 +106,10 @@ final class InboundFrames implements FrameHandler
             return null;
         }
         peer.detector.onHeard(agent.clock.nanoTime());
+        if (!peer.confirmed && streamId == agent.config.controlStreamId())
+        {
+            peer.confirmed = true; // the acceptor speaks after our WELCOME only once it processed our CONFIRM
+        }
         return peer;
     }
 

@@ -141,7 +141,7 @@ final class InterconnectAgent implements Agent
         for (final Peer peer : peers)
         {
             work += sessions.onTick(peer, nowNs);
-            if (peer.state == Peer.ESTABLISHED)
+            if (peer.state == Peer.ESTABLISHED && peer.confirmed)
             {
                 work += drainOutbound(peer);
                 work += sendAcks(peer, nowNs);
@@ -477,9 +477,14 @@ final class InterconnectAgent implements Agent
         system.send(new Envelope(subscriber, ActorId.NONE, type, 0, 0L, event, null));
     }
 
-    void sessionUp(final Peer peer)
+    /**
+     * A session is up. The acceptor is {@code confirmed} at once; the initiator holds its envelopes until
+     * the acceptor is heard on the control stream (see {@link Peer#confirmed}), while senders may queue.
+     */
+    void sessionUp(final Peer peer, final boolean confirmed)
     {
         peer.state = Peer.ESTABLISHED;
+        peer.confirmed = confirmed;
         peer.sessionsUp++;
         peer.backoff.reset();
         peer.detector.reset(clock.nanoTime());

@@ -45,6 +45,12 @@ final class Peer
     int peerSessionId;
     byte[] ourChallenge;
     long nextHandshakeNs;
+    /**
+     * Whether the peer is known to take our envelopes: at once for the acceptor; for the initiator, once the
+     * acceptor's first control frame after the WELCOME shows that it processed the CONFIRM (the CONFIRM and
+     * the envelopes travel on different streams, so an envelope sent earlier could overtake it and be dropped).
+     */
+    boolean confirmed;
     OutboundFrame pending;
     /** Frames for the bulk stream, in order, waiting for the bulk publication. */
     final java.util.ArrayDeque<OutboundFrame> bulkLane = new java.util.ArrayDeque<>();

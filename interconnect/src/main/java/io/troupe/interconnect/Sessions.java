@@ -169,7 +169,7 @@ final class Sessions
         peer.peerIncarnation = frame.incarnation();
         peer.peerSessionId = sessionId;
         refusals.clear(peer.nodeId);
-        agent.sessionUp(peer);
+        agent.sessionUp(peer, false);
     }
 
     private void onConfirm(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
@@ -186,7 +186,11 @@ final class Sessions
             return;
         }
         refusals.clear(peer.nodeId);
-        agent.sessionUp(peer);
+        agent.sessionUp(peer, true);
+        if (sendHeartbeat(peer, nowNs)) // tells the initiator, now, that its envelopes are welcome
+        {
+            peer.detector.onHeartbeatSent(nowNs);
+        }
     }
 
     /** Null if the frame's cluster, addressee and versions fit; else what is wrong. */
