@@ -12,7 +12,7 @@ public final class PoolConfig
     public static final int DEFAULT_EVENTS_PER_ACTIVATION = 100;
     /** Default soft cap on the time of one activation. */
     public static final Duration DEFAULT_TIME_PER_ACTIVATION = Duration.ofMillis(10);
-    /** Default time an idle worker spins before it parks. */
+    /** Default time an idle worker keeps searching (yielding between searches) before it parks. */
     public static final Duration DEFAULT_SPIN_BEFORE_SLEEP = Duration.ofNanos(20_000);
 
     private final String name;
@@ -74,8 +74,10 @@ public final class PoolConfig
     }
 
     /**
-     * Sets how long an idle worker spins before it parks. 0 parks at once; longer spins cut wake-up latency
-     * at the cost of CPU that other nodes on the host could use.
+     * Sets how long an idle worker keeps searching for work before it parks. Between searches it yields, so
+     * that on a small machine a runnable thread (the interconnect agent, another node) goes first; on an idle
+     * core a yield returns at once. 0 parks at once; longer searches cut wake-up latency at the cost of CPU
+     * that other nodes on the host could use.
      *
      * @param time 0 to 1 second.
      * @return this.

@@ -174,7 +174,9 @@ public final class NodeConfig
             "off (use is counted, nothing is reclaimed)");
         line(text, "failure", "heartbeat every " + duration(interconnect.heartbeatInterval()) + ", peer down after " +
             duration(interconnect.failureTimeout()) + " of silence");
-        line(text, "transport", (interconnect.embeddedDriver() ? "embedded media driver" : "external media driver") +
+        line(text, "transport", (interconnect.embeddedDriver() ? "embedded media driver" +
+            (interconnect.driverOnAgentThread() ? " on the interconnect thread" : " on its own thread") :
+            "external media driver") +
             " in " + concluded.aeronDir() + (interconnect.aeronDir() == null ? " (default)" : "") + ", idle " +
             interconnect.idleMode().name().toLowerCase(Locale.ROOT));
         line(text, "", "streams control " + interconnect.controlStreamId() + ", data " + interconnect.dataStreamId() +
@@ -210,6 +212,7 @@ public final class NodeConfig
             .bindPort(from.bindPort())
             .aeronDir(from.aeronDir())
             .embeddedDriver(from.embeddedDriver())
+            .driverOnAgentThread(from.driverOnAgentThread())
             .idleMode(from.idleMode())
             .controlStreamId(from.controlStreamId())
             .dataStreamId(from.dataStreamId())

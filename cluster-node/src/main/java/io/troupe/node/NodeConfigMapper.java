@@ -57,6 +57,7 @@ final class NodeConfigMapper
     static final String FAILURE_TIMEOUT = "troupe.failure-detector.timeout";
     static final String AERON_DIR = "troupe.transport.aeron-dir";
     static final String EMBEDDED_DRIVER = "troupe.transport.embedded-driver";
+    static final String DRIVER_ON_AGENT_THREAD = "troupe.transport.driver-on-agent-thread";
     static final String IDLE = "troupe.transport.idle";
     static final String CONTROL_STREAM = "troupe.transport.control-stream";
     static final String DATA_STREAM = "troupe.transport.data-stream";
@@ -137,6 +138,7 @@ final class NodeConfigMapper
             .failureTimeout(in.duration(FAILURE_TIMEOUT))
             .aeronDir(emptyToNull(in.string(AERON_DIR)))
             .embeddedDriver(in.bool(EMBEDDED_DRIVER))
+            .driverOnAgentThread(in.bool(DRIVER_ON_AGENT_THREAD))
             .idleMode(idleMode())
             .controlStreamId(in.integer(CONTROL_STREAM))
             .dataStreamId(in.integer(DATA_STREAM))

@@ -96,6 +96,7 @@ class NodeConfigTest
             "  transport {",
             "    aeron-dir = \"/dev/shm/aeron-seven\"",
             "    embedded-driver = false",
+            "    driver-on-agent-thread = false",
             "    idle = spin",
             "    control-stream = 100",
             "    data-stream = 101",
@@ -125,6 +126,7 @@ class NodeConfigTest
             new PeerAddress(2, "10.0.0.2", 41002), new PeerAddress(1048575, "node-max.example", 65535));
         assertThat(interconnect.aeronDir()).isEqualTo("/dev/shm/aeron-seven");
         assertThat(interconnect.embeddedDriver()).isFalse();
+        assertThat(interconnect.driverOnAgentThread()).isFalse();
         assertThat(interconnect.idleMode()).isEqualTo(IdleMode.SPIN);
         assertThat(interconnect.controlStreamId()).isEqualTo(100);
         assertThat(interconnect.dataStreamId()).isEqualTo(101);

@@ -33,6 +33,7 @@ class ReferenceConfigTest
         assertThat(fromFile.peers()).isEqualTo(defaults.peers());
         assertThat(fromFile.aeronDir()).isEqualTo(defaults.aeronDir());
         assertThat(fromFile.embeddedDriver()).isEqualTo(defaults.embeddedDriver());
+        assertThat(fromFile.driverOnAgentThread()).isEqualTo(defaults.driverOnAgentThread());
         assertThat(fromFile.idleMode()).isEqualTo(defaults.idleMode());
         assertThat(fromFile.controlStreamId()).isEqualTo(defaults.controlStreamId());
         assertThat(fromFile.dataStreamId()).isEqualTo(defaults.dataStreamId());

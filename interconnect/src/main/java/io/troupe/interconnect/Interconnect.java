@@ -23,8 +23,8 @@ import io.troupe.serialization.FrameEncoder;
 import io.troupe.serialization.WireFormat;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
@@ -49,7 +49,6 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class Interconnect implements RemoteTransport, AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
-    private static final long MAX_PARK_NS = 1_000_000;
     /** The longest close() waits for the media driver to put the goodbyes on the wire. */
     private static final long GOODBYE_SEND_LIMIT_NS = 500_000_000L;
     private static final ThreadLocal<FrameEncoder> ENCODERS = ThreadLocal.withInitial(FrameEncoder::new);
@@ -58,6 +57,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private final InterconnectConfig config;
     private final EventCodecRegistry codecs;
     private final MediaDriver driver;
+    /** The embedded driver's agent when it runs on the interconnect's thread, else null. */
+    private final AgentInvoker driverInvoker;
     private final Aeron aeron;
     private final InterconnectAgent agent;
     private final AgentRunner runner;
@@ -72,9 +73,11 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final InterconnectConfig config,
         final EventCodecRegistry codecs,
         final MediaDriver driver,
+        final AgentInvoker driverInvoker,
         final Aeron aeron,
         final long incarnation)
     {
+        this.driverInvoker = driverInvoker;
         this.system = system;
         this.config = config;
         this.codecs = codecs;
@@ -88,12 +91,12 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final Subscription data = aeron.addSubscription(inboundChannel(), config.dataStreamId());
         final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId());
         this.agent = new InterconnectAgent(config, system, incarnation, SystemNanoClock.INSTANCE, peerArray,
-            aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs);
+            driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs);
         for (final Peer peer : peerArray)
         {
             peer.outbound = newOutboundQueue(peer, config, agent);
         }
-        this.agentIdle = new AgentIdle(MAX_PARK_NS);
+        this.agentIdle = new AgentIdle();
         final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
         this.runner = new AgentRunner(idle, ex -> LOG.error("node {}: interconnect agent error", system.nodeId(), ex),
             null, agent);
@@ -128,9 +131,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             {
                 driver = MediaDriver.launch(new MediaDriver.Context()
                     .aeronDirectoryName(config.aeronDir())
-                    .threadingMode(ThreadingMode.SHARED)
+                    .threadingMode(config.driverOnAgentThread() ? ThreadingMode.INVOKER : ThreadingMode.SHARED)
+                    .asyncExecutorEnabled(!config.driverOnAgentThread())
                     .sharedIdleStrategy(config.idleMode() == IdleMode.SPIN ?
-                        new BusySpinIdleStrategy() : new BackoffIdleStrategy(100, 20, 1_000, MAX_PARK_NS))
+                        new BusySpinIdleStrategy() : new AgentIdle())
                     .dirDeleteOnStart(true)
                     .dirDeleteOnShutdown(true)
                     .termBufferSparseFile(true)
@@ -139,12 +143,15 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                     .mtuLength(config.mtuLength())
                     .errorHandler(ex -> LOG.warn("node {}: media driver error", system.nodeId(), ex)));
             }
+            final AgentInvoker driverInvoker = driver == null ? null : driver.sharedAgentInvoker();
             aeron = Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(config.aeronDir())
+                .driverAgentInvoker(driverInvoker) // runs the driver while start-up waits for it
                 .useConductorAgentInvoker(true)
                 .errorHandler(ex -> LOG.warn("node {}: aeron client error", system.nodeId(), ex)));
             final long incarnation = newIncarnation();
-            final Interconnect interconnect = new Interconnect(system, config, codecs, driver, aeron, incarnation);
+            final Interconnect interconnect = new Interconnect(system, config, codecs, driver, driverInvoker,
+                aeron, incarnation);
             AgentRunner.startOnThread(interconnect.runner, runnable ->
             {
                 final Thread thread = new Thread(runnable, "troupe-" + system.nodeId() + "-interconnect");
@@ -430,6 +437,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             while (counterId >= 0 && aeron.countersReader().getCounterValue(counterId) < goodbyePosition &&
                 System.nanoTime() - deadlineNs < 0)
             {
+                if (driverInvoker != null && driverInvoker.invoke() > 0)
+                {
+                    continue; // the agent has stopped: this thread runs the driver until the goodbyes are out
+                }
                 try
                 {
                     Thread.sleep(1);

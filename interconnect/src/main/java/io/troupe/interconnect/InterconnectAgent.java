@@ -54,6 +54,7 @@ final class InterconnectAgent implements Agent
     private final int bulkMessageLimit;
     /** Bytes the bulk lane of a peer may hold (one frame is always let in). */
     private final long bulkLaneLimitBytes;
+    private final AgentInvoker driverInvoker;
     private final AgentInvoker clientInvoker;
     private final Subscription controlSubscription;
     private final Subscription dataSubscription;
@@ -79,6 +80,7 @@ final class InterconnectAgent implements Agent
         final long incarnation,
         final NanoClock clock,
         final Peer[] peers,
+        final AgentInvoker driverInvoker,
         final AgentInvoker clientInvoker,
         final Subscription controlSubscription,
         final Subscription dataSubscription,
@@ -96,6 +98,7 @@ final class InterconnectAgent implements Agent
         {
             peersById.put(peer.nodeId, peer);
         }
+        this.driverInvoker = driverInvoker;
         this.clientInvoker = clientInvoker;
         this.controlSubscription = controlSubscription;
         this.dataSubscription = dataSubscription;
@@ -133,7 +136,8 @@ final class InterconnectAgent implements Agent
     public int doWork()
     {
         final long nowNs = clock.nanoTime();
-        int work = clientInvoker == null ? 0 : clientInvoker.invoke();
+        int work = driverInvoker == null ? 0 : driverInvoker.invoke();
+        work += clientInvoker.invoke();
         work += commands.drain(Runnable::run, 64);
         work += controlSubscription.poll(controlAssembler, FRAGMENT_LIMIT);
         work += dataSubscription.poll(dataAssembler, FRAGMENT_LIMIT);

@@ -29,6 +29,7 @@ public final class InterconnectConfig
     private int bindPort = 0;
     private String aeronDir = null;
     private boolean embeddedDriver = true;
+    private boolean driverOnAgentThread = true;
     private IdleMode idleMode = IdleMode.BACKOFF;
     private int controlStreamId = 10;
     private int dataStreamId = 11;
@@ -186,7 +187,8 @@ public final class InterconnectConfig
     }
 
     /**
-     * Whether the node runs its own media driver (ThreadingMode.SHARED); false connects to an external driver at aeronDir.
+     * Whether the node runs its own media driver (see {@link #driverOnAgentThread(boolean)}); false connects to an
+     * external driver at aeronDir.
      *
      * @param value true or false.
      * @return this.
@@ -198,13 +200,40 @@ public final class InterconnectConfig
     }
 
     /**
-     * Whether the node runs its own media driver (ThreadingMode.SHARED); false connects to an external driver at aeronDir.
+     * Whether the node runs its own media driver (see {@link #driverOnAgentThread(boolean)}); false connects to an
+     * external driver at aeronDir.
      *
      * @return the value.
      */
     public boolean embeddedDriver()
     {
         return embeddedDriver;
+    }
+
+    /**
+     * Whether the embedded media driver runs on the interconnect agent's thread. The driver's conductor, sender
+     * and receiver are one agent either way (as in ThreadingMode.SHARED); on the agent's thread
+     * (ThreadingMode.INVOKER, the default) a node has one network thread instead of two, an offer reaches the
+     * socket in the same duty cycle and a received datagram is polled in the one after, without waking another
+     * thread. False gives the driver a thread of its own. Ignored with an external driver.
+     *
+     * @param value true or false.
+     * @return this.
+     */
+    public InterconnectConfig driverOnAgentThread(final boolean value)
+    {
+        this.driverOnAgentThread = value;
+        return this;
+    }
+
+    /**
+     * Whether the embedded media driver runs on the interconnect agent's thread.
+     *
+     * @return the value.
+     */
+    public boolean driverOnAgentThread()
+    {
+        return driverOnAgentThread;
     }
 
     /**

@@ -13,8 +13,8 @@ import java.util.function.Function;
  * A named pool of worker threads that run mailboxes pinned to it, roughly in activation order.
  *
  * <p>Each worker has a hand-off slot and a local queue (see {@link Worker}); mailboxes activated from outside
- * the pool go to a global queue. Idle workers search (global queue, other workers' queues) for
- * {@code spinBeforeSleepNs}, then park. Whoever queues work that an idle worker could take wakes one parked
+ * the pool go to a global queue. Idle workers search (global queue, other workers' queues), yielding between
+ * searches, for {@code spinBeforeSleepNs}, then park. Whoever queues work that an idle worker could take wakes one parked
  * worker, unless a worker is already searching; a searcher that finds work wakes the next one if more is
  * waiting. Every wake-up decision follows a sequentially consistent write of the queue, and every park
  * follows a re-check of all queues, so no wake-up is lost; a parked worker also re-checks after

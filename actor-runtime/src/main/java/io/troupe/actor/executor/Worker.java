@@ -352,7 +352,7 @@ public final class Worker extends WorkerPadRight implements Runnable
                 {
                     if (nowNs - spinStartNs < pool.spinBeforeSleepNs())
                     {
-                        Thread.onSpinWait();
+                        Thread.yield(); // not onSpinWait: a runnable thread of this node (or another) goes first
                     }
                     else
                     {
