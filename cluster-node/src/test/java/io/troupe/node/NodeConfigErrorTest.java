@@ -83,7 +83,7 @@ class NodeConfigErrorTest
         "troupe.transport.data-term-length           | 32KiB              | a power of 2, 64 KiB..1 GiB",
         "troupe.transport.bulk-term-length           | 2GiB               | a size below 2GiB",
         "troupe.transport.mtu                        | 1000               | a multiple of 32, 1024..65504",
-        "troupe.transport.bulk-threshold             | 64KiB              | 256..32768",
+        "troupe.transport.bulk-threshold             | 64KiB              | 256..32764",
         "troupe.transport.max-event-size             | 0                  | 1..1 GiB",
         "troupe.transport.outbound-queue-capacity    | 0                  | 1..16,777,216",
         "troupe.transport.handshake-retry-min        | 0ms                | PT0.001S..PT10M",

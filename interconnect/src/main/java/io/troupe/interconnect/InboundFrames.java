@@ -43,6 +43,8 @@ final class InboundFrames implements FrameHandler
     private int streamId;
     private int sessionId;
     private long position;
+    /** The stream position before the data-stream message being read (-1: not read yet). */
+    private long messagePositionBefore = -1;
     private boolean loggedBadFrame;
 
     InboundFrames(final InterconnectAgent agent, final EventCodecRegistry codecs)
@@ -64,9 +66,47 @@ final class InboundFrames implements FrameHandler
         onFragment(agent.config.controlStreamId(), buffer, offset, length, header);
     }
 
+    /**
+     * A data-stream message: one or more frames, each after its int32 length (see {@link OutboundBatch}). All
+     * of them share the message's stream position; a length that does not fit rejects the rest of the message.
+     */
     void onDataFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
-        onFragment(agent.config.dataStreamId(), buffer, offset, length, header);
+        final int end = offset + length;
+        int at = offset;
+        messagePositionBefore = -1;
+        while (at < end)
+        {
+            final int frameLength = end - at < OutboundBatch.LENGTH_PREFIX ? -1 :
+                buffer.getInt(at, java.nio.ByteOrder.LITTLE_ENDIAN);
+            if (frameLength <= 0 || frameLength > end - at - OutboundBatch.LENGTH_PREFIX)
+            {
+                onBadBatch(header.sessionId(), end - at);
+                return;
+            }
+            at += OutboundBatch.LENGTH_PREFIX;
+            onFragment(agent.config.dataStreamId(), buffer, at, frameLength, header);
+            at += frameLength;
+        }
+    }
+
+    private void onBadBatch(final int fromSession, final int remaining)
+    {
+        final Peer peer = agent.peersBySession.get(fromSession);
+        if (peer != null)
+        {
+            peer.rejectedFrames++;
+        }
+        else
+        {
+            unauthenticated.incrementAndGet();
+        }
+        if (!loggedBadFrame)
+        {
+            loggedBadFrame = true;
+            LOG.warn("node {}: rejected the last {} bytes of a data-stream message from session {}: no valid frame " +
+                "length (further ones are only counted)", agent.nodeId, remaining, fromSession);
+        }
     }
 
     void onBulkFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
@@ -139,8 +179,13 @@ final class InboundFrames implements FrameHandler
         final Receipts receipts;
         if (streamId == agent.config.dataStreamId())
         {
-            positionBefore = peer.receivedDataPosition;
-            peer.receivedDataPosition = position;
+            // every frame of a message shares its position: none may be acknowledged before all are handled
+            if (messagePositionBefore < 0)
+            {
+                messagePositionBefore = peer.receivedDataPosition;
+                peer.receivedDataPosition = position;
+            }
+            positionBefore = messagePositionBefore;
             receipts = peer.dataReceipts;
         }
         else

@@ -188,6 +188,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             peer.control = publication(address, config.controlTermLength(), sessionId, config.controlStreamId());
             peer.data = publication(address, config.dataTermLength(), sessionId, config.dataStreamId());
             peer.bulk = publication(address, config.bulkTermLength(), sessionId, config.bulkStreamId());
+            peer.batch = new OutboundBatch(peer.data.maxPayloadLength(), config.bulkThresholdBytes());
             peers.put(address.nodeId(), peer);
             list.add(peer);
         }

@@ -174,7 +174,8 @@ final class InterconnectAgent implements Agent
     {
         for (final Peer peer : peers)
         {
-            if (peer.state == Peer.ESTABLISHED && (peer.pending != null || peer.outbound.size() > 0 ||
+            if (peer.state == Peer.ESTABLISHED && (peer.pending != null || !peer.batch.isEmpty() ||
+                peer.outbound.size() > 0 ||
                 !peer.bulkLane.isEmpty() ||
                 peer.dataAcked < peer.dataSent || peer.bulkAcked < peer.bulkSent))
             {
@@ -193,14 +194,20 @@ final class InterconnectAgent implements Agent
     // ------------------------------------------------------------------ outbound
 
     /**
-     * Drains a peer's outbound queue: frames for the data stream are offered in queue order; frames for the
-     * bulk stream move to the peer's bulk lane and go out as the bulk publication allows, so a large event
-     * being pushed back does not hold up small events of other pairs. A pair with a frame in the lane, or
-     * one on the bulk stream not yet acknowledged, keeps to the bulk stream: FIFO per pair.
+     * Drains a peer's outbound queue: frames for the data stream are packed, in queue order, into messages of
+     * up to one datagram ({@link OutboundBatch}); frames for the bulk stream move to the peer's bulk lane and go
+     * out as the bulk publication allows, so a large event being pushed back does not hold up small events of
+     * other pairs. A pair with a frame in the lane, or one on the bulk stream not yet acknowledged, keeps to
+     * the bulk stream: FIFO per pair.
      */
     private int drainOutbound(final Peer peer)
     {
         int sent = drainBulkLane(peer);
+        if (!offerBatch(peer))
+        {
+            return sent; // the window is closed: what is queued waits behind the batch
+        }
+        final OutboundBatch batch = peer.batch;
         final MemoryQueue<OutboundFrame> queue = peer.outbound;
         while (sent < DRAIN_LIMIT)
         {
@@ -236,27 +243,49 @@ final class InterconnectAgent implements Agent
                 peer.bulkLaneBytes += frame.frame.length;
                 continue;
             }
-            final long position = offer(peer.data, frame.frame);
-            if (position < 0)
+            if (!batch.accepts(frame) && !offerBatch(peer))
             {
                 peer.pending = frame;
-                countPushBack(peer, position);
                 break;
             }
             peer.pending = null;
-            peer.dataSent = position;
-            peer.dataUntil[bucket] = position;
-            if (frame.tracked != null)
-            {
-                peer.dataInFlight.add(position, frame.tracked);
-            }
-            peer.eventsOut++;
-            peer.bytesOut += frame.frame.length;
+            batch.add(frame, bucket);
+            peer.dataUntil[bucket] = Long.MAX_VALUE; // not on the wire yet: the pair's bulk frames wait
             sent++;
         }
+        offerBatch(peer);
         sent += drainBulkLane(peer);
         peer.bulkLaneSize = peer.bulkLane.size();
         return sent;
+    }
+
+    /** Offers the peer's batch, if it holds anything; false if it was pushed back (and is kept). */
+    private boolean offerBatch(final Peer peer)
+    {
+        final OutboundBatch batch = peer.batch;
+        if (batch.isEmpty())
+        {
+            return true;
+        }
+        final long position = peer.data.offer(batch.buffer(), 0, batch.length());
+        if (position < 0)
+        {
+            countPushBack(peer, position);
+            return false;
+        }
+        peer.dataSent = position;
+        for (int i = 0; i < batch.frames(); i++)
+        {
+            peer.dataUntil[batch.bucket(i)] = position;
+        }
+        for (final Envelope tracked : batch.tracked())
+        {
+            peer.dataInFlight.add(position, tracked);
+        }
+        peer.eventsOut += batch.frames();
+        peer.bytesOut += batch.frameBytes();
+        batch.clear();
+        return true;
     }
 
     private int drainBulkLane(final Peer peer)
@@ -424,6 +453,12 @@ final class InterconnectAgent implements Agent
     void failQueued(final Peer peer, final UndeliveredReason reason)
     {
         long lost = 0;
+        for (final Envelope envelope : peer.batch.tracked())
+        {
+            notifyUndelivered(envelope, reason, false);
+        }
+        lost += peer.batch.frames();
+        peer.batch.clear();
         if (peer.pending != null)
         {
             lost++;

@@ -613,8 +613,9 @@ public final class InterconnectConfig
         checkTerm("bulkTermLength", bulkTermLength);
         check(mtuLength >= 1024 && mtuLength <= 65504 && mtuLength % 32 == 0, "mtuLength", mtuLength,
             "a multiple of 32, 1024..65504");
-        check(bulkThresholdBytes >= 256 && bulkThresholdBytes <= maxMessageLength(dataTermLength), "bulkThresholdBytes",
-            bulkThresholdBytes, "256.." + maxMessageLength(dataTermLength) + " (the data stream's largest message)");
+        final int largestDataFrame = maxMessageLength(dataTermLength) - OutboundBatch.LENGTH_PREFIX;
+        check(bulkThresholdBytes >= 256 && bulkThresholdBytes <= largestDataFrame, "bulkThresholdBytes",
+            bulkThresholdBytes, "256.." + largestDataFrame + " (the data stream's largest message, less a 4-byte length)");
         check(maxEventBytes >= 1 && maxEventBytes <= (1 << 30), "maxEventBytes", maxEventBytes, "1..1 GiB");
         check(outboundQueueCapacity >= 1 && outboundQueueCapacity <= (1 << 24), "outboundQueueCapacity",
             outboundQueueCapacity, "1..16,777,216");

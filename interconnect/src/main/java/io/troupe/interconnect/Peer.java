@@ -52,6 +52,8 @@ final class Peer
      */
     boolean confirmed;
     OutboundFrame pending;
+    /** Data-stream frames packed for the next offer (see {@link OutboundBatch}); set when the publication is. */
+    OutboundBatch batch;
     /** Frames for the bulk stream, in order, waiting for the bulk publication. */
     final java.util.ArrayDeque<OutboundFrame> bulkLane = new java.util.ArrayDeque<>();
     /** Per pair bucket: frames of the bucket in the bulk lane. */

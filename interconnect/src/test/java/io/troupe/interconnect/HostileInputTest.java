@@ -82,8 +82,15 @@ class HostileInputTest
                 {
                     // a well-formed envelope from a session that never completed a handshake
                     final byte[] payload = {0, 0, 0, 4, 'e', 'v', 'i', 'l'};
-                    length = encoder.encodeEnvelope(buffer, 0, new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L,
-                        "evil", null), 0, 0L, 1, new UnsafeBuffer(payload), 0, payload.length);
+                    // (on the data stream, packed as the interconnect packs frames: after an int32 length)
+                    final int at = i % 3 == 1 ? OutboundBatch.LENGTH_PREFIX : 0;
+                    final int frameLength = encoder.encodeEnvelope(buffer, at, new Envelope(sink, ActorId.NONE,
+                        TestCluster.TEXT, 0, 0L, "evil", null), 0, 0L, 1, new UnsafeBuffer(payload), 0, payload.length);
+                    if (at > 0)
+                    {
+                        buffer.putInt(0, frameLength, java.nio.ByteOrder.LITTLE_ENDIAN);
+                    }
+                    length = at + frameLength;
                 }
                 while (publication.offer(buffer, 0, length) < 0)
                 {

@@ -1,0 +1,107 @@
+package io.troupe.interconnect;
+
+import io.troupe.actor.Envelope;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Envelope frames for a peer's data stream, packed into one Aeron message so that small events share a
+ * datagram (and a send, a receive and a poll) instead of each paying for their own. The message is a sequence
+ * of {@code int32 length (little-endian), frame} entries, at least one; a frame larger than the packing limit
+ * travels alone. Agent thread only.
+ */
+final class OutboundBatch
+{
+    /** Bytes of the length before each frame. */
+    static final int LENGTH_PREFIX = Integer.BYTES;
+
+    private final UnsafeBuffer buffer;
+    private final int packLimit;
+    private final List<Envelope> tracked = new ArrayList<>();
+    private int[] buckets = new int[64];
+    private int length;
+    private int frames;
+    private long frameBytes;
+
+    /**
+     * A batch.
+     *
+     * @param packLimit   the most bytes several frames are packed into (the publication's largest unfragmented
+     *                    message).
+     * @param largestFrame the largest frame the data stream carries (travels alone).
+     */
+    OutboundBatch(final int packLimit, final int largestFrame)
+    {
+        this.packLimit = packLimit;
+        this.buffer = new UnsafeBuffer(new byte[Math.max(packLimit, LENGTH_PREFIX + largestFrame)]);
+    }
+
+    /** Whether the frame may join: it fits, or the batch is empty (then it travels alone if it must). */
+    boolean accepts(final OutboundFrame frame)
+    {
+        return frames == 0 || length + LENGTH_PREFIX + frame.frame.length <= packLimit;
+    }
+
+    void add(final OutboundFrame frame, final int bucket)
+    {
+        buffer.putInt(length, frame.frame.length, ByteOrder.LITTLE_ENDIAN);
+        buffer.putBytes(length + LENGTH_PREFIX, frame.frame);
+        length += LENGTH_PREFIX + frame.frame.length;
+        if (frame.tracked != null)
+        {
+            tracked.add(frame.tracked);
+        }
+        if (frames == buckets.length)
+        {
+            buckets = java.util.Arrays.copyOf(buckets, frames * 2);
+        }
+        buckets[frames++] = bucket;
+        frameBytes += frame.frame.length;
+    }
+
+    boolean isEmpty()
+    {
+        return frames == 0;
+    }
+
+    UnsafeBuffer buffer()
+    {
+        return buffer;
+    }
+
+    int length()
+    {
+        return length;
+    }
+
+    int frames()
+    {
+        return frames;
+    }
+
+    long frameBytes()
+    {
+        return frameBytes;
+    }
+
+    int bucket(final int index)
+    {
+        return buckets[index];
+    }
+
+    List<Envelope> tracked()
+    {
+        return tracked;
+    }
+
+    void clear()
+    {
+        tracked.clear();
+        length = 0;
+        frames = 0;
+        frameBytes = 0;
+    }
+}
