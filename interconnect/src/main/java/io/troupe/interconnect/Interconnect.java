@@ -123,6 +123,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                     EventTypes.describe(type) + "); build it with EventCodecRegistry.builder().withTroupeCodecs()");
             }
         }
+        warnIfSpinningOnTooFewCores(system.nodeId(), config);
         MediaDriver driver = null;
         Aeron aeron = null;
         try
@@ -167,6 +168,19 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         {
             CloseHelper.quietCloseAll(aeron, driver);
             throw ex;
+        }
+    }
+
+    private static void warnIfSpinningOnTooFewCores(final int nodeId, final InterconnectConfig config)
+    {
+        final int spinners = config.idleMode() != IdleMode.SPIN ? 0 :
+            config.embeddedDriver() && !config.driverOnAgentThread() ? 2 : 1;
+        final int cores = Runtime.getRuntime().availableProcessors();
+        if (spinners > 0 && cores < spinners + 2)
+        {
+            LOG.warn("node {}: idle mode SPIN keeps {} network thread(s) on a core each, and this machine has {} " +
+                "cores: the pool workers (and any other node here) will wait for time slices, and latency gets worse, " +
+                "not better; use BACKOFF unless each spinning thread has a core of its own", nodeId, spinners, cores);
         }
     }
 
