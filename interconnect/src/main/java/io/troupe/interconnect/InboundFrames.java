@@ -145,7 +145,7 @@ final class InboundFrames implements FrameHandler
             unauthenticated.incrementAndGet();
             return null;
         }
-        peer.detector.onHeard(agent.clock.nanoTime());
+        peer.detector.onHeard(agent.cycleNs);
         if (!peer.confirmed && streamId == agent.config.controlStreamId())
         {
             peer.confirmed = true; // the acceptor speaks after our WELCOME only once it processed our CONFIRM

@@ -43,6 +43,8 @@ final class InterconnectAgent implements Agent
     final int nodeId;
     final long incarnation;
     final NanoClock clock;
+    /** The clock at the start of the current duty cycle: one read per cycle, not one per received frame. */
+    long cycleNs;
     final Peer[] peers;
     final Int2ObjectHashMap<Peer> peersById = new Int2ObjectHashMap<>();
     /** Peer by the Aeron session id of its publications, once its handshake completed. */
@@ -136,6 +138,7 @@ final class InterconnectAgent implements Agent
     public int doWork()
     {
         final long nowNs = clock.nanoTime();
+        cycleNs = nowNs;
         int work = driverInvoker == null ? 0 : driverInvoker.invoke();
         work += clientInvoker.invoke();
         work += commands.drain(Runnable::run, 64);
