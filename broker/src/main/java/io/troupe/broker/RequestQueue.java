@@ -60,6 +60,13 @@ public interface RequestQueue
     BrokerRequest cancel(io.troupe.actor.ActorId requester, long ref);
 
     /**
+     * When the oldest queued request was sent (for meters: the queue's current sojourn).
+     *
+     * @return its {@link BrokerRequest#sentNs()}, or {@link Long#MIN_VALUE} if the queue is empty.
+     */
+    long oldestSentNs();
+
+    /**
      * Requests queued now.
      *
      * @return the count.

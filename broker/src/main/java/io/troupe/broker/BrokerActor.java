@@ -1,0 +1,146 @@
+package io.troupe.broker;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import org.agrona.concurrent.NanoClock;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The broker as an actor: handles {@link BrokerAsk}, {@link BrokerCancel}, {@link LengthsQuery},
+ * {@link AlarmSubscription} and {@link Reconfigure}, answers with {@link Go}, {@link Drop}, {@link Cancelled},
+ * {@link Lengths} and {@link BrokerAlarm}, and wakes itself with a timer when a queue or a meter needs time to
+ * pass. Requesters on its own node stamp their send time, so sojourn includes the wait in the broker's
+ * mailbox; for requesters on other nodes it starts at arrival.
+ */
+final class BrokerActor implements Behavior, BrokerCore.Output
+{
+    /** Wakes the broker; a stale one only makes it look at its queues once more. */
+    private enum Tick
+    {
+        INSTANCE
+    }
+
+    private final NanoClock clock;
+    private final BrokerCore core;
+    private final Set<ActorId> alarmSubscribers = new LinkedHashSet<>();
+    private final Set<String> raisedAlarms = new TreeSet<>();
+    private ActorContext ctx;
+    private long wakeAtNs = Long.MAX_VALUE;
+    private long unknownEvents;
+    private long alarmChanges;
+
+    BrokerActor(final BrokerSpec spec, final NanoClock clock)
+    {
+        this.clock = clock;
+        this.core = new BrokerCore(spec, clock.nanoTime());
+    }
+
+    @Override
+    public void receive(final ActorContext context, final Envelope envelope)
+    {
+        ctx = context;
+        final long nowNs = clock.nanoTime();
+        long queueDelayNs = -1;
+        final Object event = envelope.event();
+        if (event instanceof BrokerAsk ask)
+        {
+            final ActorId requester = envelope.sender();
+            final boolean local = requester.nodeId() == context.self().nodeId();
+            final long sentNs = local ? Math.min(ask.sentNs(), nowNs) : nowNs;
+            queueDelayNs = nowNs - sentNs;
+            final Object counterparty = ask.counterparty() == null ? requester : ask.counterparty();
+            core.ask(ask.side(), new BrokerRequest(ask.ref(), requester, envelope.cookie(), counterparty, sentNs, requester),
+                ask.nonBlocking(), nowNs, this);
+        }
+        else if (event instanceof BrokerCancel cancel)
+        {
+            context.reply(new Cancelled(cancel.ref(), core.cancel(cancel.side(), envelope.sender(), cancel.ref())));
+        }
+        else if (event instanceof LengthsQuery)
+        {
+            context.send(envelope.sender(), new Lengths(core.length(Side.ASK), core.length(Side.ASK_R)), Lengths.TYPE, 0,
+                envelope.cookie());
+        }
+        else if (event instanceof AlarmSubscription subscription)
+        {
+            onSubscription(envelope.sender(), subscription.subscribe());
+        }
+        else if (event instanceof Reconfigure reconfigure)
+        {
+            core.reconfigure(reconfigure.spec(), nowNs);
+        }
+        else if (event == Tick.INSTANCE)
+        {
+            wakeAtNs = Long.MAX_VALUE;
+        }
+        else
+        {
+            unknownEvents++; // an Undelivered answer to a requester that is gone, or a stray event: nothing to do
+        }
+        final long nextNs = core.afterBatch(nowNs, queueDelayNs, this);
+        if (nextNs != Long.MAX_VALUE && nextNs < wakeAtNs)
+        {
+            wakeAtNs = nextNs;
+            context.schedule(Duration.ofNanos(Math.max(0, nextNs - nowNs)), Tick.INSTANCE);
+        }
+        ctx = null;
+    }
+
+    private void onSubscription(final ActorId subscriber, final boolean subscribe)
+    {
+        if (!subscribe)
+        {
+            alarmSubscribers.remove(subscriber);
+            return;
+        }
+        if (alarmSubscribers.add(subscriber))
+        {
+            for (final String name : raisedAlarms)
+            {
+                ctx.send(subscriber, new BrokerAlarm(ctx.self(), name, true), BrokerAlarm.TYPE, 0, 0L);
+            }
+        }
+    }
+
+    @Override
+    public void answer(final BrokerRequest request, final Object event, final int type)
+    {
+        ctx.send(request.requester(), event, type, 0, request.cookie());
+    }
+
+    @Override
+    public void send(final ActorId recipient, final Object event, final int type)
+    {
+        ctx.send(recipient, event, type, 0, 0L);
+    }
+
+    @Override
+    public void alarm(final String name, final boolean raised, final long nowNs)
+    {
+        if (raised ? !raisedAlarms.add(name) : !raisedAlarms.remove(name))
+        {
+            return; // no change
+        }
+        alarmChanges++;
+        for (final ActorId subscriber : alarmSubscribers)
+        {
+            ctx.send(subscriber, new BrokerAlarm(ctx.self(), name, raised), BrokerAlarm.TYPE, 0, 0L);
+        }
+    }
+
+    long unknownEvents()
+    {
+        return unknownEvents;
+    }
+
+    long alarmChanges()
+    {
+        return alarmChanges;
+    }
+}

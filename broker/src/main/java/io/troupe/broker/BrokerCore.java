@@ -1,0 +1,187 @@
+package io.troupe.broker;
+
+import io.troupe.actor.ActorId;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The broker's state and rules without the actor around it: two queues, the matching, the meters, and when
+ * the broker must wake up next. Single-threaded (the broker actor's); time is passed in, so a scripted clock
+ * drives it in tests. Every request that reaches it ends exactly once: {@link Go}, {@link Drop}, cancelled,
+ * or still queued.
+ */
+final class BrokerCore
+{
+    /** What the core does to the world: answer requesters, and what meters do. */
+    interface Output extends MeterOutput
+    {
+        /**
+         * Answers a request.
+         *
+         * @param request the request.
+         * @param event   its {@link Go} or {@link Drop}.
+         * @param type    the event's type.
+         */
+        void answer(BrokerRequest request, Object event, int type);
+    }
+
+    private final BrokerMetrics metrics = new BrokerMetrics();
+    private final long[] matches = new long[2];
+    private final long[] drops = new long[2];
+    private final long[] lastSojournNs = new long[2];
+    private final long[] lastRelativeNs = new long[2];
+    private final DropSink[] dropSinks = new DropSink[2];
+    private RequestQueue[] queues = new RequestQueue[2];
+    private List<Meter> meters = new ArrayList<>();
+    private long[] meterDueNs = new long[0];
+    private Output output;
+    private long cancels;
+
+    BrokerCore(final BrokerSpec spec, final long nowNs)
+    {
+        queues[Side.ASK.ordinal()] = spec.ask().newQueue();
+        queues[Side.ASK_R.ordinal()] = spec.askR().newQueue();
+        for (final Side side : Side.values())
+        {
+            dropSinks[side.ordinal()] = (request, atNs) -> onDrop(side, request, atNs);
+        }
+        startMeters(spec, nowNs);
+    }
+
+    /**
+     * A request arrived: matched with the other side's next request if there is one, else queued (or, if
+     * non-blocking, dropped at once).
+     */
+    void ask(final Side side, final BrokerRequest request, final boolean nonBlocking, final long nowNs, final Output out)
+    {
+        output = out;
+        final BrokerRequest match = queues[side.other().ordinal()].dequeue(nowNs, dropSinks[side.other().ordinal()]);
+        if (match != null)
+        {
+            onMatch(side, request, match, nowNs);
+        }
+        else if (nonBlocking)
+        {
+            onDrop(side, request, nowNs);
+        }
+        else
+        {
+            queues[side.ordinal()].enqueue(request, nowNs, dropSinks[side.ordinal()]);
+        }
+    }
+
+    private void onMatch(final Side side, final BrokerRequest request, final BrokerRequest match, final long nowNs)
+    {
+        final Side other = side.other();
+        final long relativeNs = match.sentNs() - request.sentNs();
+        final long sojournNs = request.sojournNs(nowNs);
+        final long matchSojournNs = match.sojournNs(nowNs);
+        count(side, sojournNs, relativeNs);
+        count(other, matchSojournNs, -relativeNs);
+        output.answer(request, new Go(request.ref(), match.counterparty(), relativeNs, sojournNs), Go.TYPE);
+        output.answer(match, new Go(match.ref(), request.counterparty(), -relativeNs, matchSojournNs), Go.TYPE);
+    }
+
+    private void count(final Side side, final long sojournNs, final long relativeNs)
+    {
+        matches[side.ordinal()]++;
+        lastSojournNs[side.ordinal()] = sojournNs;
+        lastRelativeNs[side.ordinal()] = relativeNs;
+    }
+
+    private void onDrop(final Side side, final BrokerRequest request, final long nowNs)
+    {
+        final long sojournNs = request.sojournNs(nowNs);
+        drops[side.ordinal()]++;
+        lastSojournNs[side.ordinal()] = sojournNs;
+        output.answer(request, new Drop(request.ref(), sojournNs), Drop.TYPE);
+    }
+
+    /** Removes a queued request; true if it was queued. No answer goes to it. */
+    boolean cancel(final Side side, final ActorId requester, final long ref)
+    {
+        final boolean found = queues[side.ordinal()].cancel(requester, ref) != null;
+        if (found)
+        {
+            cancels++;
+        }
+        return found;
+    }
+
+    int length(final Side side)
+    {
+        return queues[side.ordinal()].size();
+    }
+
+    /** Applies a new configuration: queued requests move to the new queues in order; meters start afresh. */
+    void reconfigure(final BrokerSpec spec, final long nowNs)
+    {
+        final RequestQueue[] next = {spec.ask().newQueue(), spec.askR().newQueue()};
+        for (final Side side : Side.values())
+        {
+            queues[side.ordinal()].drainTo(next[side.ordinal()]::adopt);
+        }
+        queues = next;
+        startMeters(spec, nowNs);
+    }
+
+    private void startMeters(final BrokerSpec spec, final long nowNs)
+    {
+        meters = new ArrayList<>();
+        for (final MeterSpec meterSpec : spec.meters())
+        {
+            meters.add(meterSpec.newMeter(nowNs));
+        }
+        meterDueNs = new long[meters.size()];
+        java.util.Arrays.fill(meterDueNs, nowNs);
+    }
+
+    /**
+     * After a batch of messages, or when woken: lets time pass on both queues, brings the metrics up to date,
+     * updates the meters.
+     *
+     * @param nowNs                 the broker's clock.
+     * @param messageQueueSojournNs how long the last message handled waited in the broker's mailbox (-1: not
+     *                              known, keep the last value).
+     * @param out                   where answers and meter output go.
+     * @return when the broker must be woken next even if nothing arrives (Long.MAX_VALUE: never).
+     */
+    long afterBatch(final long nowNs, final long messageQueueSojournNs, final Output out)
+    {
+        output = out;
+        for (final Side side : Side.values())
+        {
+            queues[side.ordinal()].expire(nowNs, dropSinks[side.ordinal()]);
+        }
+        if (messageQueueSojournNs >= 0)
+        {
+            metrics.messageQueueSojournNs(messageQueueSojournNs);
+        }
+        fill(metrics.ask(), Side.ASK);
+        fill(metrics.askR(), Side.ASK_R);
+        long nextNs = Math.min(queues[0].nextExpiryNs(nowNs), queues[1].nextExpiryNs(nowNs));
+        for (int i = 0; i < meters.size(); i++)
+        {
+            meterDueNs[i] = meters.get(i).update(nowNs, metrics, out);
+            nextNs = Math.min(nextNs, meterDueNs[i]);
+        }
+        return nextNs;
+    }
+
+    private void fill(final QueueMetrics view, final Side side)
+    {
+        final int i = side.ordinal();
+        view.set(queues[i].size(), lastSojournNs[i], lastRelativeNs[i], queues[i].oldestSentNs(), matches[i], drops[i]);
+    }
+
+    BrokerMetrics metrics()
+    {
+        return metrics;
+    }
+
+    long cancels()
+    {
+        return cancels;
+    }
+}
