@@ -1,0 +1,136 @@
+package io.troupe.broker;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeDisconnected;
+import org.agrona.concurrent.NanoClock;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The regulator as an actor: {@link BrokerAsk} (side ignored) waits for a slot and gets {@link Go} or
+ * {@link Drop}; {@link Done} releases a slot; {@link Continue} is answered {@link Go} or {@link Stop};
+ * {@link RegulatorUpdate} feeds the valve; {@link BrokerCancel}, {@link LengthsQuery} and
+ * {@link ReconfigureRegulator} as for brokers. Holders on other nodes are watched: when their node
+ * disconnects, their slots are released.
+ */
+final class RegulatorActor implements Behavior, BrokerCore.Output
+{
+    private enum Tick
+    {
+        INSTANCE
+    }
+
+    private final NanoClock clock;
+    private final RegulatorSpec initialSpec;
+    private final Set<Integer> watchedNodes = new HashSet<>();
+    private RegulatorCore core;
+    private ActorContext ctx;
+    private long wakeAtNs = Long.MAX_VALUE;
+    private long unknownEvents;
+
+    RegulatorActor(final RegulatorSpec spec, final NanoClock clock)
+    {
+        this.clock = clock;
+        this.initialSpec = spec;
+    }
+
+    @Override
+    public void receive(final ActorContext context, final Envelope envelope)
+    {
+        ctx = context;
+        final long nowNs = clock.nanoTime();
+        if (core == null)
+        {
+            core = new RegulatorCore(context.self(), initialSpec, nowNs);
+        }
+        long queueDelayNs = -1;
+        final Object event = envelope.event();
+        final ActorId sender = envelope.sender();
+        if (event instanceof BrokerAsk ask)
+        {
+            final boolean local = sender.nodeId() == context.self().nodeId();
+            final long sentNs = local ? Math.min(ask.sentNs(), nowNs) : nowNs;
+            queueDelayNs = nowNs - sentNs;
+            if (!local && watchedNodes.add(sender.nodeId()))
+            {
+                context.subscribeToNode(sender.nodeId());
+            }
+            core.ask(new BrokerRequest(ask.ref(), sender, envelope.cookie(), ask.counterparty() == null ? sender :
+                ask.counterparty(), sentNs, sender), ask.nonBlocking(), nowNs, this);
+        }
+        else if (event instanceof Done done)
+        {
+            core.done(sender, done.ref(), nowNs, this);
+        }
+        else if (event instanceof Continue keep)
+        {
+            final boolean kept = core.keep(sender, keep.ref(), nowNs, this);
+            context.send(sender, kept ? new Go(keep.ref(), context.self(), 0, 0) : new Stop(keep.ref()),
+                kept ? Go.TYPE : Stop.TYPE, 0, envelope.cookie());
+        }
+        else if (event instanceof RegulatorUpdate update)
+        {
+            core.update(update.relativeTimeNs(), nowNs, this);
+        }
+        else if (event instanceof BrokerCancel cancel)
+        {
+            context.reply(new Cancelled(cancel.ref(), core.cancel(sender, cancel.ref())));
+        }
+        else if (event instanceof LengthsQuery)
+        {
+            context.send(sender, new Lengths(core.waiting(), core.held()), Lengths.TYPE, 0, envelope.cookie());
+        }
+        else if (event instanceof ReconfigureRegulator reconfigure)
+        {
+            core.reconfigure(reconfigure.spec(), nowNs);
+        }
+        else if (event instanceof NodeDisconnected disconnected)
+        {
+            core.releaseNode(disconnected.nodeId(), nowNs, this);
+        }
+        else if (event == Tick.INSTANCE)
+        {
+            wakeAtNs = Long.MAX_VALUE;
+        }
+        else
+        {
+            unknownEvents++;
+        }
+        final long nextNs = core.afterBatch(nowNs, queueDelayNs, this);
+        if (nextNs != Long.MAX_VALUE && nextNs < wakeAtNs)
+        {
+            wakeAtNs = nextNs;
+            context.schedule(Duration.ofNanos(Math.max(0, nextNs - nowNs)), Tick.INSTANCE);
+        }
+        ctx = null;
+    }
+
+    @Override
+    public void answer(final BrokerRequest request, final Object event, final int type)
+    {
+        ctx.send(request.requester(), event, type, 0, request.cookie());
+    }
+
+    @Override
+    public void send(final ActorId recipient, final Object event, final int type)
+    {
+        ctx.send(recipient, event, type, 0, 0L);
+    }
+
+    @Override
+    public void alarm(final String name, final boolean raised, final long nowNs)
+    {
+        // a regulator's meters (update meters) raise no alarms; one that does is counted as a stray event
+        unknownEvents++;
+    }
+
+    long unknownEvents()
+    {
+        return unknownEvents;
+    }
+}

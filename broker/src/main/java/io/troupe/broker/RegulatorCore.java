@@ -1,0 +1,241 @@
+package io.troupe.broker;
+
+import io.troupe.actor.ActorId;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The regulator's state and rules without the actor: a queue of requests waiting for a slot and a valve that
+ * decides how many may hold one. A request proceeds ({@link Go}) when the valve opens for it; its holder later
+ * sends {@link Done}, or {@link Continue} to keep the slot ({@link Go} again, or {@link Stop} if the valve
+ * shrank). Single-threaded; time is passed in.
+ */
+final class RegulatorCore
+{
+    /** A slot's holder: the requester and its reference. */
+    private record Holder(ActorId requester, long ref)
+    {
+    }
+
+    private final BrokerMetrics metrics = new BrokerMetrics();
+    /** Slots held, with when each was granted. */
+    private final Map<Holder, Long> holders = new HashMap<>();
+    private final DropSink drops = this::onDrop;
+    private final ActorId self;
+    private RequestQueue queue;
+    private Valve valve;
+    private List<Meter> meters = new ArrayList<>();
+    private BrokerCore.Output output;
+    private long matches;
+    private long dropped;
+    private long lastSojournNs;
+    private long lastRelativeNs;
+    private long unknownHolders;
+    private long released;
+
+    RegulatorCore(final ActorId self, final RegulatorSpec spec, final long nowNs)
+    {
+        this.self = self;
+        this.queue = spec.queue().newQueue();
+        this.valve = spec.valve().newValve(0);
+        startMeters(spec, nowNs);
+    }
+
+    /** A request for a slot: proceeds now if nobody waits and the valve opens, else waits (or, non-blocking, drops). */
+    void ask(final BrokerRequest request, final boolean nonBlocking, final long nowNs, final BrokerCore.Output out)
+    {
+        output = out;
+        if (queue.size() == 0 && valve.tryOpen(nowNs))
+        {
+            grant(request, nowNs);
+        }
+        else if (nonBlocking)
+        {
+            onDrop(request, nowNs);
+        }
+        else
+        {
+            queue.enqueue(request, nowNs, drops);
+        }
+    }
+
+    /** A holder is done: its slot is released and waiting requests may proceed. */
+    void done(final ActorId requester, final long ref, final long nowNs, final BrokerCore.Output out)
+    {
+        output = out;
+        if (holders.remove(new Holder(requester, ref)) == null && !(requester.isNone() && removeByRef(ref)))
+        {
+            unknownHolders++; // a second Done, or one for a slot released already: nothing held
+            return;
+        }
+        valve.close(nowNs);
+        admit(nowNs);
+    }
+
+    /**
+     * A plain thread's slot is held by the system's temporary asker, and its done comes from no actor: found by
+     * reference alone (plain threads' references are unique in the JVM).
+     */
+    private boolean removeByRef(final long ref)
+    {
+        final Iterator<Holder> it = holders.keySet().iterator();
+        while (it.hasNext())
+        {
+            if (it.next().ref() == ref)
+            {
+                it.remove();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A holder asks to keep its slot.
+     *
+     * @return true if it keeps it ({@link Go}); false if it must stop ({@link Stop}): the valve released the slot,
+     *     or it held none.
+     */
+    boolean keep(final ActorId requester, final long ref, final long nowNs, final BrokerCore.Output out)
+    {
+        output = out;
+        final Holder holder = new Holder(requester, ref);
+        if (!holders.containsKey(holder))
+        {
+            unknownHolders++;
+            return false;
+        }
+        if (valve.keep(nowNs))
+        {
+            return true;
+        }
+        holders.remove(holder); // the valve released the slot in keep()
+        admit(nowNs);
+        return false;
+    }
+
+    /** The relative time of the regulated workers' queue, from an update meter or a user. */
+    void update(final long relativeTimeNs, final long nowNs, final BrokerCore.Output out)
+    {
+        output = out;
+        valve.update(relativeTimeNs, nowNs);
+        admit(nowNs);
+    }
+
+    /** Releases every slot held by actors of a node that disconnected: they will never say done. */
+    void releaseNode(final int nodeId, final long nowNs, final BrokerCore.Output out)
+    {
+        output = out;
+        final Iterator<Holder> it = holders.keySet().iterator();
+        while (it.hasNext())
+        {
+            if (it.next().requester().nodeId() == nodeId)
+            {
+                it.remove();
+                valve.close(nowNs);
+                released++;
+            }
+        }
+        admit(nowNs);
+    }
+
+    boolean cancel(final ActorId requester, final long ref)
+    {
+        return queue.cancel(requester, ref) != null;
+    }
+
+    void reconfigure(final RegulatorSpec spec, final long nowNs)
+    {
+        final RequestQueue next = spec.queue().newQueue();
+        queue.drainTo(next::adopt);
+        queue = next;
+        valve = spec.valve().newValve(valve.size());
+        startMeters(spec, nowNs);
+    }
+
+    private void startMeters(final RegulatorSpec spec, final long nowNs)
+    {
+        meters = new ArrayList<>();
+        for (final MeterSpec meterSpec : spec.meters())
+        {
+            meters.add(meterSpec.newMeter(nowNs));
+        }
+    }
+
+    /** Lets waiting requests proceed while the valve opens for them. */
+    private void admit(final long nowNs)
+    {
+        while (queue.size() > 0 && valve.tryOpen(nowNs))
+        {
+            final BrokerRequest next = queue.dequeue(nowNs, drops);
+            if (next == null)
+            {
+                valve.close(nowNs); // the policy dropped the rest: give the slot back
+                return;
+            }
+            grant(next, nowNs);
+        }
+    }
+
+    private void grant(final BrokerRequest request, final long nowNs)
+    {
+        final long sojournNs = request.sojournNs(nowNs);
+        holders.put(new Holder(request.requester(), request.ref()), nowNs);
+        matches++;
+        lastSojournNs = sojournNs;
+        lastRelativeNs = sojournNs; // the valve "asked" when it opened: now
+        output.answer(request, new Go(request.ref(), self, sojournNs, sojournNs), Go.TYPE);
+    }
+
+    private void onDrop(final BrokerRequest request, final long nowNs)
+    {
+        final long sojournNs = request.sojournNs(nowNs);
+        dropped++;
+        lastSojournNs = sojournNs;
+        output.answer(request, new Drop(request.ref(), sojournNs), Drop.TYPE);
+    }
+
+    /** After a batch: time passes for the queue, waiting requests may proceed, meters update; next wake-up. */
+    long afterBatch(final long nowNs, final long messageQueueSojournNs, final BrokerCore.Output out)
+    {
+        output = out;
+        queue.expire(nowNs, drops);
+        admit(nowNs);
+        if (messageQueueSojournNs >= 0)
+        {
+            metrics.messageQueueSojournNs(messageQueueSojournNs);
+        }
+        metrics.ask().set(queue.size(), lastSojournNs, lastRelativeNs, queue.oldestSentNs(), matches, dropped);
+        metrics.askR().set(valve.size(), 0, -lastRelativeNs, Long.MIN_VALUE, matches, 0);
+        long nextNs = Math.min(queue.nextExpiryNs(nowNs), queue.size() > 0 ? valve.nextOpenNs(nowNs) : Long.MAX_VALUE);
+        for (final Meter meter : meters)
+        {
+            nextNs = Math.min(nextNs, meter.update(nowNs, metrics, out));
+        }
+        return nextNs;
+    }
+
+    int waiting()
+    {
+        return queue.size();
+    }
+
+    int held()
+    {
+        return valve.size();
+    }
+
+    long unknownHolders()
+    {
+        return unknownHolders;
+    }
+
+    long released()
+    {
+        return released;
+    }
+}
