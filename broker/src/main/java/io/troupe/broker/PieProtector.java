@@ -7,20 +7,22 @@ package io.troupe.broker;
  * <p><b>Queue delay.</b> PIE's {@code current_qdelay} for a side is the age of its oldest queued request,
  * {@link QueueMetrics#headSojournNs(long)}, read at the update. It is current even when nothing leaves the
  * queue, so it grows when no counterparty matches, which is what makes the protector a circuit breaker; and it
- * is 0 exactly when the queue is empty, which is when RFC 8033 decays the probability. The sojourn of the last
+ * is 0 when the queue is empty, which is when RFC 8033 decays the probability. The sojourn of the last
  * request to leave ({@link QueueMetrics#lastSojournNs()}) would stay stale for as long as nothing leaves.
  *
  * <p><b>Update.</b> Once per interval, per side, with delays in units of the target:
  * <pre>
  *   delta = ALPHA * (qdelay - target) / target + BETA * (qdelay - qdelayOld) / target
- *   delta = delta / k, k by p: &lt;1e-6: 2048, &lt;1e-5: 512, &lt;1e-4: 128, &lt;1e-3: 32, &lt;1e-2: 8, &lt;0.1: 2, else 1
+ *   delta = delta / k, where by p: k = 2048 (p &lt; 1e-6), 512 (&lt; 1e-5), 128 (&lt; 1e-4), 32 (&lt; 1e-3),
+ *                                     8 (&lt; 1e-2), 2 (&lt; 0.1), else 1
  *   p     = p + delta;  p = 0.98 * p if qdelay == 0 and qdelayOld == 0;  p = clamp(p, 0, 1)
  * </pre>
  * The divisor {@code k} is RFC 8033's auto-tuning: small steps while {@code p} is small, full steps from 10%.
- * Left out, as options the circuit breaker does not want: the burst allowance (section 4.4, which would hold
- * the breaker open for the allowance; the {@code min} length serves small bursts), the safeguard against
- * dropping while the delay is under half the target (section 4.1) and the cap on the step (section 5.5, which
- * would take some 45 intervals from 10% to 100%).
+ * Left out: the burst allowance (section 4.4), which would hold off the breaker for the allowance (the
+ * {@code min} length serves small bursts); the cap on the step (section 5.5), which would take some 45
+ * intervals from 10% to 100%; and the safeguard against dropping while the delay is under half the target
+ * (section 4.1), of little use when the steps are this steep: the probability falls fast once the delay is
+ * low.
  *
  * <p><b>Publishing.</b> After every update, every batch included, the protection gets per side 0 if the queue
  * is shorter than {@code min}, 1 if it is at least {@code max} long, else PIE's {@code p}; written only when

@@ -47,8 +47,9 @@ public record PieProtectorSpec(Duration target, Duration interval, int min, int 
     public static final double ALPHA = 0.125;
     /**
      * PIE's {@code beta}: the weight of the delay's change since the last interval, with delays measured in
-     * targets (RFC 8033's 1.25, as for {@link #ALPHA}). It makes the probability fall to 0 within an interval
-     * or two of the queue draining, so clients are let through again as soon as the counterparties are back.
+     * targets (RFC 8033's 1.25, as for {@link #ALPHA}). With it the probability falls from 1 to 0 within 9
+     * intervals of the queue emptying, within one when it drains from twice the target or more, so clients are
+     * let through again soon after the counterparties are back.
      */
     public static final double BETA = 1.25;
 

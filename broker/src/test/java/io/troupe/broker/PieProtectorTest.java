@@ -187,6 +187,27 @@ class PieProtectorTest
             .isCloseTo(p - PieProtectorSpec.ALPHA - PieProtectorSpec.BETA / TARGET_NS, within(1e-12));
         assertThat(PieProtector.nextProbability(p, TARGET_NS, TARGET_NS, TARGET_NS)).as("at target, steady")
             .isEqualTo(p);
+
+        // the way back from certainty once the queue is empty, whatever the delay before it emptied
+        int slowest = 0;
+        for (long qdelayOldNs = 0; qdelayOldNs <= 4 * TARGET_NS; qdelayOldNs += MS)
+        {
+            double probability = 1.0;
+            long previousNs = qdelayOldNs;
+            int intervals = 0;
+            while (probability > 0)
+            {
+                probability = PieProtector.nextProbability(probability, 0, previousNs, TARGET_NS);
+                previousNs = 0;
+                intervals++;
+            }
+            slowest = Math.max(slowest, intervals);
+            if (qdelayOldNs >= 2 * TARGET_NS)
+            {
+                assertThat(intervals).as("drained from twice the target").isEqualTo(1);
+            }
+        }
+        assertThat(slowest).as("intervals from 1 to 0 with an empty queue").isEqualTo(9);
     }
 
     @Test
