@@ -3,12 +3,15 @@ package io.troupe.broker;
 import io.troupe.actor.EventTypes;
 
 /**
- * The relative time of a regulated queue, for a regulator's valve (sent by an update meter, or by anyone).
+ * Tells a regulator the relative time of a queue it regulates by, for its valve ({@link Valve#update}). An
+ * {@link UpdateMeter} sends it with type {@link #TYPE}; anything else may send it too.
  *
- * @param relativeTimeNs the relative time in nanoseconds.
+ * @param relativeTimeNs the relative time of the queue's last match, from that queue's side (see
+ *                       {@link BrokerRequest}): positive when its request waited for the counterparty,
+ *                       negative when the counterparty waited.
  */
 public record RegulatorUpdate(long relativeTimeNs)
 {
-    /** The event type id. */
+    /** Type id of the event, in the broker space. */
     public static final int TYPE = EventTypes.typeId(EventTypes.SPACE_BROKER, 20);
 }
