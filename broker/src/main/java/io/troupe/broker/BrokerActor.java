@@ -32,6 +32,8 @@ final class BrokerActor implements Behavior, BrokerCore.Output
     private final Set<String> raisedAlarms = new TreeSet<>();
     private ActorContext ctx;
     private long wakeAtNs = Long.MAX_VALUE;
+    /** Whether a request arrived since the last timer: if not, the mailbox has been empty, and its delay is 0. */
+    private boolean askedSinceTick;
     private long unknownEvents;
     private long alarmChanges;
 
@@ -54,6 +56,7 @@ final class BrokerActor implements Behavior, BrokerCore.Output
             final boolean local = requester.nodeId() == context.self().nodeId();
             final long sentNs = local ? Math.min(ask.sentNs(), nowNs) : nowNs;
             queueDelayNs = nowNs - sentNs;
+            askedSinceTick = true;
             final Object counterparty = ask.counterparty() == null ? requester : ask.counterparty();
             core.ask(ask.side(), new BrokerRequest(ask.ref(), requester, envelope.cookie(), counterparty, sentNs, requester),
                 ask.nonBlocking(), nowNs, this);
@@ -78,6 +81,8 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         else if (event == Tick.INSTANCE)
         {
             wakeAtNs = Long.MAX_VALUE;
+            queueDelayNs = askedSinceTick ? -1 : 0; // idle since the last timer: no stale delay for the meters
+            askedSinceTick = false;
         }
         else
         {

@@ -31,6 +31,8 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
     private RegulatorCore core;
     private ActorContext ctx;
     private long wakeAtNs = Long.MAX_VALUE;
+    /** Whether a request arrived since the last timer: if not, the mailbox has been empty, and its delay is 0. */
+    private boolean askedSinceTick;
     private long unknownEvents;
 
     RegulatorActor(final RegulatorSpec spec, final NanoClock clock)
@@ -56,6 +58,7 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
             final boolean local = sender.nodeId() == context.self().nodeId();
             final long sentNs = local ? Math.min(ask.sentNs(), nowNs) : nowNs;
             queueDelayNs = nowNs - sentNs;
+            askedSinceTick = true;
             if (!local && watchedNodes.add(sender.nodeId()))
             {
                 context.subscribeToNode(sender.nodeId());
@@ -96,6 +99,8 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         else if (event == Tick.INSTANCE)
         {
             wakeAtNs = Long.MAX_VALUE;
+            queueDelayNs = askedSinceTick ? -1 : 0; // idle since the last timer: no stale delay for the meters
+            askedSinceTick = false;
         }
         else
         {
