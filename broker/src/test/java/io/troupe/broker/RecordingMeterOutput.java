@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** A {@link MeterOutput} that records every call, in order, for assertions. */
-final class RecordingMeterOutput implements MeterOutput
+class RecordingMeterOutput implements MeterOutput
 {
     /** One {@link #send} call. */
     record Sent(ActorId recipient, Object event, int type)
