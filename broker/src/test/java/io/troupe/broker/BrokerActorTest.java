@@ -1,0 +1,170 @@
+package io.troupe.broker;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.PoolConfig;
+import io.troupe.actor.ServiceId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The broker actor in a real actor system: every call is a message. */
+@Timeout(60)
+class BrokerActorTest
+{
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private ActorSystem system;
+
+    @BeforeEach
+    void start()
+    {
+        system = ActorSystem.start(new ActorSystemConfig().nodeId(1).pool(PoolConfig.named("default").threads(2)));
+    }
+
+    @AfterEach
+    void stop()
+    {
+        system.close();
+    }
+
+    @Test
+    void aClientAndAWorkerAskingFromPlainThreadsAreMatched() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final CompletableFuture<Object> client = Brokers.ask(system, broker, Side.ASK, "client", WAIT);
+        awaitLengths(broker, 1, 0);
+        final Object worker = Brokers.ask(system, broker, Side.ASK_R, "worker", WAIT).get(10, TimeUnit.SECONDS);
+
+        assertThat(worker).isInstanceOf(Go.class);
+        assertThat(((Go)worker).counterparty()).isEqualTo("client");
+        final Go go = (Go)client.get(10, TimeUnit.SECONDS);
+        assertThat(go.counterparty()).isEqualTo("worker");
+        assertThat(go.sojournTimeNs()).isPositive();
+        assertThat(go.relativeTimeNs()).as("the client waited for the worker").isPositive();
+    }
+
+    @Test
+    void aNonBlockingAskWithNobodyWaitingIsDroppedAtOnce() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        assertThat(Brokers.askNow(system, broker, Side.ASK, null, WAIT).get(10, TimeUnit.SECONDS)).isInstanceOf(Drop.class);
+        assertThat(Brokers.lengths(system, broker, WAIT).get(10, TimeUnit.SECONDS)).isEqualTo(new Lengths(0, 0));
+    }
+
+    @Test
+    void anActorAsksAsynchronouslyCancelsAndGetsItsAnswersAsEvents() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final BlockingQueue<Object> inbox = new LinkedBlockingQueue<>();
+        final ActorId actor = system.register((ctx, envelope) ->
+        {
+            if ("ask".equals(envelope.event()))
+            {
+                Brokers.ask(ctx, broker, Side.ASK, 7, null, 70);
+                Brokers.ask(ctx, broker, Side.ASK, 8, null, 80);
+                Brokers.cancel(ctx, broker, Side.ASK, 8);
+            }
+            else
+            {
+                inbox.add(envelope.event());
+                inbox.add(envelope.cookie());
+            }
+        });
+        system.send(actor, "ask");
+        assertThat(inbox.poll(10, TimeUnit.SECONDS)).isEqualTo(new Cancelled(8, true));
+        assertThat(inbox.poll(10, TimeUnit.SECONDS)).isEqualTo(8L);
+        awaitLengths(broker, 1, 0);
+
+        Brokers.ask(system, broker, Side.ASK_R, null, WAIT).get(10, TimeUnit.SECONDS);
+        final Go go = (Go)inbox.poll(10, TimeUnit.SECONDS);
+        assertThat(go.ref()).isEqualTo(7);
+        assertThat(inbox.poll(10, TimeUnit.SECONDS)).as("the ask's cookie").isEqualTo(70L);
+        assertThat(inbox.poll(200, TimeUnit.MILLISECONDS)).as("nothing for the cancelled request").isNull();
+    }
+
+    @Test
+    void aBrokerIsReachedByItsServiceId() throws Exception
+    {
+        final ServiceId service = ServiceId.of(0, "pool");
+        Brokers.start(system, service, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final CompletableFuture<Object> worker = Brokers.ask(system, service, Side.ASK_R, "w1", WAIT);
+        awaitLengths(service, 0, 1);
+        final Go go = (Go)Brokers.ask(system, service, Side.ASK, null, WAIT).get(10, TimeUnit.SECONDS);
+        assertThat(go.counterparty()).isEqualTo("w1");
+        assertThat(worker.get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+    }
+
+    @Test
+    void aTimeoutQueueDropsByTimerEvenWhenNothingElseArrives() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(TimeoutQueueSpec.of(Duration.ofMillis(50))));
+        final Object answer = Brokers.ask(system, broker, Side.ASK, null, WAIT).get(10, TimeUnit.SECONDS);
+        assertThat(answer).isInstanceOf(Drop.class);
+        assertThat(((Drop)answer).sojournTimeNs()).isGreaterThanOrEqualTo(50_000_000L);
+    }
+
+    @Test
+    void liveReconfigurationKeepsQueuedRequests() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final List<CompletableFuture<Object>> clients = List.of(
+            Brokers.ask(system, broker, Side.ASK, "a", WAIT), Brokers.ask(system, broker, Side.ASK, "b", WAIT));
+        awaitLengths(broker, 2, 0);
+        Brokers.reconfigure(system, broker, BrokerSpec.of(CodelQueueSpec.defaults()));
+        awaitLengths(broker, 2, 0);
+        final Go worker = (Go)Brokers.ask(system, broker, Side.ASK_R, null, WAIT).get(10, TimeUnit.SECONDS);
+        assertThat(worker.counterparty()).as("the oldest queued client, kept across the change").isEqualTo("a");
+        assertThat(clients.get(0).get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+        awaitLengths(broker, 1, 0);
+    }
+
+    @Test
+    void alarmSubscribersHearTheOverloadMeter() throws Exception
+    {
+        final BlockingQueue<Object> alarms = new LinkedBlockingQueue<>();
+        final ActorId broker = Brokers.start(system, new BrokerSpec(DropQueueSpec.fifo(100), DropQueueSpec.fifo(100),
+            List.of(OverloadMeterSpec.of(Duration.ofNanos(1), Duration.ofMillis(20)))));
+        final ActorId subscriber = system.register((ctx, envelope) ->
+        {
+            if ("subscribe".equals(envelope.event()))
+            {
+                ctx.send(broker, new AlarmSubscription(true), AlarmSubscription.TYPE, 0, 0L);
+            }
+            else
+            {
+                alarms.add(envelope.event());
+            }
+        });
+        system.send(subscriber, "subscribe");
+        // a stream of requests, each of which waited more than 1 ns in the broker's mailbox: overloaded
+        final long until = System.nanoTime() + 5_000_000_000L;
+        Object alarm = null;
+        while (alarm == null && System.nanoTime() - until < 0)
+        {
+            Brokers.askNow(system, broker, Side.ASK, null, WAIT);
+            alarm = alarms.poll(1, TimeUnit.MILLISECONDS);
+        }
+        assertThat(alarm).isEqualTo(new BrokerAlarm(broker, "overload", true));
+    }
+
+    private void awaitLengths(final ActorId broker, final int ask, final int askR) throws Exception
+    {
+        final long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!Brokers.lengths(system, broker, WAIT).get(10, TimeUnit.SECONDS).equals(new Lengths(ask, askR)))
+        {
+            assertThat(System.nanoTime() - deadline).as("lengths %d/%d", ask, askR).isNegative();
+            Thread.sleep(2);
+        }
+    }
+}

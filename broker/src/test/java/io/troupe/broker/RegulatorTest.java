@@ -1,0 +1,132 @@
+package io.troupe.broker;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.PoolConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.troupe.broker.TestRequests.ms;
+import static io.troupe.broker.TestRequests.request;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The regulator: slots through a valve, done, continue, live reconfiguration, holders of a lost node. */
+@Timeout(60)
+class RegulatorTest
+{
+    private final BrokerCoreTest.Answers out = new BrokerCoreTest.Answers();
+    private final ActorId self = ActorId.of(1, 999, 0);
+
+    private RegulatorCore core(final int max)
+    {
+        return new RegulatorCore(self, new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(max), List.of()), 0);
+    }
+
+    @Test
+    void requestsProceedWhileTheValveOpensAndWaitForADoneOtherwise()
+    {
+        final RegulatorCore core = core(2);
+        core.ask(request(1, 0), false, 0, out);
+        core.ask(request(2, 0), false, 0, out);
+        core.ask(request(3, ms(1)), false, ms(1), out);
+        assertThat(out.answers).extracting(BrokerCoreTest.Answers.Answer::ref).containsExactly(1L, 2L);
+        assertThat(core.waiting()).isEqualTo(1);
+        assertThat(core.held()).isEqualTo(2);
+
+        core.done(request(1, 0).requester(), 1, ms(5), out);
+        assertThat(out.answers).hasSize(3);
+        final Go third = (Go)out.answers.get(2).event();
+        assertThat(third.ref()).isEqualTo(3);
+        assertThat(third.counterparty()).isEqualTo(self);
+        assertThat(third.sojournTimeNs()).isEqualTo(ms(4));
+        assertThat(core.held()).isEqualTo(2);
+
+        core.done(request(1, 0).requester(), 1, ms(6), out); // a second done for the same slot changes nothing
+        assertThat(core.held()).isEqualTo(2);
+        assertThat(core.unknownHolders()).isEqualTo(1);
+    }
+
+    @Test
+    void aNonBlockingAskIsDroppedWhenTheValveIsShut()
+    {
+        final RegulatorCore core = core(1);
+        core.ask(request(1, 0), true, 0, out);
+        core.ask(request(2, 0), true, 0, out);
+        assertThat(out.answers).extracting(a -> a.event().getClass().getSimpleName()).containsExactly("Go", "Drop");
+    }
+
+    @Test
+    void continueKeepsTheSlotUntilAReconfigurationShrinksTheValve()
+    {
+        final RegulatorCore core = core(2);
+        core.ask(request(1, 0), false, 0, out);
+        core.ask(request(2, 0), false, 0, out);
+        assertThat(core.keep(request(1, 0).requester(), 1, ms(1), out)).isTrue();
+
+        core.reconfigure(new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(1), List.of()), ms(2));
+        assertThat(core.held()).as("held slots carry over").isEqualTo(2);
+        assertThat(core.keep(request(1, 0).requester(), 1, ms(3), out)).as("over the new max: stop").isFalse();
+        assertThat(core.held()).isEqualTo(1);
+        assertThat(core.keep(request(2, 0).requester(), 2, ms(3), out)).isTrue();
+        assertThat(core.keep(request(1, 0).requester(), 1, ms(3), out)).as("released already").isFalse();
+    }
+
+    @Test
+    void slotsOfHoldersOnANodeThatDisconnectedAreReleased()
+    {
+        final RegulatorCore core = core(2);
+        final ActorId remote = ActorId.of(2, 5, 0);
+        core.ask(new BrokerRequest(1, remote, 0, remote, 0, remote), false, 0, out);
+        core.ask(request(2, 0), false, 0, out);
+        core.ask(request(3, 0), false, 0, out);
+        assertThat(core.waiting()).isEqualTo(1);
+
+        core.releaseNode(2, ms(1), out);
+        assertThat(core.released()).isEqualTo(1);
+        assertThat(out.answers).extracting(BrokerCoreTest.Answers.Answer::ref).containsExactly(1L, 2L, 3L);
+        assertThat(core.held()).isEqualTo(2);
+    }
+
+    @Test
+    void aRelativeValveGrowsOnUpdatesBelowTarget()
+    {
+        final RegulatorCore core = new RegulatorCore(self, new RegulatorSpec(DropQueueSpec.fifo(100),
+            new RelativeValveSpec(Duration.ofMillis(10), 1, 3), List.of()), 0);
+        for (int i = 1; i <= 4; i++)
+        {
+            core.ask(request(i, 0), false, 0, out);
+        }
+        assertThat(core.held()).as("min").isEqualTo(1);
+        core.update(ms(1), ms(1), out);
+        core.update(ms(1), ms(2), out);
+        core.update(ms(1), ms(3), out);
+        assertThat(core.held()).as("max").isEqualTo(3);
+        core.update(ms(50), ms(4), out);
+        assertThat(core.keep(request(1, 0).requester(), 1, ms(5), out)).as("above target: shrink").isFalse();
+    }
+
+    @Test
+    void aRegulatorActorGrantsSlotsToPlainThreadsAndTakesThemBackByReference() throws Exception
+    {
+        try (ActorSystem system = ActorSystem.start(new ActorSystemConfig().nodeId(1)
+            .pool(PoolConfig.named("default").threads(2))))
+        {
+            final ActorId regulator = Regulators.start(system,
+                new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(1), List.of()));
+            final Go first = (Go)Regulators.ask(system, regulator, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS);
+            final CompletableFuture<Object> second = Regulators.ask(system, regulator, Duration.ofSeconds(10));
+            Thread.sleep(50);
+            assertThat(second).isNotDone();
+            Regulators.done(system, regulator, first.ref());
+            assertThat(second.get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+            assertThat(Brokers.lengths(system, regulator, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS))
+                .isEqualTo(new Lengths(0, 1));
+        }
+    }
+}
