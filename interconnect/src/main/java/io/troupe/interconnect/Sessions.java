@@ -256,7 +256,7 @@ final class Sessions
     boolean sendHeartbeat(final Peer peer, final long nowNs)
     {
         final int length = agent.encoder.encodeHeartbeat(agent.scratch, 0, agent.nodeId, agent.incarnation, nowNs,
-            ++peer.heartbeatSequence);
+            ++peer.heartbeatSequence, 0L, 0L);
         return offer(peer.control, length);
     }
 
