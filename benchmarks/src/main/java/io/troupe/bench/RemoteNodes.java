@@ -229,10 +229,11 @@ final class RemoteNodes
         for (final PeerCounters peer : interconnect.peerCounters())
         {
             Report.progress("  interconnect peer %d: connected=%s eventsOut=%d eventsIn=%d bytesOut=%d bytesIn=%d " +
-                "backPressured=%d queueDepth=%d shed=%d refusedDown=%d rejectedFrames=%d sessionsUp=%d sessionsDown=%d",
+                "backPressured=%d queueDepth=%d shed=%d refusedDown=%d rejectedFrames=%d sessionsUp=%d sessionsDown=%d " +
+                "rttSmoothedUs=%d rttMinUs=%d",
                 peer.nodeId(), peer.connected(), peer.eventsOut(), peer.eventsIn(), peer.bytesOut(), peer.bytesIn(),
                 peer.backPressured(), peer.queueDepth(), peer.shed(), peer.refusedDown(), peer.rejectedFrames(),
-                peer.sessionsUp(), peer.sessionsDown());
+                peer.sessionsUp(), peer.sessionsDown(), peer.rttSmoothedNs() / 1000, peer.rttMinNs() / 1000);
         }
     }
 }

@@ -129,6 +129,8 @@ class MainTest
             "node 2 exited with 0",
             "all Aeron dirs removed",
             "done");
+        // node 2 is still up when the counters are printed: its heartbeats' smoothed round trip is shown
+        assertThat(printed).containsPattern("\\n {10,}2  up {7}[0-9,]+ us ");
         try (var left = Files.list(dir))
         {
             assertThat(left.filter(path -> path.getFileName().toString().startsWith("troupe-demo-")))

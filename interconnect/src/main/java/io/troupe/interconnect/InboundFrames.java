@@ -261,6 +261,10 @@ final class InboundFrames implements FrameHandler
         {
             peer.rejectedFrames++;
         }
+        else if (peer != null)
+        {
+            peer.onHeartbeat(frame.sendTimeNs(), frame.echoTimeNs(), frame.echoDelayNs(), agent.clock.nanoTime());
+        }
     }
 
     @Override

@@ -446,6 +446,7 @@ final class InterconnectAgent implements Agent
         peer.bulkReceipts.clear();
         peer.ackedDataPositionSent = 0;
         peer.ackedBulkPositionSent = 0;
+        peer.resetRtt();
         for (final ActorId subscriber : peer.subscribers)
         {
             notifySubscriber(subscriber, new NodeDisconnected(peer.nodeId), NodeDisconnected.TYPE);

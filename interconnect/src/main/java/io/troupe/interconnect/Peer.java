@@ -85,6 +85,14 @@ final class Peer
     long heartbeatSequence;
     final Set<ActorId> subscribers = new LinkedHashSet<>();
     ChunkAssembler chunks;
+    /**
+     * The peer's last heartbeat in this session, echoed in ours so it can measure the round trip: its
+     * {@code sendTimeNs} (the peer's clock; 0: none yet) and when it arrived (our clock).
+     */
+    long peerHeartbeatSendTimeNs;
+    long peerHeartbeatReceivedNs;
+    /** Round trips measured from the peer's echoes of our heartbeats, in this session. */
+    final RttEstimator rtt;
 
     // ---- counters: agent-written volatile fields, or atomics for the senders
     volatile int bulkLaneSize;
@@ -99,6 +107,9 @@ final class Peer
     volatile long handshakesRefused;
     volatile long lostUnsure;
     volatile long lostQueued;
+    volatile long rttLastNs;
+    volatile long rttSmoothedNs;
+    volatile long rttMinNs;
     final AtomicLong shed = new AtomicLong();
     final AtomicLong refusedDown = new AtomicLong();
 
@@ -111,6 +122,41 @@ final class Peer
         this.account = account;
         this.detector = detector;
         this.backoff = backoff;
+        this.rtt = new RttEstimator(detector.timeoutNs());
+    }
+
+    /**
+     * A heartbeat arrived from the peer: remember it for our next heartbeat's echo, and measure the round trip
+     * if it echoes one of ours. On our clock: we sent the echoed heartbeat at {@code echoTimeNs}, the peer held
+     * it {@code echoDelayNs} before its answer left, and the answer is here {@code nowNs}.
+     *
+     * @param sendTimeNs  the heartbeat's send time, on the peer's clock.
+     * @param echoTimeNs  the send time of our heartbeat it echoes, 0 if none.
+     * @param echoDelayNs how long the peer held our heartbeat, on its clock.
+     * @param nowNs       our clock now.
+     */
+    void onHeartbeat(final long sendTimeNs, final long echoTimeNs, final long echoDelayNs, final long nowNs)
+    {
+        peerHeartbeatSendTimeNs = sendTimeNs;
+        peerHeartbeatReceivedNs = nowNs;
+        if (echoTimeNs != 0 && rtt.onSample(nowNs - echoTimeNs - echoDelayNs))
+        {
+            // written in the reverse of the order counters() reads them: a reader never sees min above the others
+            rttMinNs = rtt.minNs();
+            rttSmoothedNs = rtt.smoothedNs();
+            rttLastNs = rtt.lastNs();
+        }
+    }
+
+    /** The session ended: no echo of an earlier session's heartbeat, and round trips start afresh. */
+    void resetRtt()
+    {
+        peerHeartbeatSendTimeNs = 0;
+        peerHeartbeatReceivedNs = 0;
+        rtt.reset();
+        rttMinNs = 0;
+        rttSmoothedNs = 0;
+        rttLastNs = 0;
     }
 
     PeerCounters counters()
@@ -118,6 +164,6 @@ final class Peer
         final MemoryQueue<OutboundFrame> queue = outbound;
         return new PeerCounters(nodeId, established, peerIncarnation, eventsOut, bytesOut, eventsIn, bytesIn,
             backPressured, (queue == null ? 0 : queue.size()) + bulkLaneSize, sessionsUp, sessionsDown, rejectedFrames,
-            handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued);
+            handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs, rttSmoothedNs, rttMinNs);
     }
 }

@@ -20,6 +20,19 @@ package io.troupe.interconnect;
  * @param refusedDown       sends refused because the peer was down.
  * @param lostUnsure        tracked envelopes reported undelivered, unsure, because a session died unacked.
  * @param lostQueued        envelopes still queued when a session died (tracked ones reported undelivered).
+ * @param rttLastNs         the latest round-trip time measured in the current session, in nanoseconds; 0 before
+ *                          the first sample, or when no session is up.
+ * @param rttSmoothedNs     the smoothed round-trip time of the current session (as TCP's SRTT: each sample
+ *                          weighs 1/8, the first is taken as is), in nanoseconds; 0 as above.
+ * @param rttMinNs          the shortest round-trip time of the current session, in nanoseconds; 0 as above.
+ *
+ * <p>Round trips come from heartbeats: each one echoes the send time of the latest heartbeat its sender
+ * received from the peer and how long it held it, so a node measures on its own clock, from its heartbeat's
+ * send time to when the echo was read, less the hold. That covers both media drivers and the network, plus up
+ * to one duty cycle of each side's interconnect agent (a frame waits in the term buffer until the agent polls,
+ * which may be idling with back-off, and a heartbeat is stamped at the start of the cycle that sends it). No
+ * actor handles a heartbeat, so mailbox and handler time are not in it. A peer of wire version 1 sends no echo:
+ * 0. A sample that is not positive or longer than the failure timeout is ignored.
  */
 public record PeerCounters(
     int nodeId,
@@ -38,6 +51,9 @@ public record PeerCounters(
     long shed,
     long refusedDown,
     long lostUnsure,
-    long lostQueued)
+    long lostQueued,
+    long rttLastNs,
+    long rttSmoothedNs,
+    long rttMinNs)
 {
 }

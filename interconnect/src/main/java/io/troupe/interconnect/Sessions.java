@@ -255,8 +255,11 @@ final class Sessions
 
     boolean sendHeartbeat(final Peer peer, final long nowNs)
     {
+        // the echo: the peer's last heartbeat and how long we held it (0 if it came in this cycle, after nowNs)
+        final long echoDelayNs = peer.peerHeartbeatSendTimeNs == 0 ? 0 :
+            Math.max(0, nowNs - peer.peerHeartbeatReceivedNs);
         final int length = agent.encoder.encodeHeartbeat(agent.scratch, 0, agent.nodeId, agent.incarnation, nowNs,
-            ++peer.heartbeatSequence);
+            ++peer.heartbeatSequence, peer.peerHeartbeatSendTimeNs, echoDelayNs);
         return offer(peer.control, length);
     }
 

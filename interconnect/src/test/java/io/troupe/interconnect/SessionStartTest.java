@@ -138,7 +138,7 @@ class SessionStartTest
             assertThat(envelopes).as("envelopes before the acceptor confirmed").isEmpty();
 
             // the acceptor's first control frame after the WELCOME (a heartbeat) confirms the session
-            final int heartbeat = encoder.encodeHeartbeat(out, 0, 2, fakeIncarnation, System.nanoTime(), 1);
+            final int heartbeat = encoder.encodeHeartbeat(out, 0, 2, fakeIncarnation, System.nanoTime(), 1, 0L, 0L);
             assertThat(reply.offer(out, 0, heartbeat)).isPositive();
             TestCluster.await(() ->
             {

@@ -245,6 +245,39 @@ class TwoNodeTest
     }
 
     @Test
+    void bothSidesMeasureTheRoundTripFromHeartbeatEchoesAndForgetItWhenTheSessionEnds()
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+
+        // a side measures once the peer echoed one of its heartbeats (50 ms apart here); let a few samples come
+        TestCluster.await(() -> one.interconnect.peerCounters().get(0).rttSmoothedNs() > 0 &&
+            two.interconnect.peerCounters().get(0).rttSmoothedNs() > 0, CONNECT, "a round trip measured on both sides");
+        final long settleUntil = System.nanoTime() + 300_000_000L;
+        TestCluster.await(() -> System.nanoTime() - settleUntil >= 0, CONNECT, "a few more heartbeats");
+
+        for (final TestCluster.Node node : cluster.nodes)
+        {
+            final PeerCounters counters = node.interconnect.peerCounters().get(0);
+            final long ceilingNs = Duration.ofMillis(100).toNanos();
+            assertThat(counters.connected()).isTrue();
+            assertThat(counters.rttLastNs()).as("node %d last", node.id).isPositive().isLessThan(ceilingNs);
+            assertThat(counters.rttSmoothedNs()).as("node %d smoothed", node.id).isPositive().isLessThan(ceilingNs);
+            assertThat(counters.rttMinNs()).as("node %d min", node.id).isPositive()
+                .isLessThanOrEqualTo(counters.rttSmoothedNs()).isLessThanOrEqualTo(counters.rttLastNs());
+        }
+
+        cluster.stop(two);
+        TestCluster.await(() -> !one.interconnect.isConnected(2), CONNECT, "node 2 down");
+        final PeerCounters afterwards = one.interconnect.peerCounters().get(0);
+        assertThat(afterwards.rttLastNs()).isZero();
+        assertThat(afterwards.rttSmoothedNs()).isZero();
+        assertThat(afterwards.rttMinNs()).isZero();
+    }
+
+    @Test
     void aNodeWithTheWrongSecretIsRefusedAndCounted()
     {
         cluster = TestCluster.of(2);

@@ -267,18 +267,22 @@ public final class FrameEncoder
      * @param incarnation the sender's incarnation.
      * @param sendTimeNs  the sender's clock now.
      * @param sequence    the heartbeat's sequence number.
+     * @param echoTimeNs  the {@code sendTimeNs} of the last heartbeat the sender received from the peer, 0 if none.
+     * @param echoDelayNs how long ago, on the sender's clock, it received that heartbeat (0 if none).
      * @return the frame's length.
      */
     public int encodeHeartbeat(
         final MutableDirectBuffer buffer, final int offset, final int nodeId, final long incarnation,
-        final long sendTimeNs, final long sequence)
+        final long sendTimeNs, final long sequence, final long echoTimeNs, final long echoDelayNs)
     {
         requireRoom(buffer, offset, WireFormat.HEADER_LENGTH + HeartbeatEncoder.BLOCK_LENGTH, "heartbeat");
         heartbeat.wrapAndApplyHeader(buffer, offset, header)
             .incarnation(incarnation)
             .sendTimeNs(sendTimeNs)
             .sequence(sequence)
-            .nodeId(nodeId);
+            .nodeId(nodeId)
+            .echoTimeNs(echoTimeNs)
+            .echoDelayNs(echoDelayNs);
         return heartbeat.limit() - offset;
     }
 

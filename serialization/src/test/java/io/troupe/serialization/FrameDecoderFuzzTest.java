@@ -239,7 +239,7 @@ class FrameDecoderFuzzTest
         return Combinators.combine(templateId, blockExtra, version, body).as((t, extra, v, rest) ->
         {
             final TemplateLayout layout = TemplateLayout.of(t);
-            final int blockLength = Math.max(0, Math.min(0xFFFF, (layout == null ? 0 : layout.minBlockLength) + extra));
+            final int blockLength = Math.max(0, Math.min(0xFFFF, (layout == null ? 0 : layout.minBlockLength(v)) + extra));
             final byte[] frame = new byte[WireFormat.HEADER_LENGTH + rest.length];
             final UnsafeBuffer buffer = new UnsafeBuffer(frame);
             buffer.putShort(0, (short)blockLength, ORDER);
@@ -435,7 +435,8 @@ class FrameDecoderFuzzTest
                 break;
             case WireFormat.HEARTBEAT:
                 length = encoder.encodeHeartbeat(buffer, 0, (int)frame.get("nodeId"), (long)frame.get("incarnation"),
-                    (long)frame.get("sendTimeNs"), (long)frame.get("sequence"));
+                    (long)frame.get("sendTimeNs"), (long)frame.get("sequence"), (long)frame.get("echoTimeNs"),
+                    (long)frame.get("echoDelayNs"));
                 break;
             case WireFormat.ACK:
                 length = encoder.encodeAck(buffer, 0, (int)frame.get("nodeId"), (long)frame.get("incarnation"),

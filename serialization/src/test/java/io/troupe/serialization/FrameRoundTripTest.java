@@ -175,7 +175,7 @@ class FrameRoundTripTest
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
         assertThatThrownBy(() -> encoder.beginEnvelope(tight, -1, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, 0))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
-        assertThatThrownBy(() -> encoder.encodeHeartbeat(new UnsafeBuffer(new byte[20]), 0, 1, 2L, 3L, 4L))
+        assertThatThrownBy(() -> encoder.encodeHeartbeat(new UnsafeBuffer(new byte[20]), 0, 1, 2L, 3L, 4L, 0L, 0L))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
         assertThatThrownBy(() -> encoder.encodeGoodbye(new UnsafeBuffer(new byte[25]), 0, 1, 2L, GoodbyeReason.SHUTDOWN, "x"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
@@ -272,15 +272,25 @@ class FrameRoundTripTest
     @Test
     void heartbeatAndAckCarryEveryField()
     {
-        int length = encoder.encodeHeartbeat(buffer, 0, 12, 1_700_000_000_000L, 123_456_789_012L, 42L);
+        int length = encoder.encodeHeartbeat(buffer, 0, 12, 1_700_000_000_000L, 123_456_789_012L, 42L,
+            987_654_321L, 1_250_000L);
         assertFields(decodeOk(buffer, 0, length), fields(
             "templateId", WireFormat.HEARTBEAT, "version", WireFormat.SCHEMA_VERSION, "frameLength", length,
-            "incarnation", 1_700_000_000_000L, "sendTimeNs", 123_456_789_012L, "sequence", 42L, "nodeId", 12));
+            "incarnation", 1_700_000_000_000L, "sendTimeNs", 123_456_789_012L, "sequence", 42L, "nodeId", 12,
+            "echoTimeNs", 987_654_321L, "echoDelayNs", 1_250_000L));
 
-        length = encoder.encodeHeartbeat(buffer, 0, Integer.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE, -1L);
+        length = encoder.encodeHeartbeat(buffer, 0, Integer.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE, -1L,
+            Long.MIN_VALUE, Long.MAX_VALUE);
         assertFields(decodeOk(buffer, 0, length), fields(
             "templateId", WireFormat.HEARTBEAT, "version", WireFormat.SCHEMA_VERSION, "frameLength", length,
-            "incarnation", Long.MAX_VALUE, "sendTimeNs", Long.MIN_VALUE, "sequence", -1L, "nodeId", Integer.MIN_VALUE));
+            "incarnation", Long.MAX_VALUE, "sendTimeNs", Long.MIN_VALUE, "sequence", -1L, "nodeId", Integer.MIN_VALUE,
+            "echoTimeNs", Long.MIN_VALUE, "echoDelayNs", Long.MAX_VALUE));
+
+        // no heartbeat received yet: no echo
+        length = encoder.encodeHeartbeat(buffer, 0, 1, 2L, 3L, 4L, 0L, 0L);
+        assertFields(decodeOk(buffer, 0, length), fields(
+            "templateId", WireFormat.HEARTBEAT, "version", WireFormat.SCHEMA_VERSION, "frameLength", length,
+            "incarnation", 2L, "sendTimeNs", 3L, "sequence", 4L, "nodeId", 1, "echoTimeNs", 0L, "echoDelayNs", 0L));
 
         length = encoder.encodeAck(buffer, 0, 5, 6L, 7, 8L);
         assertFields(decodeOk(buffer, 0, length), fields(

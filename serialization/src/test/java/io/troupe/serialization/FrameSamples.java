@@ -93,7 +93,7 @@ final class FrameSamples
                 return encoder.encodeHandshake(buffer, offset, step);
             }
             case WireFormat.HEARTBEAT:
-                return encoder.encodeHeartbeat(buffer, offset, ints[0], longs[0], longs[1], longs[2]);
+                return encoder.encodeHeartbeat(buffer, offset, ints[0], longs[0], longs[1], longs[2], longs[3], longs[4]);
             case WireFormat.ACK:
                 return encoder.encodeAck(buffer, offset, ints[0], longs[0], ints[1], longs[1]);
             case WireFormat.CREDIT_DELTAS:

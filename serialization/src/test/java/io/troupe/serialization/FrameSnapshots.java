@@ -73,6 +73,8 @@ final class FrameSnapshots
         map.put("sendTimeNs", frame.sendTimeNs());
         map.put("sequence", frame.sequence());
         map.put("nodeId", frame.nodeId());
+        map.put("echoTimeNs", frame.echoTimeNs());
+        map.put("echoDelayNs", frame.echoDelayNs());
         return map;
     }
 

@@ -99,6 +99,10 @@ class FrameValidationTest
         list.add(Bad.of("envelope block one byte short", FrameResult.BLOCK_TOO_SHORT,
             Craft.frame(WireFormat.ENVELOPE, EnvelopeDecoder.BLOCK_LENGTH - 1).var(3).bytes()));
         list.add(Bad.of("heartbeat block 0", FrameResult.BLOCK_TOO_SHORT, Craft.frame(WireFormat.HEARTBEAT, 0).bytes()));
+        list.add(Bad.of("heartbeat of this version with version 1's block", FrameResult.BLOCK_TOO_SHORT,
+            Craft.frame(WireFormat.HEARTBEAT, HeartbeatDecoder.echoTimeNsEncodingOffset()).bytes()));
+        list.add(Bad.of("heartbeat of version 1 one byte short", FrameResult.BLOCK_TOO_SHORT,
+            Craft.frame(WireFormat.HEARTBEAT, HeartbeatDecoder.echoTimeNsEncodingOffset() - 1).u16At(6, 1).bytes()));
         list.add(Bad.of("goodbye block one byte short", FrameResult.BLOCK_TOO_SHORT,
             Craft.frame(WireFormat.GOODBYE, GoodbyeDecoder.BLOCK_LENGTH - 1).var(0).bytes()));
 
@@ -206,7 +210,9 @@ class FrameValidationTest
             // a count of 0 needs no entry bytes, whatever the entry length says
             creditDeltas().group(0xFFFF, 0).bytes(),
             // a newer version is read through its block length
-            heartbeat().u16At(6, 0xFFFF).bytes());
+            heartbeat().u16At(6, 0xFFFF).bytes(),
+            // an older version has a shorter block: version 1 heartbeats carry no echo
+            Craft.frame(WireFormat.HEARTBEAT, HeartbeatDecoder.echoTimeNsEncodingOffset()).u16At(6, 1).bytes());
 
         for (final byte[] frame : valid)
         {

@@ -85,7 +85,21 @@ class OtfIndependentReaderTest
             final TemplateLayout layout = TemplateLayout.of(message.id());
             assertThat(layout).as("layout of " + message.name()).isNotNull();
             assertThat(layout.name).isEqualTo(message.name());
-            assertThat(layout.minBlockLength).as(message.name() + " block").isEqualTo(message.encodedLength());
+            for (int version = WireFormat.MIN_SUPPORTED_VERSION; version <= WireFormat.SCHEMA_VERSION; version++)
+            {
+                assertThat(layout.minBlockLength(version)).as(message.name() + " block of version " + version)
+                    .isEqualTo(blockEnd(tokens, version));
+            }
+            assertThat(layout.minBlockLength(WireFormat.SCHEMA_VERSION)).as(message.name() + " block")
+                .isEqualTo(message.encodedLength());
+            assertThat(layout.minBlockLength(WireFormat.SCHEMA_VERSION + 1)).as(message.name() + " block of a newer version")
+                .isEqualTo(message.encodedLength());
+            if (message.id() == WireFormat.ENVELOPE)
+            {
+                // FrameDecoder.decodeEnvelope checks one block length for every version
+                assertThat(layout.minBlockLength(WireFormat.SCHEMA_VERSION))
+                    .isEqualTo(layout.minBlockLength(WireFormat.MIN_SUPPORTED_VERSION));
+            }
 
             final List<Integer> groupBlocks = new ArrayList<>();
             int varData = 0;
@@ -172,9 +186,11 @@ class OtfIndependentReaderTest
     @Test
     void heartbeatAndAck()
     {
-        int length = encoder.encodeHeartbeat(scratch, 0, -1, Long.MIN_VALUE, 987_654_321_000L, Long.MAX_VALUE);
+        int length = encoder.encodeHeartbeat(scratch, 0, -1, Long.MIN_VALUE, 987_654_321_000L, Long.MAX_VALUE,
+            987_600_000_000L, -5L);
         assertFields(read(length, "Heartbeat"), fields(
-            "incarnation", Long.MIN_VALUE, "sendTimeNs", 987_654_321_000L, "sequence", Long.MAX_VALUE, "nodeId", -1L));
+            "incarnation", Long.MIN_VALUE, "sendTimeNs", 987_654_321_000L, "sequence", Long.MAX_VALUE, "nodeId", -1L,
+            "echoTimeNs", 987_600_000_000L, "echoDelayNs", -5L));
 
         length = encoder.encodeAck(scratch, 0, 4, 5L, 6, 7L);
         assertFields(read(length, "Ack"), fields("incarnation", 5L, "ackedPosition", 7L, "nodeId", 4L, "streamId", 6L));
@@ -258,6 +274,25 @@ class OtfIndependentReaderTest
 
             assertThat(read(frame.length, ir.getMessage(templateId).get(0).name())).isNotEmpty();
         }
+    }
+
+    /** Where the last fixed field of a message's block that a version has ends: that version's shortest block. */
+    private static int blockEnd(final List<Token> tokens, final int version)
+    {
+        int end = 0;
+        for (int i = 1; i < tokens.size(); i++)
+        {
+            final Token token = tokens.get(i);
+            if (token.signal() == Signal.BEGIN_GROUP || token.signal() == Signal.BEGIN_VAR_DATA)
+            {
+                break;
+            }
+            if (token.signal() == Signal.BEGIN_FIELD && token.version() <= version)
+            {
+                end = Math.max(end, token.offset() + tokens.get(i + 1).encodedLength());
+            }
+        }
+        return end;
     }
 
     /**

@@ -3,31 +3,33 @@ package io.troupe.serialization;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.serialization.compat.v2.AckEncoder;
-import io.troupe.serialization.compat.v2.BooleanType;
-import io.troupe.serialization.compat.v2.CreditDeltasDecoder;
-import io.troupe.serialization.compat.v2.CreditDeltasEncoder;
-import io.troupe.serialization.compat.v2.DirectoryUpdateDecoder;
-import io.troupe.serialization.compat.v2.DirectoryUpdateEncoder;
-import io.troupe.serialization.compat.v2.EnvelopeDecoder;
-import io.troupe.serialization.compat.v2.EnvelopeEncoder;
-import io.troupe.serialization.compat.v2.GoodbyeDecoder;
-import io.troupe.serialization.compat.v2.GoodbyeEncoder;
-import io.troupe.serialization.compat.v2.HandshakeDecoder;
-import io.troupe.serialization.compat.v2.HandshakeEncoder;
-import io.troupe.serialization.compat.v2.HeartbeatDecoder;
-import io.troupe.serialization.compat.v2.HeartbeatEncoder;
-import io.troupe.serialization.compat.v2.MessageHeaderDecoder;
-import io.troupe.serialization.compat.v2.MessageHeaderEncoder;
-import io.troupe.serialization.compat.v2.ProbeEncoder;
-import io.troupe.serialization.compat.v2.UndeliveredNoticeDecoder;
-import io.troupe.serialization.compat.v2.UndeliveredNoticeEncoder;
-import io.troupe.serialization.compat.v2.UndeliveredReasonCode;
+import io.troupe.serialization.compat.v3.AckEncoder;
+import io.troupe.serialization.compat.v3.BooleanType;
+import io.troupe.serialization.compat.v3.CreditDeltasDecoder;
+import io.troupe.serialization.compat.v3.CreditDeltasEncoder;
+import io.troupe.serialization.compat.v3.DirectoryUpdateDecoder;
+import io.troupe.serialization.compat.v3.DirectoryUpdateEncoder;
+import io.troupe.serialization.compat.v3.EnvelopeDecoder;
+import io.troupe.serialization.compat.v3.EnvelopeEncoder;
+import io.troupe.serialization.compat.v3.GoodbyeDecoder;
+import io.troupe.serialization.compat.v3.GoodbyeEncoder;
+import io.troupe.serialization.compat.v3.HandshakeDecoder;
+import io.troupe.serialization.compat.v3.HandshakeEncoder;
+import io.troupe.serialization.compat.v3.HeartbeatDecoder;
+import io.troupe.serialization.compat.v3.HeartbeatEncoder;
+import io.troupe.serialization.compat.v3.MessageHeaderDecoder;
+import io.troupe.serialization.compat.v3.MessageHeaderEncoder;
+import io.troupe.serialization.compat.v3.ProbeEncoder;
+import io.troupe.serialization.compat.v3.UndeliveredNoticeDecoder;
+import io.troupe.serialization.compat.v3.UndeliveredNoticeEncoder;
+import io.troupe.serialization.compat.v3.UndeliveredReasonCode;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import uk.co.real_logic.sbe.ir.Ir;
 import uk.co.real_logic.sbe.ir.Signal;
 import uk.co.real_logic.sbe.ir.Token;
+import uk.co.real_logic.sbe.otf.OtfHeaderDecoder;
+import uk.co.real_logic.sbe.otf.OtfMessageDecoder;
 import uk.co.real_logic.sbe.xml.IrGenerator;
 import uk.co.real_logic.sbe.xml.ParserOptions;
 import uk.co.real_logic.sbe.xml.XmlSchemaParser;
@@ -43,63 +45,174 @@ import static io.troupe.serialization.FrameRoundTripTest.fields;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Schema evolution both ways, against {@code src/test/resources/sbe/troupe-wire-v2.xml}: a hypothetical
- * version 2 that appends fixed fields to the Envelope and Heartbeat blocks and to the CreditDeltas entry,
- * appends a var data field after the Envelope's payload, appends enum values, and adds template 9 (Probe).
+ * Schema evolution both ways, for the version before this build's and the one after.
+ *
+ * <p>The next version: {@code src/test/resources/sbe/troupe-wire-v3.xml}, a hypothetical version 3 that
+ * appends fixed fields to the Envelope and Heartbeat blocks and to the CreditDeltas entry, appends a var data
+ * field after the Envelope's payload, appends enum values, and adds template 9 (Probe).
  * <ul>
- * <li>Frames written by version 2's codecs, new fields set, are read by this build's {@link FrameDecoder}
- *     with every version 1 field right: it reads through the header's block length and the group's entry
- *     length, and skips bytes after the fields it knows.</li>
+ * <li>Frames written by version 3's codecs, new fields set, are read by this build's {@link FrameDecoder}
+ *     with every field of this build's version right: it reads through the header's block length and the
+ *     group's entry length, and skips bytes after the fields it knows.</li>
  * <li>The unknown template is rejected as UNKNOWN_TEMPLATE, counted, not thrown; unknown enum codes read as
  *     UNKNOWN.</li>
- * <li>Frames written by this build's {@link FrameEncoder} are read by version 2's decoders, wrapped with the
- *     header's block length and version: version 1 fields right, the new fields at their null values and
+ * <li>Frames written by this build's {@link FrameEncoder} are read by version 3's decoders, wrapped with the
+ *     header's block length and version: this build's fields right, the new fields at their null values and
  *     the new var data empty.</li>
  * </ul>
+ *
+ * <p>The previous version: {@code src/test/resources/sbe/troupe-wire-v1.xml}, version 1 frozen as it was
+ * before version 2 added the heartbeat's echo. The real schema must still have exactly its fields at version 1;
+ * hand-made version 1 heartbeats are read with no echo; and this build's heartbeats are read by an on-the-fly
+ * decoder of version 1, as a node of version 1 reads them.
  */
 class SchemaCompatibilityTest
 {
     private static final ActorId RECIPIENT = ActorId.of(4, 400L, 40, 1);
     private static final ActorId SENDER = ActorId.of(5, 500L, 50);
-    private static final int V2 = 2;
+    private static final int V3 = 3;
+    /** A version 1 heartbeat's block: incarnation, sendTimeNs, sequence (int64 each), nodeId (int32). */
+    private static final int V1_HEARTBEAT_BLOCK_LENGTH = 28;
 
     private final RecordingFrameHandler handler = new RecordingFrameHandler();
     private final FrameDecoder decoder = new FrameDecoder(handler);
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
-    private final MessageHeaderEncoder headerV2 = new MessageHeaderEncoder();
-    private final FrameEncoder encoderV1 = new FrameEncoder();
+    private final MessageHeaderEncoder headerV3 = new MessageHeaderEncoder();
+    private final FrameEncoder encoder = new FrameEncoder();
 
     @Test
-    void versionTwoSchemaIsVersionOneWithAppendedFieldsOnly() throws Exception
+    void versionThreeSchemaIsThisVersionWithAppendedFieldsOnly() throws Exception
     {
-        final Ir v1 = parse("/sbe/troupe-wire.xml");
-        final Ir v2 = parse("/sbe/troupe-wire-v2.xml");
+        final Ir current = parse("/sbe/troupe-wire.xml");
+        final Ir v3 = parse("/sbe/troupe-wire-v3.xml");
 
-        assertThat(v2.id()).isEqualTo(v1.id()).isEqualTo(WireFormat.SCHEMA_ID);
-        assertThat(v2.version()).isEqualTo(V2);
-        assertThat(v1.getMessage(9)).isNull();
-        assertThat(v2.getMessage(9)).isNotNull();
+        assertThat(current.version()).isEqualTo(WireFormat.SCHEMA_VERSION).isEqualTo(V3 - 1);
+        assertThat(v3.id()).isEqualTo(current.id()).isEqualTo(WireFormat.SCHEMA_ID);
+        assertThat(v3.version()).isEqualTo(V3);
+        assertThat(current.getMessage(9)).isNull();
+        assertThat(v3.getMessage(9)).isNotNull();
+        for (final List<Token> currentTokens : current.messages())
+        {
+            final List<Token> v3Tokens = v3.getMessage(currentTokens.get(0).id());
+            // everything of versions 1 and 2 identical, and the real schema has nothing newer than its version
+            assertThat(shape(v3Tokens, WireFormat.SCHEMA_VERSION)).as(currentTokens.get(0).name())
+                .isEqualTo(shape(currentTokens, WireFormat.SCHEMA_VERSION))
+                .isEqualTo(shape(currentTokens, Integer.MAX_VALUE));
+            assertThat(shape(v3Tokens, 1)).as(currentTokens.get(0).name()).isEqualTo(shape(currentTokens, 1));
+        }
+        assertThat(EnvelopeDecoder.prioritySinceVersion()).isEqualTo(V3);
+        assertThat(EnvelopeDecoder.traceContextSinceVersion()).isEqualTo(V3);
+        assertThat(HeartbeatDecoder.echoTimeNsSinceVersion()).isEqualTo(WireFormat.SCHEMA_VERSION);
+        assertThat(HeartbeatDecoder.echoDelayNsSinceVersion()).isEqualTo(WireFormat.SCHEMA_VERSION);
+        assertThat(HeartbeatDecoder.wallClockMsSinceVersion()).isEqualTo(V3);
+        assertThat(CreditDeltasDecoder.DeltasDecoder.expiresAtNsSinceVersion()).isEqualTo(V3);
+        assertThat(EnvelopeDecoder.BLOCK_LENGTH)
+            .isGreaterThan(TemplateLayout.of(WireFormat.ENVELOPE).minBlockLength(WireFormat.SCHEMA_VERSION));
+        assertThat(HeartbeatDecoder.BLOCK_LENGTH)
+            .isGreaterThan(TemplateLayout.of(WireFormat.HEARTBEAT).minBlockLength(WireFormat.SCHEMA_VERSION));
+    }
+
+    @Test
+    void versionOneOfTheRealSchemaIsVersionOneAsFrozen() throws Exception
+    {
+        final Ir current = parse("/sbe/troupe-wire.xml");
+        final Ir v1 = parse("/sbe/troupe-wire-v1.xml");
+
+        assertThat(v1.id()).isEqualTo(current.id());
+        assertThat(v1.version()).isEqualTo(1).isGreaterThanOrEqualTo(WireFormat.MIN_SUPPORTED_VERSION);
+        final List<Integer> v1Templates = new ArrayList<>();
         for (final List<Token> v1Tokens : v1.messages())
         {
-            final List<Token> v2Tokens = v2.getMessage(v1Tokens.get(0).id());
-            assertThat(shape(v2Tokens, 1)).as(v1Tokens.get(0).name()).isEqualTo(shape(v1Tokens, 1));
+            v1Templates.add(v1Tokens.get(0).id());
+            final List<Token> currentTokens = current.getMessage(v1Tokens.get(0).id());
+            assertThat(currentTokens).as(v1Tokens.get(0).name()).isNotNull();
+            assertThat(shape(currentTokens, 1)).as(v1Tokens.get(0).name()).isEqualTo(shape(v1Tokens, 1));
         }
-        assertThat(EnvelopeDecoder.prioritySinceVersion()).isEqualTo(V2);
-        assertThat(EnvelopeDecoder.traceContextSinceVersion()).isEqualTo(V2);
-        assertThat(HeartbeatDecoder.echoTimeNsSinceVersion()).isEqualTo(V2);
-        assertThat(CreditDeltasDecoder.DeltasDecoder.expiresAtNsSinceVersion()).isEqualTo(V2);
-        assertThat(EnvelopeDecoder.BLOCK_LENGTH).isGreaterThan(TemplateLayout.of(WireFormat.ENVELOPE).minBlockLength);
+        for (final List<Token> currentTokens : current.messages())
+        {
+            assertThat(v1Templates).as("templates added after version 1: none so far")
+                .contains(currentTokens.get(0).id());
+        }
+        // the one change of version 2: the heartbeat's echo
+        for (final List<Token> currentTokens : current.messages())
+        {
+            final boolean heartbeat = currentTokens.get(0).id() == WireFormat.HEARTBEAT;
+            assertThat(shape(currentTokens, 2).equals(shape(currentTokens, 1))).as(currentTokens.get(0).name())
+                .isEqualTo(!heartbeat);
+        }
+        assertThat(TemplateLayout.of(WireFormat.HEARTBEAT).minBlockLength(1))
+            .isEqualTo(v1.getMessage(WireFormat.HEARTBEAT).get(0).encodedLength())
+            .isEqualTo(V1_HEARTBEAT_BLOCK_LENGTH);
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // A newer sender: version 2 frames read by this build
+    // An older sender: version 1 frames read by this build
 
     @Test
-    void envelopeOfVersionTwoIsReadWithEveryVersionOneFieldAndItsPayload()
+    void heartbeatOfVersionOneIsReadWithNoEcho()
+    {
+        final UnsafeBuffer exact = versionOneHeartbeat(V1_HEARTBEAT_BLOCK_LENGTH);
+
+        assertThat(decoder.decode(exact, 0, exact.capacity())).isEqualTo(FrameResult.OK);
+
+        assertThat(handler.readFailures).isEmpty();
+        assertFields(handler.last(), fields("templateId", WireFormat.HEARTBEAT, "version", 1,
+            "frameLength", exact.capacity(), "incarnation", 11L, "sendTimeNs", 12L, "sequence", 13L, "nodeId", 14,
+            "echoTimeNs", 0L, "echoDelayNs", 0L));
+    }
+
+    @Test
+    void heartbeatOfVersionOneOneByteShortOfItsBlockIsRejected()
+    {
+        final UnsafeBuffer exact = versionOneHeartbeat(V1_HEARTBEAT_BLOCK_LENGTH - 1);
+
+        assertThat(decoder.decode(exact, 0, exact.capacity())).isEqualTo(FrameResult.BLOCK_TOO_SHORT);
+        assertThat(handler.calls()).isZero();
+    }
+
+    @Test
+    void heartbeatOfThisVersionWithOnlyVersionOnesBlockIsRejected()
+    {
+        // a frame that says version 2 must carry the echo: a view would otherwise read past the block
+        final UnsafeBuffer exact = versionOneHeartbeat(V1_HEARTBEAT_BLOCK_LENGTH);
+        exact.putShort(6, (short)WireFormat.SCHEMA_VERSION, FrameSamples.ORDER);
+
+        assertThat(decoder.decode(exact, 0, exact.capacity())).isEqualTo(FrameResult.BLOCK_TOO_SHORT);
+        assertThat(handler.calls()).isZero();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // An older reader: this build's frames read by a node of version 1
+
+    @Test
+    void heartbeatOfThisBuildIsReadByVersionOne() throws Exception
+    {
+        final Ir v1 = parse("/sbe/troupe-wire-v1.xml");
+        final int length = encoder.encodeHeartbeat(buffer, 0, 14, 11L, 12L, 13L, 15L, 16L);
+        final UnsafeBuffer exact = exact(length);
+        final OtfHeaderDecoder header = new OtfHeaderDecoder(v1.headerStructure());
+        assertThat(header.getSchemaVersion(exact, 0)).isEqualTo(WireFormat.SCHEMA_VERSION).isGreaterThan(v1.version());
+        final int blockLength = header.getBlockLength(exact, 0);
+        assertThat(blockLength).isGreaterThan(V1_HEARTBEAT_BLOCK_LENGTH);
+        final OtfIndependentReaderTest.FieldCollector collector = new OtfIndependentReaderTest.FieldCollector();
+
+        final int end = OtfMessageDecoder.decode(exact, header.encodedLength(), header.getSchemaVersion(exact, 0),
+            blockLength, v1.getMessage(header.getTemplateId(exact, 0)), collector);
+
+        assertThat(collector.messageName).isEqualTo("Heartbeat");
+        assertFields(collector.fields, fields("incarnation", 11L, "sendTimeNs", 12L, "sequence", 13L, "nodeId", 14L));
+        assertThat(end).as("version 1 skips the echo through the block length").isEqualTo(length);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // A newer sender: version 3 frames read by this build
+
+    @Test
+    void envelopeOfVersionThreeIsReadWithEveryVersionOneFieldAndItsPayload()
     {
         final byte[] payload = FrameRoundTripTest.randomBytes(77, 31);
         final byte[] trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes(StandardCharsets.US_ASCII);
-        final EnvelopeEncoder envelope = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV2)
+        final EnvelopeEncoder envelope = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV3)
             .recipientRaw1(RECIPIENT.raw1()).recipientRaw2(RECIPIENT.raw2())
             .senderRaw1(SENDER.raw1()).senderRaw2(SENDER.raw2())
             .cookie(-9L).accountId(1234L).eventType(55).flags(3).accountOwnerNode(6).cost(700)
@@ -110,15 +223,15 @@ class SchemaCompatibilityTest
 
         final Map<String, Object> expected = FrameRoundTripTest.envelopeFields(length, RECIPIENT, SENDER, 55, 3, -9L, 6,
             1234L, 700, payload);
-        expected.put("version", V2);
+        expected.put("version", V3);
         assertFields(decodeOk(length), expected);
     }
 
     @Test
-    void envelopeOfVersionTwoWithAnEmptyPayloadAndATraceContext()
+    void envelopeOfVersionThreeWithAnEmptyPayloadAndATraceContext()
     {
         final byte[] trace = {1, 2, 3, 4, 5, 6, 7, 8};
-        final int length = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV2)
+        final int length = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV3)
             .recipientRaw1(RECIPIENT.raw1()).recipientRaw2(RECIPIENT.raw2())
             .eventType(1).priority(-1)
             .putPayload(new byte[0], 0, 0)
@@ -133,19 +246,21 @@ class SchemaCompatibilityTest
     }
 
     @Test
-    void heartbeatOfVersionTwoIsRead()
+    void heartbeatOfVersionThreeIsReadWithItsEcho()
     {
-        final int length = new HeartbeatEncoder().wrapAndApplyHeader(buffer, 0, headerV2)
-            .incarnation(11L).sendTimeNs(12L).sequence(13L).nodeId(14).echoTimeNs(Long.MAX_VALUE).limit();
+        final int length = new HeartbeatEncoder().wrapAndApplyHeader(buffer, 0, headerV3)
+            .incarnation(11L).sendTimeNs(12L).sequence(13L).nodeId(14).echoTimeNs(Long.MAX_VALUE).echoDelayNs(15L)
+            .wallClockMs(1_700_000_000_000L).limit();
 
-        assertFields(decodeOk(length), fields("templateId", WireFormat.HEARTBEAT, "version", V2, "frameLength", length,
-            "incarnation", 11L, "sendTimeNs", 12L, "sequence", 13L, "nodeId", 14));
+        assertFields(decodeOk(length), fields("templateId", WireFormat.HEARTBEAT, "version", V3, "frameLength", length,
+            "incarnation", 11L, "sendTimeNs", 12L, "sequence", 13L, "nodeId", 14, "echoTimeNs", Long.MAX_VALUE,
+            "echoDelayNs", 15L));
     }
 
     @Test
-    void creditDeltasOfVersionTwoAreReadEntryByEntryThroughTheLongerEntries()
+    void creditDeltasOfVersionThreeAreReadEntryByEntryThroughTheLongerEntries()
     {
-        final CreditDeltasEncoder.DeltasEncoder deltas = new CreditDeltasEncoder().wrapAndApplyHeader(buffer, 0, headerV2)
+        final CreditDeltasEncoder.DeltasEncoder deltas = new CreditDeltasEncoder().wrapAndApplyHeader(buffer, 0, headerV3)
             .incarnation(21L).nodeId(22).deltasCount(3);
         final List<Map<String, Object>> expected = new ArrayList<>();
         for (int i = 0; i < 3; i++)
@@ -156,52 +271,52 @@ class SchemaCompatibilityTest
         final int length = WireFormat.HEADER_LENGTH + CreditDeltasEncoder.BLOCK_LENGTH + WireFormat.GROUP_HEADER_LENGTH +
             3 * CreditDeltasEncoder.DeltasEncoder.sbeBlockLength();
 
-        assertFields(decodeOk(length), fields("templateId", WireFormat.CREDIT_DELTAS, "version", V2, "frameLength", length,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.CREDIT_DELTAS, "version", V3, "frameLength", length,
             "incarnation", 21L, "nodeId", 22, "deltas", expected));
     }
 
     @Test
-    void unchangedMessagesWrittenByVersionTwoAreRead()
+    void unchangedMessagesWrittenByVersionThreeAreRead()
     {
-        int length = new AckEncoder().wrapAndApplyHeader(buffer, 0, headerV2)
+        int length = new AckEncoder().wrapAndApplyHeader(buffer, 0, headerV3)
             .incarnation(1L).ackedPosition(2L).nodeId(3).streamId(4).limit();
-        assertFields(decodeOk(length), fields("templateId", WireFormat.ACK, "version", V2, "frameLength", length,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.ACK, "version", V3, "frameLength", length,
             "incarnation", 1L, "ackedPosition", 2L, "nodeId", 3, "streamId", 4));
 
         final byte[] challenge = {9, 9, 9};
-        length = new HandshakeEncoder().wrapAndApplyHeader(buffer, 0, headerV2)
+        length = new HandshakeEncoder().wrapAndApplyHeader(buffer, 0, headerV3)
             .incarnation(5L).peerIncarnation(6L).nodeId(7).peerNodeId(8).minProtocolVersion(1).maxProtocolVersion(2)
-            .phase(io.troupe.serialization.compat.v2.HandshakePhase.CONFIRM)
+            .phase(io.troupe.serialization.compat.v3.HandshakePhase.CONFIRM)
             .clusterId("prod").putChallenge(challenge, 0, challenge.length).putProof(new byte[0], 0, 0).detail("")
             .limit();
         final Map<String, Object> expected = FrameRoundTripTest.handshakeFields(length, new Handshake(
             HandshakePhase.CONFIRM, "prod", 7, 5L, 8, 6L, 1, 2, challenge, new byte[0], ""));
-        expected.put("version", V2);
+        expected.put("version", V3);
         assertFields(decodeOk(length), expected);
 
         final ServiceId service = ServiceId.of(2, "svc");
         final DirectoryUpdateEncoder.EntriesEncoder entries = new DirectoryUpdateEncoder()
-            .wrapAndApplyHeader(buffer, 0, headerV2)
+            .wrapAndApplyHeader(buffer, 0, headerV3)
             .incarnation(10L).directoryVersion(11L).nodeId(12).snapshot(BooleanType.TRUE).entriesCount(1);
         entries.next().serviceRaw1(service.raw1()).serviceRaw2(service.raw2())
-            .actorRaw1(SENDER.raw1()).actorRaw2(SENDER.raw2()).op(io.troupe.serialization.compat.v2.DirectoryOp.UNREGISTER);
+            .actorRaw1(SENDER.raw1()).actorRaw2(SENDER.raw2()).op(io.troupe.serialization.compat.v3.DirectoryOp.UNREGISTER);
         length = WireFormat.HEADER_LENGTH + DirectoryUpdateEncoder.BLOCK_LENGTH + WireFormat.GROUP_HEADER_LENGTH +
             DirectoryUpdateEncoder.EntriesEncoder.sbeBlockLength();
-        assertFields(decodeOk(length), fields("templateId", WireFormat.DIRECTORY_UPDATE, "version", V2,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.DIRECTORY_UPDATE, "version", V3,
             "frameLength", length, "incarnation", 10L, "directoryVersion", 11L, "nodeId", 12, "snapshot", true,
             "entries", List.of(FrameSnapshots.directoryEntry(service, SENDER, DirectoryOp.UNREGISTER))));
     }
 
     @Test
-    void enumValuesAppendedInVersionTwoReadAsUnknown()
+    void enumValuesAppendedInVersionThreeReadAsUnknown()
     {
-        int length = new GoodbyeEncoder().wrapAndApplyHeader(buffer, 0, headerV2)
-            .incarnation(1L).nodeId(2).reason(io.troupe.serialization.compat.v2.GoodbyeReason.UPGRADE).detail("v3 soon")
+        int length = new GoodbyeEncoder().wrapAndApplyHeader(buffer, 0, headerV3)
+            .incarnation(1L).nodeId(2).reason(io.troupe.serialization.compat.v3.GoodbyeReason.UPGRADE).detail("v3 soon")
             .limit();
-        assertFields(decodeOk(length), fields("templateId", WireFormat.GOODBYE, "version", V2, "frameLength", length,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.GOODBYE, "version", V3, "frameLength", length,
             "incarnation", 1L, "nodeId", 2, "reason", GoodbyeReason.UNKNOWN, "detail", "v3 soon"));
 
-        length = new UndeliveredNoticeEncoder().wrapAndApplyHeader(buffer, 0, headerV2)
+        length = new UndeliveredNoticeEncoder().wrapAndApplyHeader(buffer, 0, headerV3)
             .senderRaw1(SENDER.raw1()).senderRaw2(SENDER.raw2()).recipientRaw1(RECIPIENT.raw1())
             .recipientRaw2(RECIPIENT.raw2()).cookie(3L).eventType(4).reason(UndeliveredReasonCode.EXPIRED)
             .unsure(BooleanType.FALSE).limit();
@@ -216,7 +331,7 @@ class SchemaCompatibilityTest
     @Test
     void templateThisBuildDoesNotKnowIsRejectedAndCounted()
     {
-        final int length = new ProbeEncoder().wrapAndApplyHeader(buffer, 0, headerV2).nonce(42L).nodeId(1).note("hi")
+        final int length = new ProbeEncoder().wrapAndApplyHeader(buffer, 0, headerV3).nonce(42L).nodeId(1).note("hi")
             .limit();
         final UnsafeBuffer exact = new UnsafeBuffer(buffer.byteArray(), 0, length);
 
@@ -226,18 +341,18 @@ class SchemaCompatibilityTest
         assertThat(handler.calls()).isZero();
 
         // and the stream goes on
-        final int heartbeat = encoderV1.encodeHeartbeat(buffer, 0, 1, 2L, 3L, 4L);
+        final int heartbeat = encoder.encodeHeartbeat(buffer, 0, 1, 2L, 3L, 4L, 5L, 6L);
         assertThat(decoder.decode(buffer, 0, heartbeat)).isEqualTo(FrameResult.OK);
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // An older sender: this build's frames read by version 2's decoders
+    // An older sender: this build's frames read by version 3's decoders
 
     @Test
-    void envelopeOfThisBuildIsReadByVersionTwoWithTheNewFieldsNull()
+    void envelopeOfThisBuildIsReadByVersionThreeWithTheNewFieldsNull()
     {
         final byte[] payload = FrameRoundTripTest.randomBytes(19, 41);
-        final int payloadAt = encoderV1.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 55, 3, -9L, 6, 1234L, 700,
+        final int payloadAt = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 55, 3, -9L, 6, 1234L, 700,
             payload.length);
         buffer.putBytes(payloadAt, payload);
         final UnsafeBuffer exact = exact(payloadAt + payload.length);
@@ -266,9 +381,9 @@ class SchemaCompatibilityTest
     }
 
     @Test
-    void heartbeatOfThisBuildIsReadByVersionTwoWithTheNewFieldNull()
+    void heartbeatOfThisBuildIsReadByVersionThreeWithTheNewFieldNull()
     {
-        final UnsafeBuffer exact = exact(encoderV1.encodeHeartbeat(buffer, 0, 14, 11L, 12L, 13L));
+        final UnsafeBuffer exact = exact(encoder.encodeHeartbeat(buffer, 0, 14, 11L, 12L, 13L, 15L, 16L));
         final MessageHeaderDecoder header = header(exact, WireFormat.HEARTBEAT);
 
         final HeartbeatDecoder heartbeat = new HeartbeatDecoder()
@@ -278,16 +393,18 @@ class SchemaCompatibilityTest
         assertThat(heartbeat.sendTimeNs()).isEqualTo(12L);
         assertThat(heartbeat.sequence()).isEqualTo(13L);
         assertThat(heartbeat.nodeId()).isEqualTo(14);
-        assertThat(heartbeat.echoTimeNs()).isEqualTo(HeartbeatDecoder.echoTimeNsNullValue());
+        assertThat(heartbeat.echoTimeNs()).isEqualTo(15L);
+        assertThat(heartbeat.echoDelayNs()).isEqualTo(16L);
+        assertThat(heartbeat.wallClockMs()).isEqualTo(HeartbeatDecoder.wallClockMsNullValue());
     }
 
     @Test
-    void creditDeltasOfThisBuildAreReadByVersionTwoWithTheNewEntryFieldNull()
+    void creditDeltasOfThisBuildAreReadByVersionThreeWithTheNewEntryFieldNull()
     {
         final int[] owners = {1, 2, 3};
         final long[] accounts = {10L, 20L, 30L};
         final long[] deltas = {-1L, 0L, Long.MAX_VALUE};
-        final UnsafeBuffer exact = exact(encoderV1.encodeCreditDeltas(buffer, 0, 8, 9L, owners, accounts, deltas, 3));
+        final UnsafeBuffer exact = exact(encoder.encodeCreditDeltas(buffer, 0, 8, 9L, owners, accounts, deltas, 3));
         final MessageHeaderDecoder header = header(exact, WireFormat.CREDIT_DELTAS);
 
         final CreditDeltasDecoder batch = new CreditDeltasDecoder()
@@ -312,15 +429,15 @@ class SchemaCompatibilityTest
     }
 
     @Test
-    void otherFramesOfThisBuildAreReadByVersionTwo()
+    void otherFramesOfThisBuildAreReadByVersionThree()
     {
-        UnsafeBuffer exact = exact(encoderV1.encodeHandshake(buffer, 0, new Handshake(HandshakePhase.HELLO, "prod", 1, 2L,
+        UnsafeBuffer exact = exact(encoder.encodeHandshake(buffer, 0, new Handshake(HandshakePhase.HELLO, "prod", 1, 2L,
             3, 0L, 1, 1, new byte[]{7}, null, null)));
         MessageHeaderDecoder header = header(exact, WireFormat.HANDSHAKE);
         final HandshakeDecoder handshake = new HandshakeDecoder()
             .wrap(exact, MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
         assertThat(handshake.incarnation()).isEqualTo(2L);
-        assertThat(handshake.phase()).isEqualTo(io.troupe.serialization.compat.v2.HandshakePhase.HELLO);
+        assertThat(handshake.phase()).isEqualTo(io.troupe.serialization.compat.v3.HandshakePhase.HELLO);
         assertThat(handshake.clusterId()).isEqualTo("prod");
         assertThat(handshake.challengeLength()).isEqualTo(1);
         handshake.skipChallenge();
@@ -329,7 +446,7 @@ class SchemaCompatibilityTest
         assertThat(handshake.detail()).isEmpty();
         assertThat(handshake.limit()).isEqualTo(exact.capacity());
 
-        exact = exact(encoderV1.encodeUndeliveredNotice(buffer, 0, SENDER, RECIPIENT, 4, 3L, UndeliveredReason.SHED, true));
+        exact = exact(encoder.encodeUndeliveredNotice(buffer, 0, SENDER, RECIPIENT, 4, 3L, UndeliveredReason.SHED, true));
         header = header(exact, WireFormat.UNDELIVERED_NOTICE);
         final UndeliveredNoticeDecoder notice = new UndeliveredNoticeDecoder()
             .wrap(exact, MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
@@ -337,7 +454,7 @@ class SchemaCompatibilityTest
         assertThat(notice.unsure()).isEqualTo(BooleanType.TRUE);
         assertThat(notice.recipientRaw2()).isEqualTo(RECIPIENT.raw2());
 
-        exact = exact(encoderV1.encodeDirectoryUpdate(buffer, 0, 1, 2L, 3L, true, List.of(
+        exact = exact(encoder.encodeDirectoryUpdate(buffer, 0, 1, 2L, 3L, true, List.of(
             new DirectoryEntry(ServiceId.of(1, "a"), RECIPIENT, DirectoryOp.REGISTER))));
         header = header(exact, WireFormat.DIRECTORY_UPDATE);
         final DirectoryUpdateDecoder update = new DirectoryUpdateDecoder()
@@ -345,22 +462,42 @@ class SchemaCompatibilityTest
         assertThat(update.directoryVersion()).isEqualTo(3L);
         final DirectoryUpdateDecoder.EntriesDecoder entry = update.entries().next();
         assertThat(entry.actorRaw1()).isEqualTo(RECIPIENT.raw1());
-        assertThat(entry.op()).isEqualTo(io.troupe.serialization.compat.v2.DirectoryOp.REGISTER);
+        assertThat(entry.op()).isEqualTo(io.troupe.serialization.compat.v3.DirectoryOp.REGISTER);
 
-        exact = exact(encoderV1.encodeGoodbye(buffer, 0, 6, 7L, GoodbyeReason.PROTOCOL_ERROR, "bad frames"));
+        exact = exact(encoder.encodeGoodbye(buffer, 0, 6, 7L, GoodbyeReason.PROTOCOL_ERROR, "bad frames"));
         header = header(exact, WireFormat.GOODBYE);
         final GoodbyeDecoder goodbye = new GoodbyeDecoder()
             .wrap(exact, MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
-        assertThat(goodbye.reason()).isEqualTo(io.troupe.serialization.compat.v2.GoodbyeReason.PROTOCOL_ERROR);
+        assertThat(goodbye.reason()).isEqualTo(io.troupe.serialization.compat.v3.GoodbyeReason.PROTOCOL_ERROR);
         assertThat(goodbye.detail()).isEqualTo("bad frames");
     }
 
     // ---------------------------------------------------------------------------------------------------------
 
+    /** A heartbeat as a node of version 1 writes it, byte by byte, in a buffer of exactly its length. */
+    private static UnsafeBuffer versionOneHeartbeat(final int blockLength)
+    {
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + blockLength]);
+        frame.putShort(0, (short)blockLength, FrameSamples.ORDER);
+        frame.putShort(2, (short)WireFormat.HEARTBEAT, FrameSamples.ORDER);
+        frame.putShort(4, (short)WireFormat.SCHEMA_ID, FrameSamples.ORDER);
+        frame.putShort(6, (short)1, FrameSamples.ORDER);
+        final long[] fields = {11L, 12L, 13L}; // incarnation, sendTimeNs, sequence; then nodeId (int32)
+        for (int i = 0; i < fields.length && 8 * i + 8 <= blockLength; i++)
+        {
+            frame.putLong(WireFormat.HEADER_LENGTH + 8 * i, fields[i], FrameSamples.ORDER);
+        }
+        if (blockLength >= V1_HEARTBEAT_BLOCK_LENGTH)
+        {
+            frame.putInt(WireFormat.HEADER_LENGTH + 24, 14, FrameSamples.ORDER);
+        }
+        return frame;
+    }
+
     private Map<String, Object> decodeOk(final int length)
     {
         final UnsafeBuffer exact = new UnsafeBuffer(buffer.byteArray(), 0, length);
-        assertThat(new MessageHeaderDecoder().wrap(exact, 0).version()).isEqualTo(V2);
+        assertThat(new MessageHeaderDecoder().wrap(exact, 0).version()).isEqualTo(V3);
 
         assertThat(decoder.decode(exact, 0, length)).isEqualTo(FrameResult.OK);
 

@@ -373,13 +373,17 @@ public final class ClusterDemo
 
     private void counters(final Node one)
     {
-        out.println("counters  node 1   peer  session  events out           events in            sessions up/down  " +
-            "pushed back  shed  lost");
+        out.println("counters  node 1   peer  session  rtt       events out           events in            " +
+            "sessions up/down  pushed back  shed  lost");
         for (final PeerCounters peer : one.interconnect().peerCounters())
         {
-            out.printf(Locale.ROOT, "                 %4d  %-7s  %-19s  %-19s  %-16s  %11d  %4d  %4d%n", peer.nodeId(),
-                peer.connected() ? "up" : "down", String.format(Locale.ROOT, "%,d (%s)", peer.eventsOut(),
-                bytes(peer.bytesOut())), String.format(Locale.ROOT, "%,d (%s)", peer.eventsIn(), bytes(peer.bytesIn())),
+            // the smoothed round trip of the heartbeats, none once the session is down
+            final String rtt = peer.rttSmoothedNs() == 0 ? "-" :
+                String.format(Locale.ROOT, "%,d us", peer.rttSmoothedNs() / 1000);
+            out.printf(Locale.ROOT, "                 %4d  %-7s  %-8s  %-19s  %-19s  %-16s  %11d  %4d  %4d%n",
+                peer.nodeId(), peer.connected() ? "up" : "down", rtt,
+                String.format(Locale.ROOT, "%,d (%s)", peer.eventsOut(), bytes(peer.bytesOut())),
+                String.format(Locale.ROOT, "%,d (%s)", peer.eventsIn(), bytes(peer.bytesIn())),
                 peer.sessionsUp() + " / " + peer.sessionsDown(), peer.backPressured(), peer.shed(),
                 peer.lostUnsure() + peer.lostQueued());
         }
