@@ -4,7 +4,7 @@ package io.troupe.interconnect;
 public enum IdleMode
 {
     /**
-     * Spin for 20 µs after the last work, yield for 100 µs, then park for pauses growing from 20 µs to 500 µs;
+     * Spin for 2 µs after the last work, yield for 100 µs, then park for pauses growing from 20 µs to 500 µs;
      * a sender's envelope wakes a parked agent at once. Friendly to a shared machine (the default): an idle
      * node's network thread (driver included) costs about 6% of a core, and two busy nodes fit on two cores.
      */
