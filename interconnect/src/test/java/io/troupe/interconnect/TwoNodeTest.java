@@ -117,6 +117,29 @@ class TwoNodeTest
     }
 
     @Test
+    void aDriverOnItsOwnThreadTalksToADriverOnTheAgentsThreadAndItsGoodbyeIsSeenAtOnce() throws Exception
+    {
+        cluster = TestCluster.of(2);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        cluster.start(one, cluster.config(one).driverOnAgentThread(false));
+        cluster.start(two, cluster.config(two));
+        cluster.awaitConnected(CONNECT);
+        final ActorId remoteEcho = echo(two, new LinkedBlockingQueue<>());
+        assertThat(one.system.ask(remoteEcho, "ask me", TestCluster.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS))
+            .isEqualTo("echo:ask me");
+        final ActorId oneEcho = echo(one, new LinkedBlockingQueue<>());
+        assertThat(two.system.ask(oneEcho, "and me", TestCluster.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS))
+            .isEqualTo("echo:and me");
+
+        final long stoppedAt = System.nanoTime();
+        cluster.stop(two); // its driver runs on the closing thread once the agent has stopped, to send the goodbye
+        TestCluster.await(() -> !one.interconnect.isConnected(2), CONNECT, "node 1 sees node 2 leave");
+        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).as("the goodbye, not the failure timeout")
+            .isLessThan(Duration.ofMillis(900));
+    }
+
+    @Test
     void subscribersHearOfConnectAndDisconnectAndSendsToADownPeerFailFast() throws Exception
     {
         cluster = TestCluster.of(2).startAll();
