@@ -93,6 +93,52 @@ public final class Brokers
     }
 
     /**
+     * Asks from a plain thread through a balancer: the balancer picks the broker and learns from the answer.
+     *
+     * @param system       the actor system.
+     * @param balancer     chooses among brokers (e.g. {@link SojournBalancer}).
+     * @param side         which queue to join.
+     * @param counterparty what the counterparty receives; null for the asker's id.
+     * @param timeout      how long to wait (see {@link #ask(ActorSystem, ActorId, Side, Object, Duration)}).
+     * @return a future of {@link Go} or {@link Drop}.
+     */
+    public static CompletableFuture<Object> ask(final ActorSystem system, final Balancer balancer, final Side side,
+        final Object counterparty, final Duration timeout)
+    {
+        final ActorId broker = balancer.pick();
+        return ask(system, broker, side, counterparty, timeout).whenComplete((answer, failure) ->
+        {
+            if (answer != null)
+            {
+                balancer.onAnswer(broker, answer);
+            }
+        });
+    }
+
+    /**
+     * Asks from a plain thread unless a PIE protector says the request would not find a match in time: then it
+     * is short-circuited, never sent, and answered {@link Drop} with a sojourn time of 0 at once.
+     *
+     * @param system       the actor system.
+     * @param broker       the broker (actor or service id) whose {@link PieProtectorSpec} meter feeds
+     *                     {@code protection}.
+     * @param protection   the protector's drop probabilities.
+     * @param side         which queue to join.
+     * @param counterparty what the counterparty receives; null for the asker's id.
+     * @param timeout      how long to wait for an answer.
+     * @return a future of {@link Go} or {@link Drop}.
+     */
+    public static CompletableFuture<Object> ask(final ActorSystem system, final ActorId broker, final Protection protection,
+        final Side side, final Object counterparty, final Duration timeout)
+    {
+        if (protection.shouldShortCircuit(side))
+        {
+            return CompletableFuture.completedFuture(new Drop(REFS.incrementAndGet(), 0));
+        }
+        return ask(system, broker, side, counterparty, timeout);
+    }
+
+    /**
      * Asks without waiting in the queue: a match with a counterparty already waiting, or {@link Drop} at once.
      *
      * @param system       the actor system.

@@ -40,6 +40,8 @@ public final class Protection
 
     private double askProbability;
     private double askRProbability;
+    private final java.util.concurrent.atomic.LongAdder[] shortCircuited = {
+        new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder()};
 
     /**
      * A protection that short-circuits nothing until a meter publishes.
@@ -81,7 +83,24 @@ public final class Protection
     public boolean shouldShortCircuit(final Side side)
     {
         final double probability = probability(side);
-        return probability >= 1.0 || (probability > 0.0 && ThreadLocalRandom.current().nextDouble() < probability);
+        final boolean shortCircuit = probability >= 1.0 ||
+            (probability > 0.0 && ThreadLocalRandom.current().nextDouble() < probability);
+        if (shortCircuit)
+        {
+            shortCircuited[side.ordinal()].increment();
+        }
+        return shortCircuit;
+    }
+
+    /**
+     * Requests short-circuited so far by {@link #shouldShortCircuit(Side)} on a side.
+     *
+     * @param side the side.
+     * @return the count.
+     */
+    public long shortCircuited(final Side side)
+    {
+        return shortCircuited[side.ordinal()].sum();
     }
 
     /**

@@ -158,6 +158,42 @@ class BrokerActorTest
         assertThat(alarm).isEqualTo(new BrokerAlarm(broker, "overload", true));
     }
 
+    @Test
+    void aProtectedAskIsShortCircuitedWithoutReachingTheBroker() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final Protection protection = new Protection();
+        protection.publish(Side.ASK, 1.0);
+        final Object answer = Brokers.ask(system, broker, protection, Side.ASK, null, WAIT).get(10, TimeUnit.SECONDS);
+        assertThat(answer).isInstanceOf(Drop.class);
+        assertThat(((Drop)answer).sojournTimeNs()).isZero();
+        assertThat(protection.shortCircuited(Side.ASK)).isEqualTo(1);
+        awaitLengths(broker, 0, 0);
+
+        protection.publish(Side.ASK, 0.0);
+        final CompletableFuture<Object> queued = Brokers.ask(system, broker, protection, Side.ASK, null, WAIT);
+        awaitLengths(broker, 1, 0);
+        Brokers.ask(system, broker, Side.ASK_R, null, WAIT).get(10, TimeUnit.SECONDS);
+        assertThat(queued.get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+    }
+
+    @Test
+    void aBalancedAskGoesToOneOfTheBrokersAndTeachesTheBalancer() throws Exception
+    {
+        final ActorId first = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final ActorId second = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final CompletableFuture<Object> w1 = Brokers.ask(system, first, Side.ASK_R, "w1", WAIT);
+        final CompletableFuture<Object> w2 = Brokers.ask(system, second, Side.ASK_R, "w2", WAIT);
+        awaitLengths(first, 0, 1);
+        awaitLengths(second, 0, 1);
+        final SojournBalancer balancer = new SojournBalancer(List.of(first, second));
+        final Go go = (Go)Brokers.ask(system, balancer, Side.ASK, null, WAIT).get(10, TimeUnit.SECONDS);
+        final ActorId chosen = "w1".equals(go.counterparty()) ? first : second;
+        assertThat(go.counterparty()).isIn("w1", "w2");
+        assertThat(balancer.recentSojournNs(chosen)).isEqualTo(go.sojournTimeNs());
+        assertThat((chosen == first ? w1 : w2).get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+    }
+
     private void awaitLengths(final ActorId broker, final int ask, final int askR) throws Exception
     {
         final long deadline = System.nanoTime() + WAIT.toNanos();

@@ -1,0 +1,63 @@
+package io.troupe.broker;
+
+import io.troupe.actor.ActorId;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class BalancerTest
+{
+    private static final ActorId A = ActorId.of(1, 1, 0);
+    private static final ActorId B = ActorId.of(2, 1, 0);
+    private static final ActorId C = ActorId.of(3, 1, 0);
+
+    @Test
+    void aRandomBalancerSpreadsEvenly()
+    {
+        final SplittableRandom random = new SplittableRandom(1);
+        final RandomBalancer balancer = new RandomBalancer(List.of(A, B, C), () -> random);
+        final Map<ActorId, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 30_000; i++)
+        {
+            counts.merge(balancer.pick(), 1, Integer::sum);
+        }
+        assertThat(counts.values()).allSatisfy(n -> assertThat(n).isBetween(9_500, 10_500));
+    }
+
+    @Test
+    void powerOfTwoChoicesAvoidsTheSlowBrokerAndTriesTheUnknownOnes()
+    {
+        final SplittableRandom random = new SplittableRandom(2);
+        final SojournBalancer balancer = new SojournBalancer(List.of(A, B, C), () -> random);
+        balancer.onAnswer(A, new Go(1, null, 0, 1_000));
+        balancer.onAnswer(B, new Drop(2, 900_000_000));
+        assertThat(balancer.recentSojournNs(B)).isEqualTo(900_000_000);
+        final Map<ActorId, Integer> counts = new HashMap<>();
+        for (int i = 0; i < 30_000; i++)
+        {
+            counts.merge(balancer.pick(), 1, Integer::sum);
+        }
+        // B is chosen only when both choices... never: any pair with B holds a faster broker
+        assertThat(counts.getOrDefault(B, 0)).isZero();
+        assertThat(counts.get(C)).as("not heard from yet: counts as fastest").isGreaterThan(counts.get(A));
+
+        balancer.onAnswer(B, new Go(3, null, 0, 0));
+        assertThat(balancer.recentSojournNs(B)).as("moving average, weight 1/4").isEqualTo(675_000_000);
+        balancer.onAnswer(B, "not an answer");
+        assertThat(balancer.recentSojournNs(B)).isEqualTo(675_000_000);
+    }
+
+    @Test
+    void aBalancerNeedsDistinctBrokers()
+    {
+        assertThatThrownBy(() -> new SojournBalancer(List.of())).hasMessageContaining("at least one broker");
+        assertThatThrownBy(() -> new RandomBalancer(List.of(A, A))).hasMessageContaining("must differ");
+        assertThat(new SojournBalancer(List.of(A)).pick()).isEqualTo(A);
+    }
+}
