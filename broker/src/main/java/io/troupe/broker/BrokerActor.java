@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The broker as an actor: handles {@link BrokerAsk}, {@link BrokerCancel}, {@link LengthsQuery},
+ * The broker as an actor: handles {@link BrokerAsk}, {@link BrokerCancel}, {@link LengthsQuery}, {@link StatsQuery},
  * {@link AlarmSubscription} and {@link Reconfigure}, answers with {@link Go}, {@link Drop}, {@link Cancelled},
  * {@link Lengths} and {@link BrokerAlarm}, and wakes itself with a timer when a queue or a meter needs time to
  * pass. Requesters on its own node stamp their send time, so sojourn includes the wait in the broker's
@@ -69,6 +69,13 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         {
             context.send(envelope.sender(), new Lengths(core.length(Side.ASK), core.length(Side.ASK_R)), Lengths.TYPE, 0,
                 envelope.cookie());
+        }
+        else if (event instanceof StatsQuery)
+        {
+            final BrokerMetrics metrics = core.metrics();
+            context.send(envelope.sender(), new BrokerStats(metrics.ask().matches(), metrics.ask().drops(),
+                metrics.askR().matches(), metrics.askR().drops(), core.cancels(), alarmChanges, unknownEvents),
+                BrokerStats.TYPE, 0, envelope.cookie());
         }
         else if (event instanceof AlarmSubscription subscription)
         {

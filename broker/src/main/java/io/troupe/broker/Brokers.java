@@ -214,6 +214,20 @@ public final class Brokers
     }
 
     /**
+     * The broker's counters: matches, drops, cancels, alarm changes.
+     *
+     * @param system  the actor system.
+     * @param broker  the broker.
+     * @param timeout how long to wait.
+     * @return a future of {@link BrokerStats}.
+     */
+    public static CompletableFuture<BrokerStats> stats(final ActorSystem system, final ActorId broker,
+        final Duration timeout)
+    {
+        return system.ask(broker, new StatsQuery(0), StatsQuery.TYPE, timeout).thenApply(BrokerStats.class::cast);
+    }
+
+    /**
      * Replaces a broker's policies and meters; queued requests are kept. The broker must be on this node (a
      * spec holds code).
      *

@@ -156,6 +156,10 @@ class BrokerActorTest
             alarm = alarms.poll(1, TimeUnit.MILLISECONDS);
         }
         assertThat(alarm).isEqualTo(new BrokerAlarm(broker, "overload", true));
+        final BrokerStats stats = Brokers.stats(system, broker, WAIT).get(10, TimeUnit.SECONDS);
+        assertThat(stats.alarmChanges()).isEqualTo(1);
+        assertThat(stats.askDrops()).as("every non-blocking ask found nobody").isPositive();
+        assertThat(stats.askMatches()).isZero();
     }
 
     @Test

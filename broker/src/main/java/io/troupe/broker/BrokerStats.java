@@ -1,0 +1,21 @@
+package io.troupe.broker;
+
+import io.troupe.actor.EventTypes;
+
+/**
+ * A broker's counters since it started.
+ *
+ * @param askMatches    matches of {@code ask} requests.
+ * @param askDrops      {@code ask} requests dropped (policy, full queue, non-blocking).
+ * @param askRMatches   matches of {@code askR} requests (equal to askMatches).
+ * @param askRDrops     {@code askR} requests dropped.
+ * @param cancels       requests cancelled.
+ * @param alarmChanges  times an alarm was raised or cleared.
+ * @param strayEvents   events the broker did not expect (counted, ignored).
+ */
+public record BrokerStats(long askMatches, long askDrops, long askRMatches, long askRDrops, long cancels,
+    long alarmChanges, long strayEvents)
+{
+    /** The event type id. */
+    public static final int TYPE = EventTypes.typeId(EventTypes.SPACE_BROKER, 16);
+}
