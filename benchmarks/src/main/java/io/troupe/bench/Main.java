@@ -19,7 +19,8 @@ public final class Main
     private static final String JMH = "jmh";
     private static final List<Workload> WORKLOADS =
         List.of(new PingPongWorkload(), new FanInWorkload(), new SpawnWorkload(), new MemQuotaFloodWorkload(),
-            new RemoteThroughputWorkload(), new RemoteRttWorkload(), new RemotePeerWorkload());
+            new BrokerMatchWorkload(), new RemoteThroughputWorkload(), new RemoteRttWorkload(),
+            new RemotePeerWorkload());
 
     private Main()
     {
