@@ -19,7 +19,8 @@ public final class Main
     private static final String JMH = "jmh";
     private static final List<Workload> WORKLOADS =
         List.of(new PingPongWorkload(), new FanInWorkload(), new SpawnWorkload(), new MemQuotaFloodWorkload(),
-            new RemoteThroughputWorkload(), new RemoteRttWorkload(), new RemotePeerWorkload());
+            new BrokerMatchWorkload(), new BrokerOverloadWorkload(), new RemoteThroughputWorkload(),
+            new RemoteRttWorkload(), new RemotePeerWorkload());
 
     private Main()
     {
@@ -92,7 +93,7 @@ public final class Main
             .append("  jmh [jmh args...]              JMH microbenchmarks, e.g. jmh MailboxBench -f 1 -wi 3 -i 5\n")
             .append("common options:\n")
             .append("  --warmup <seconds>             load before the measurement window (default 5)\n")
-            .append("  --seconds <seconds>            length of the measurement window (default 10)\n")
+            .append("  --seconds <seconds>            length of the measurement window (default 10; 30 for broker.overload)\n")
             .append("  --threads <n>                  executor pool threads (default 2; 1 per node for remote.*)\n")
             .append("output: one line per figure on stdout: RESULT name=<name> value=<number> unit=<unit>\n")
             .toString();

@@ -89,7 +89,19 @@ final class Options
      */
     long measureNs()
     {
-        final long ns = secondsToNanos(SECONDS, DEFAULT_MEASURE_SECONDS, 0);
+        return measureNs(DEFAULT_MEASURE_SECONDS);
+    }
+
+    /**
+     * Length of the measurement window, for a workload whose default differs (one that needs a long window to
+     * reach a steady state).
+     *
+     * @param defaultSeconds the value when {@code --seconds} is absent.
+     * @return nanoseconds, from {@code --seconds} (more than 0).
+     */
+    long measureNs(final double defaultSeconds)
+    {
+        final long ns = secondsToNanos(SECONDS, defaultSeconds, 0);
         if (ns <= 0)
         {
             throw new UsageException("--seconds must be more than 0");

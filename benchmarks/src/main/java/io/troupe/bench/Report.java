@@ -22,7 +22,21 @@ final class Report
      */
     static void result(final String name, final double value, final String unit)
     {
-        System.out.println(String.format(Locale.ROOT, "RESULT name=%s value=%.1f unit=%s", name, value, unit));
+        result(name, value, unit, 1);
+    }
+
+    /**
+     * Prints one figure as {@code RESULT name=<name> value=<number> unit=<unit>} with more decimal places, for a
+     * figure that one place would blur (a fraction such as 0.953).
+     *
+     * @param name     the figure's name.
+     * @param value    the figure.
+     * @param unit     its unit, e.g. {@code fraction}.
+     * @param decimals decimal places, 0 or more.
+     */
+    static void result(final String name, final double value, final String unit, final int decimals)
+    {
+        System.out.println(String.format(Locale.ROOT, "RESULT name=%s value=%." + decimals + "f unit=%s", name, value, unit));
         System.out.flush();
     }
 
