@@ -158,9 +158,13 @@ final class BrokerCore
         {
             metrics.messageQueueSojournNs(messageQueueSojournNs);
         }
+        long nextNs = Math.min(queues[0].nextExpiryNs(nowNs), queues[1].nextExpiryNs(nowNs));
+        if (meters.isEmpty())
+        {
+            return nextNs; // nobody reads the metrics: the views are filled on demand (metrics())
+        }
         fill(metrics.ask(), Side.ASK);
         fill(metrics.askR(), Side.ASK_R);
-        long nextNs = Math.min(queues[0].nextExpiryNs(nowNs), queues[1].nextExpiryNs(nowNs));
         for (int i = 0; i < meters.size(); i++)
         {
             meterDueNs[i] = meters.get(i).update(nowNs, metrics, out);
@@ -177,6 +181,8 @@ final class BrokerCore
 
     BrokerMetrics metrics()
     {
+        fill(metrics.ask(), Side.ASK);
+        fill(metrics.askR(), Side.ASK_R);
         return metrics;
     }
 
