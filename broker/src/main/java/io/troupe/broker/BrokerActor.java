@@ -63,7 +63,9 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         }
         else if (event instanceof BrokerCancel cancel)
         {
-            context.reply(new Cancelled(cancel.ref(), core.cancel(cancel.side(), envelope.sender(), cancel.ref())));
+            // not reply(): it keeps the request's type, and another node's codec for that type is BrokerCancel's
+            final boolean found = core.cancel(cancel.side(), envelope.sender(), cancel.ref());
+            context.send(envelope.sender(), new Cancelled(cancel.ref(), found), Cancelled.TYPE, 0, envelope.cookie());
         }
         else if (event instanceof LengthsQuery)
         {

@@ -65,7 +65,7 @@ public final class BrokerCodecs
     private static final byte SIDE_ASK = 0;
     private static final byte SIDE_ASK_R = 1;
 
-    /** {@link BrokerAsk}: the side must not be null; the counterparty null, an ActorId, String, Long, Integer or byte[]. */
+    /** {@link BrokerAsk}: the side not null, the counterparty null, an ActorId, String, Long, Integer or byte[]. */
     public static final EventCodec<BrokerAsk> BROKER_ASK = RecordCodec.of(
         BrokerAsk.TYPE, "broker.BrokerAsk", BrokerAsk.class, BrokerCodecs::writeAsk, BrokerCodecs::readAsk);
     /** {@link Go}: the counterparty null, an ActorId, String, Long, Integer or byte[]. */

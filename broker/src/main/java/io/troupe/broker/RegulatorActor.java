@@ -82,7 +82,8 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         }
         else if (event instanceof BrokerCancel cancel)
         {
-            context.reply(new Cancelled(cancel.ref(), core.cancel(sender, cancel.ref())));
+            context.send(sender, new Cancelled(cancel.ref(), core.cancel(sender, cancel.ref())), Cancelled.TYPE, 0,
+                envelope.cookie());
         }
         else if (event instanceof LengthsQuery)
         {

@@ -3,6 +3,7 @@ package io.troupe.broker;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.Envelope;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.ServiceId;
 import org.junit.jupiter.api.AfterEach;
@@ -91,6 +92,37 @@ class BrokerActorTest
         assertThat(go.ref()).isEqualTo(7);
         assertThat(inbox.poll(10, TimeUnit.SECONDS)).as("the ask's cookie").isEqualTo(70L);
         assertThat(inbox.poll(200, TimeUnit.MILLISECONDS)).as("nothing for the cancelled request").isNull();
+    }
+
+    @Test
+    void cancelledAnswersCarryTheirOwnTypeSoTheyCanCrossNodes() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final ActorId regulator = Regulators.start(system,
+            new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(0), List.of()));
+        final BlockingQueue<Envelope> inbox = new LinkedBlockingQueue<>();
+        final ActorId actor = system.register((ctx, envelope) ->
+        {
+            if ("ask".equals(envelope.event()))
+            {
+                Brokers.ask(ctx, broker, Side.ASK_R, 1, null, 10);
+                Brokers.cancel(ctx, broker, Side.ASK_R, 1);
+                Regulators.ask(ctx, regulator, 2, 20);
+                Brokers.cancel(ctx, regulator, Side.ASK, 2);
+            }
+            else
+            {
+                inbox.add(envelope);
+            }
+        });
+        system.send(actor, "ask");
+        for (final long ref : new long[] {1, 2})
+        {
+            final Envelope answer = inbox.poll(10, TimeUnit.SECONDS);
+            assertThat(answer.event()).isEqualTo(new Cancelled(ref, true));
+            assertThat(answer.type()).as("the answer's type, not the request's").isEqualTo(Cancelled.TYPE);
+            assertThat(answer.cookie()).isEqualTo(ref);
+        }
     }
 
     @Test
