@@ -9,7 +9,9 @@ import io.troupe.actor.EventTypes;
  *
  * @param side         which queue the request joins.
  * @param ref          the requester's reference (unique per requester), for cancel and in the answer.
- * @param counterparty what the matched counterparty receives; null means the requester's actor id.
+ * @param counterparty what the matched counterparty receives; null means the requester's actor id. To reach a
+ *                     counterparty on another node it must be null, an {@code ActorId}, a {@code String}, a
+ *                     {@code Long}, an {@code Integer} or a {@code byte[]} (see {@link BrokerCodecs}).
  * @param sentNs       {@code System.nanoTime()} when sent; used for sojourn and relative time only if the
  *                     requester is on the broker's node, else the arrival time is used.
  * @param nonBlocking  true: match with a waiting counterparty now, or {@link Drop} at once.
