@@ -40,8 +40,10 @@ import java.util.List;
  *    0  ref      int64      0  ref   int64          0  ref    int64        0  ask   int32 (not negative)
  *    8  sojourn  int64      8  side  uint8          8  found  uint8        4  askR  int32 (not negative)
  *
- *  LengthsQuery (4): 0 unused int32          AlarmSubscription (1): 0 subscribe uint8
- *  Done, Continue, Stop (8): 0 ref int64     RegulatorUpdate (8): 0 relativeTimeNs int64
+ *  LengthsQuery, StatsQuery (4): 0 unused int32    AlarmSubscription (1): 0 subscribe uint8
+ *  Done, Continue, Stop (8): 0 ref int64            RegulatorUpdate (8): 0 relativeTimeNs int64
+ *  BrokerStats (56): askMatches, askDrops, askRMatches, askRDrops, cancels, alarmChanges, strayEvents: int64 each
+ *                    at 0, 8, ... 48, none negative
  *  BrokerAlarm: broker (presence uint8, then raw1, raw2), name (int32 UTF-8 length, -1 for null, then the bytes),
  *               raised uint8
  * </pre>
@@ -140,9 +142,35 @@ public final class BrokerCodecs
         RegulatorUpdate.TYPE, "broker.RegulatorUpdate", RegulatorUpdate.class, 8,
         (update, buffer, offset) -> buffer.putLong(offset, update.relativeTimeNs(), ORDER),
         (buffer, offset) -> new RegulatorUpdate(buffer.getLong(offset, ORDER)));
+    /** {@link StatsQuery}. */
+    public static final EventCodec<StatsQuery> STATS_QUERY = new Fixed<>(
+        StatsQuery.TYPE, "broker.StatsQuery", StatsQuery.class, 4,
+        (query, buffer, offset) -> buffer.putInt(offset, query.unused(), ORDER),
+        (buffer, offset) -> new StatsQuery(buffer.getInt(offset, ORDER)));
+    /** {@link BrokerStats}: no counter may be negative. */
+    public static final EventCodec<BrokerStats> BROKER_STATS = new Fixed<>(
+        BrokerStats.TYPE, "broker.BrokerStats", BrokerStats.class, 7 * Long.BYTES,
+        (stats, buffer, offset) ->
+        {
+            buffer.putLong(offset, stats.askMatches(), ORDER);
+            buffer.putLong(offset + 8, stats.askDrops(), ORDER);
+            buffer.putLong(offset + 16, stats.askRMatches(), ORDER);
+            buffer.putLong(offset + 24, stats.askRDrops(), ORDER);
+            buffer.putLong(offset + 32, stats.cancels(), ORDER);
+            buffer.putLong(offset + 40, stats.alarmChanges(), ORDER);
+            buffer.putLong(offset + 48, stats.strayEvents(), ORDER);
+        },
+        (buffer, offset) -> new BrokerStats(
+            countOf(buffer, offset, "askMatches", 0),
+            countOf(buffer, offset, "askDrops", 8),
+            countOf(buffer, offset, "askRMatches", 16),
+            countOf(buffer, offset, "askRDrops", 24),
+            countOf(buffer, offset, "cancels", 32),
+            countOf(buffer, offset, "alarmChanges", 40),
+            countOf(buffer, offset, "strayEvents", 48)));
     /** Every codec above, in type id order. */
     public static final List<EventCodec<?>> ALL = List.of(BROKER_ASK, GO, DROP, BROKER_CANCEL, CANCELLED, LENGTHS_QUERY,
-        LENGTHS, ALARM_SUBSCRIPTION, BROKER_ALARM, STOP, DONE, CONTINUE, REGULATOR_UPDATE);
+        LENGTHS, ALARM_SUBSCRIPTION, BROKER_ALARM, STOP, DONE, CONTINUE, STATS_QUERY, BROKER_STATS, REGULATOR_UPDATE);
 
     private BrokerCodecs()
     {
@@ -326,6 +354,17 @@ public final class BrokerCodecs
                 ", a queue length is not negative");
         }
         return length;
+    }
+
+    private static long countOf(final DirectBuffer buffer, final int offset, final String field, final int at)
+    {
+        final long count = buffer.getLong(offset + at, ORDER);
+        if (count < 0)
+        {
+            throw new MalformedEventException(BrokerStats.TYPE, field + " at offset " + at + " is " + count +
+                ", a counter is not negative");
+        }
+        return count;
     }
 
     /** Writes the fields of a fixed-length event; the room was provided. */

@@ -102,7 +102,7 @@ class BrokerCodecsTest
         final EventCodecRegistry registry = BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs()).build();
         final List<Class<?>> crossing = List.of(BrokerAsk.class, Go.class, Drop.class, BrokerCancel.class,
             Cancelled.class, LengthsQuery.class, Lengths.class, AlarmSubscription.class, BrokerAlarm.class, Done.class,
-            Continue.class, Stop.class, RegulatorUpdate.class);
+            Continue.class, Stop.class, StatsQuery.class, BrokerStats.class, RegulatorUpdate.class);
         assertThat(BrokerCodecs.ALL).hasSameSizeAs(crossing);
         final Set<Integer> types = new HashSet<>();
         for (final Class<?> eventClass : crossing)
@@ -229,6 +229,16 @@ class BrokerCodecsTest
         for (final int value : new int[] {Integer.MIN_VALUE, 0, Integer.MAX_VALUE})
         {
             roundTrip(BrokerCodecs.LENGTHS_QUERY, new LengthsQuery(value));
+            roundTrip(BrokerCodecs.STATS_QUERY, new StatsQuery(value));
+        }
+        roundTrip(BrokerCodecs.BROKER_STATS, new BrokerStats(0, 1, 2, 3, 4, 5, 6));
+        roundTrip(BrokerCodecs.BROKER_STATS, new BrokerStats(Long.MAX_VALUE, 0, Long.MAX_VALUE - 1, 1, Long.MAX_VALUE,
+            Integer.MAX_VALUE + 1L, Long.MAX_VALUE));
+        final UnsafeBuffer stats = new UnsafeBuffer(encode(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7)));
+        assertThat(stats.capacity()).isEqualTo(56);
+        for (int i = 0; i < 7; i++)
+        {
+            assertThat(stats.getLong(8 * i, ByteOrder.LITTLE_ENDIAN)).isEqualTo(i + 1);
         }
         roundTrip(BrokerCodecs.ALARM_SUBSCRIPTION, new AlarmSubscription(true));
         roundTrip(BrokerCodecs.ALARM_SUBSCRIPTION, new AlarmSubscription(false));
@@ -277,6 +287,8 @@ class BrokerCodecsTest
         assertEveryPrefixIsRejected(BrokerCodecs.CONTINUE, new Continue(1));
         assertEveryPrefixIsRejected(BrokerCodecs.STOP, new Stop(1));
         assertEveryPrefixIsRejected(BrokerCodecs.REGULATOR_UPDATE, new RegulatorUpdate(1));
+        assertEveryPrefixIsRejected(BrokerCodecs.STATS_QUERY, new StatsQuery(0));
+        assertEveryPrefixIsRejected(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7));
     }
 
     @Test
@@ -336,6 +348,19 @@ class BrokerCodecsTest
             assertMalformed(BrokerCodecs.BROKER_ALARM, alarm, "boolean");
             alarm[0] = code;
             assertMalformed(BrokerCodecs.BROKER_ALARM, alarm, "actor id presence byte at offset 0 is " + code);
+        }
+    }
+
+    @Test
+    void aNegativeCounterIsMalformed()
+    {
+        final String[] fields = {"askMatches", "askDrops", "askRMatches", "askRDrops", "cancels", "alarmChanges",
+            "strayEvents"};
+        for (int i = 0; i < fields.length; i++)
+        {
+            final byte[] stats = encode(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7));
+            new UnsafeBuffer(stats).putLong(8 * i, -1 - i, ByteOrder.LITTLE_ENDIAN);
+            assertMalformed(BrokerCodecs.BROKER_STATS, stats, fields[i] + " at offset " + 8 * i + " is " + (-1 - i));
         }
     }
 

@@ -165,6 +165,8 @@ class RemoteBrokerTest
             .hasMessageContaining("java.util.UUID")
             .hasMessageContaining("null, ActorId (ServiceId too), String, Long, Integer, byte[]");
         assertThat(Brokers.lengths(one, jobs, WAIT).get(10, TimeUnit.SECONDS)).isEqualTo(new Lengths(0, 0));
+        assertThat(Brokers.stats(one, jobs, WAIT).get(10, TimeUnit.SECONDS))
+            .as("4 matches, the non-blocking drop, the cancel").isEqualTo(new BrokerStats(4, 1, 4, 0, 1, 0, 0));
     }
 
     @Test
