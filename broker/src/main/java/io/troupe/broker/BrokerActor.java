@@ -4,6 +4,8 @@ import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeConnected;
+import io.troupe.actor.NodeDisconnected;
 import org.agrona.concurrent.NanoClock;
 
 import java.time.Duration;
@@ -30,11 +32,13 @@ final class BrokerActor implements Behavior, BrokerCore.Output
     private final BrokerCore core;
     private final Set<ActorId> alarmSubscribers = new LinkedHashSet<>();
     private final Set<String> raisedAlarms = new TreeSet<>();
+    private final Set<Integer> watchedNodes = new java.util.HashSet<>();
     private ActorContext ctx;
     private long wakeAtNs = Long.MAX_VALUE;
     /** Whether a request arrived since the last timer: if not, the mailbox has been empty, and its delay is 0. */
     private boolean askedSinceTick;
     private long unknownEvents;
+    private long unencodableAnswers;
     private long alarmChanges;
 
     BrokerActor(final BrokerSpec spec, final NanoClock clock)
@@ -57,6 +61,10 @@ final class BrokerActor implements Behavior, BrokerCore.Output
             final long sentNs = local ? Math.min(ask.sentNs(), nowNs) : nowNs;
             queueDelayNs = nowNs - sentNs;
             askedSinceTick = true;
+            if (!local && watchedNodes.add(requester.nodeId()))
+            {
+                context.subscribeToNode(requester.nodeId()); // its requests are forgotten if it disconnects
+            }
             final Object counterparty = ask.counterparty() == null ? requester : ask.counterparty();
             core.ask(ask.side(), new BrokerRequest(ask.ref(), requester, envelope.cookie(), counterparty, sentNs, requester),
                 ask.nonBlocking(), nowNs, this);
@@ -76,7 +84,7 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         {
             final BrokerMetrics metrics = core.metrics();
             context.send(envelope.sender(), new BrokerStats(metrics.ask().matches(), metrics.ask().drops(),
-                metrics.askR().matches(), metrics.askR().drops(), core.cancels(), alarmChanges, unknownEvents),
+                metrics.askR().matches(), metrics.askR().drops(), core.cancels(), alarmChanges, unknownEvents, core.purged(), unencodableAnswers),
                 BrokerStats.TYPE, 0, envelope.cookie());
         }
         else if (event instanceof AlarmSubscription subscription)
@@ -86,6 +94,14 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         else if (event instanceof Reconfigure reconfigure)
         {
             core.reconfigure(reconfigure.spec(), nowNs);
+        }
+        else if (event instanceof NodeDisconnected disconnected)
+        {
+            core.purgeNode(disconnected.nodeId());
+        }
+        else if (event instanceof NodeConnected)
+        {
+            // the answer to a subscription: nothing to do
         }
         else if (event == Tick.INSTANCE)
         {
@@ -125,7 +141,17 @@ final class BrokerActor implements Behavior, BrokerCore.Output
     @Override
     public void answer(final BrokerRequest request, final Object event, final int type)
     {
-        ctx.send(request.requester(), event, type, 0, request.cookie());
+        try
+        {
+            ctx.send(request.requester(), event, type, 0, request.cookie());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            // a Go whose counterparty cannot cross to the requester's node: it gets a Drop instead of nothing
+            unencodableAnswers++;
+            final long sojournNs = event instanceof Go go ? go.sojournTimeNs() : 0;
+            ctx.send(request.requester(), new Drop(request.ref(), sojournNs), Drop.TYPE, 0, request.cookie());
+        }
     }
 
     @Override

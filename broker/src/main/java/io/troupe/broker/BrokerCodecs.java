@@ -42,7 +42,8 @@ import java.util.List;
  *
  *  LengthsQuery, StatsQuery (4): 0 unused int32    AlarmSubscription (1): 0 subscribe uint8
  *  Done, Continue, Stop (8): 0 ref int64            RegulatorUpdate (8): 0 relativeTimeNs int64
- *  BrokerStats (56): askMatches, askDrops, askRMatches, askRDrops, cancels, alarmChanges, strayEvents: int64 each
+ *  BrokerStats (72): askMatches, askDrops, askRMatches, askRDrops, cancels, alarmChanges, strayEvents, purged,
+ *                    unencodable: int64 each
  *                    at 0, 8, ... 48, none negative
  *  BrokerAlarm: broker (presence uint8, then raw1, raw2), name (int32 UTF-8 length, -1 for null, then the bytes),
  *               raised uint8
@@ -149,7 +150,7 @@ public final class BrokerCodecs
         (buffer, offset) -> new StatsQuery(buffer.getInt(offset, ORDER)));
     /** {@link BrokerStats}: no counter may be negative. */
     public static final EventCodec<BrokerStats> BROKER_STATS = new Fixed<>(
-        BrokerStats.TYPE, "broker.BrokerStats", BrokerStats.class, 7 * Long.BYTES,
+        BrokerStats.TYPE, "broker.BrokerStats", BrokerStats.class, 9 * Long.BYTES,
         (stats, buffer, offset) ->
         {
             buffer.putLong(offset, stats.askMatches(), ORDER);
@@ -159,6 +160,8 @@ public final class BrokerCodecs
             buffer.putLong(offset + 32, stats.cancels(), ORDER);
             buffer.putLong(offset + 40, stats.alarmChanges(), ORDER);
             buffer.putLong(offset + 48, stats.strayEvents(), ORDER);
+            buffer.putLong(offset + 56, stats.purged(), ORDER);
+            buffer.putLong(offset + 64, stats.unencodable(), ORDER);
         },
         (buffer, offset) -> new BrokerStats(
             countOf(buffer, offset, "askMatches", 0),
@@ -167,7 +170,9 @@ public final class BrokerCodecs
             countOf(buffer, offset, "askRDrops", 24),
             countOf(buffer, offset, "cancels", 32),
             countOf(buffer, offset, "alarmChanges", 40),
-            countOf(buffer, offset, "strayEvents", 48)));
+            countOf(buffer, offset, "strayEvents", 48),
+            countOf(buffer, offset, "purged", 56),
+            countOf(buffer, offset, "unencodable", 64)));
     /** Every codec above, in type id order. */
     public static final List<EventCodec<?>> ALL = List.of(BROKER_ASK, GO, DROP, BROKER_CANCEL, CANCELLED, LENGTHS_QUERY,
         LENGTHS, ALARM_SUBSCRIPTION, BROKER_ALARM, STOP, DONE, CONTINUE, STATS_QUERY, BROKER_STATS, REGULATOR_UPDATE);

@@ -36,10 +36,13 @@ final class BrokerCore
     private List<Meter> meters = new ArrayList<>();
     private long[] meterDueNs = new long[0];
     private Output output;
+    private BrokerSpec spec;
     private long cancels;
+    private long purged;
 
     BrokerCore(final BrokerSpec spec, final long nowNs)
     {
+        this.spec = spec;
         queues[Side.ASK.ordinal()] = spec.ask().newQueue();
         queues[Side.ASK_R.ordinal()] = spec.askR().newQueue();
         for (final Side side : Side.values())
@@ -109,6 +112,36 @@ final class BrokerCore
         return found;
     }
 
+    /**
+     * Forgets the queued requests of a node that disconnected: nobody is there to take an answer, and a match
+     * would give its counterparty a partner that is gone. They are counted, not answered.
+     */
+    void purgeNode(final int nodeId)
+    {
+        for (final Side side : Side.values())
+        {
+            final RequestQueue old = queues[side.ordinal()];
+            final RequestQueue kept = (side == Side.ASK ? spec.ask() : spec.askR()).newQueue();
+            old.drainTo(request ->
+            {
+                if (request.requester().nodeId() == nodeId)
+                {
+                    purged++;
+                }
+                else
+                {
+                    kept.adopt(request);
+                }
+            });
+            queues[side.ordinal()] = kept;
+        }
+    }
+
+    long purged()
+    {
+        return purged;
+    }
+
     int length(final Side side)
     {
         return queues[side.ordinal()].size();
@@ -123,6 +156,7 @@ final class BrokerCore
             queues[side.ordinal()].drainTo(next[side.ordinal()]::adopt);
         }
         queues = next;
+        this.spec = spec;
         startMeters(spec, nowNs);
     }
 

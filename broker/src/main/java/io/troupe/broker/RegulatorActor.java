@@ -97,6 +97,10 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         {
             core.releaseNode(disconnected.nodeId(), nowNs, this);
         }
+        else if (event instanceof io.troupe.actor.NodeConnected)
+        {
+            // the answer to a subscription: nothing to do
+        }
         else if (event == Tick.INSTANCE)
         {
             wakeAtNs = Long.MAX_VALUE;
@@ -119,7 +123,7 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
     @Override
     public void answer(final BrokerRequest request, final Object event, final int type)
     {
-        ctx.send(request.requester(), event, type, 0, request.cookie());
+        ctx.send(request.requester(), event, type, 0, request.cookie()); // Go (counterparty: this regulator) or Drop
     }
 
     @Override

@@ -27,6 +27,7 @@ final class RegulatorCore
     private final DropSink drops = this::onDrop;
     private final ActorId self;
     private RequestQueue queue;
+    private QueueSpec queueSpec;
     private Valve valve;
     private List<Meter> meters = new ArrayList<>();
     private BrokerCore.Output output;
@@ -41,6 +42,7 @@ final class RegulatorCore
     {
         this.self = self;
         this.queue = spec.queue().newQueue();
+        this.queueSpec = spec.queue();
         this.valve = spec.valve().newValve(0);
         startMeters(spec, nowNs);
     }
@@ -126,10 +128,26 @@ final class RegulatorCore
         admit(nowNs);
     }
 
-    /** Releases every slot held by actors of a node that disconnected: they will never say done. */
+    /**
+     * Releases every slot held by actors of a node that disconnected (they will never say done), and forgets
+     * that node's waiting requests (a slot granted to one would never be released either).
+     */
     void releaseNode(final int nodeId, final long nowNs, final BrokerCore.Output out)
     {
         output = out;
+        final RequestQueue kept = queueSpec.newQueue();
+        queue.drainTo(request ->
+        {
+            if (request.requester().nodeId() == nodeId)
+            {
+                released++;
+            }
+            else
+            {
+                kept.adopt(request);
+            }
+        });
+        queue = kept;
         final Iterator<Holder> it = holders.keySet().iterator();
         while (it.hasNext())
         {
@@ -153,6 +171,7 @@ final class RegulatorCore
         final RequestQueue next = spec.queue().newQueue();
         queue.drainTo(next::adopt);
         queue = next;
+        queueSpec = spec.queue();
         valve = spec.valve().newValve(valve.size());
         startMeters(spec, nowNs);
     }

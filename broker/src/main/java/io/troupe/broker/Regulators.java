@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Regulators
 {
-    private static final AtomicLong REFS = new AtomicLong();
+    /** References of plain threads' asks: a random start, so two nodes' plain threads do not collide. */
+    private static final AtomicLong REFS = new AtomicLong(new java.security.SecureRandom().nextLong() >>> 1);
 
     private Regulators()
     {

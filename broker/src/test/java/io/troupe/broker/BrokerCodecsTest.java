@@ -231,11 +231,11 @@ class BrokerCodecsTest
             roundTrip(BrokerCodecs.LENGTHS_QUERY, new LengthsQuery(value));
             roundTrip(BrokerCodecs.STATS_QUERY, new StatsQuery(value));
         }
-        roundTrip(BrokerCodecs.BROKER_STATS, new BrokerStats(0, 1, 2, 3, 4, 5, 6));
+        roundTrip(BrokerCodecs.BROKER_STATS, new BrokerStats(0, 1, 2, 3, 4, 5, 6, 7, 8));
         roundTrip(BrokerCodecs.BROKER_STATS, new BrokerStats(Long.MAX_VALUE, 0, Long.MAX_VALUE - 1, 1, Long.MAX_VALUE,
-            Integer.MAX_VALUE + 1L, Long.MAX_VALUE));
-        final UnsafeBuffer stats = new UnsafeBuffer(encode(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7)));
-        assertThat(stats.capacity()).isEqualTo(56);
+            Integer.MAX_VALUE + 1L, Long.MAX_VALUE, 0, Long.MAX_VALUE));
+        final UnsafeBuffer stats = new UnsafeBuffer(encode(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7, 8, 9)));
+        assertThat(stats.capacity()).isEqualTo(72);
         for (int i = 0; i < 7; i++)
         {
             assertThat(stats.getLong(8 * i, ByteOrder.LITTLE_ENDIAN)).isEqualTo(i + 1);
@@ -288,7 +288,7 @@ class BrokerCodecsTest
         assertEveryPrefixIsRejected(BrokerCodecs.STOP, new Stop(1));
         assertEveryPrefixIsRejected(BrokerCodecs.REGULATOR_UPDATE, new RegulatorUpdate(1));
         assertEveryPrefixIsRejected(BrokerCodecs.STATS_QUERY, new StatsQuery(0));
-        assertEveryPrefixIsRejected(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7));
+        assertEveryPrefixIsRejected(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7, 8, 9));
     }
 
     @Test
@@ -358,7 +358,7 @@ class BrokerCodecsTest
             "strayEvents"};
         for (int i = 0; i < fields.length; i++)
         {
-            final byte[] stats = encode(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7));
+            final byte[] stats = encode(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7, 8, 9));
             new UnsafeBuffer(stats).putLong(8 * i, -1 - i, ByteOrder.LITTLE_ENDIAN);
             assertMalformed(BrokerCodecs.BROKER_STATS, stats, fields[i] + " at offset " + 8 * i + " is " + (-1 - i));
         }

@@ -166,7 +166,7 @@ class RemoteBrokerTest
             .hasMessageContaining("null, ActorId (ServiceId too), String, Long, Integer, byte[]");
         assertThat(Brokers.lengths(one, jobs, WAIT).get(10, TimeUnit.SECONDS)).isEqualTo(new Lengths(0, 0));
         assertThat(Brokers.stats(one, jobs, WAIT).get(10, TimeUnit.SECONDS))
-            .as("4 matches, the non-blocking drop, the cancel").isEqualTo(new BrokerStats(4, 1, 4, 0, 1, 0, 0));
+            .as("4 matches, the non-blocking drop, the cancel").isEqualTo(new BrokerStats(4, 1, 4, 0, 1, 0, 0, 0, 0));
     }
 
     @Test
@@ -226,5 +226,28 @@ class RemoteBrokerTest
         assertThat(((Go)go).counterparty()).isEqualTo(regulator);
         assertThat(nodes.isConnected(2, 1)).isFalse();
         awaitLengths(two, gate, 0, 1);
+    }
+
+    @Test
+    void aGoThatCannotCrossBecomesADropAndTheRequestsOfAStoppedNodeAreForgotten() throws Exception
+    {
+        final ServiceId jobs = ServiceId.of(2, "jobs2");
+        final ActorId broker = Brokers.start(two, jobs, BrokerSpec.of(DropQueueSpec.fifo(100)));
+
+        // node 1 waits; a worker on node 2 offers a value with no wire form: node 1 gets Drop, not silence
+        final CompletableFuture<Object> client = Brokers.ask(one, jobs, Side.ASK, null, WAIT);
+        awaitLengths(two, broker, 1, 0);
+        final Object worker = Brokers.ask(two, broker, Side.ASK_R, UUID.randomUUID(), WAIT).get(10, TimeUnit.SECONDS);
+        assertThat(worker).isInstanceOf(Go.class);
+        assertThat(client.get(10, TimeUnit.SECONDS)).isInstanceOf(Drop.class);
+
+        // node 1 queues a request and stops: node 2 forgets it, so no worker is matched with a node that is gone
+        Brokers.ask(one, jobs, Side.ASK, null, WAIT);
+        awaitLengths(two, broker, 1, 0);
+        nodes.stop(1);
+        awaitLengths(two, broker, 0, 0);
+        final BrokerStats stats = Brokers.stats(two, broker, WAIT).get(10, TimeUnit.SECONDS);
+        assertThat(stats.unencodable()).isEqualTo(1);
+        assertThat(stats.purged()).isEqualTo(1);
     }
 }
