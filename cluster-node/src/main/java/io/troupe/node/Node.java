@@ -1,6 +1,7 @@
 package io.troupe.node;
 
 import io.troupe.actor.ActorSystem;
+import io.troupe.broker.BrokerCodecs;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.interconnect.Interconnect;
 import io.troupe.node.demo.DemoEvents;
@@ -137,7 +138,8 @@ public final class Node implements AutoCloseable
     }
 
     /**
-     * The codecs a node speaks: Troupe's, the node's demo events and the given ones.
+     * The codecs a node speaks: Troupe's, the broker's (so any node can host and reach brokers), the node's demo
+     * events and the given ones.
      *
      * @param extraCodecs the caller's codecs.
      * @return the registry.
@@ -145,7 +147,7 @@ public final class Node implements AutoCloseable
      */
     public static EventCodecRegistry codecs(final EventCodec<?>... extraCodecs)
     {
-        final EventCodecRegistry.Builder builder = EventCodecRegistry.builder().withTroupeCodecs();
+        final EventCodecRegistry.Builder builder = BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs());
         for (final EventCodec<?> codec : DemoEvents.CODECS)
         {
             builder.register(codec);

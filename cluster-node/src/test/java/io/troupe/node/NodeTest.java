@@ -184,6 +184,7 @@ class NodeTest
         assertThat(Node.codecs(extra).codec(type)).isSameAs(extra);
         assertThat(Node.codecs().codec(DemoEvents.PING)).isSameAs(DemoEvents.PING_CODEC);
         assertThat(Node.codecs().codec(Undelivered.TYPE)).isNotNull();
+        assertThat(Node.codecs().codec(io.troupe.broker.BrokerAsk.TYPE)).as("every node speaks the broker's events").isNotNull();
         assertThatThrownBy(() -> Node.codecs(RecordCodec.of(DemoEvents.TEXT, "test.Clash", String.class,
             (out, v) -> out.writeString(v), in -> in.readString())))
             .isInstanceOf(IllegalStateException.class)
