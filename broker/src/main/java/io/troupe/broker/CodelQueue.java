@@ -19,11 +19,10 @@ import java.util.function.Consumer;
  *
  * <p>Single-threaded, owned by its broker.
  */
-final class CodelQueue implements RequestQueue
+final class CodelQueue extends ListQueue
 {
     private static final int RESUME_INTERVALS = 16;
 
-    private final RequestDeque deque = new RequestDeque();
     private final long targetNs;
     private final long intervalNs;
     private final long resumeWindowNs;
@@ -106,35 +105,16 @@ final class CodelQueue implements RequestQueue
     @Override
     public BrokerRequest cancel(final ActorId requester, final long ref)
     {
-        final BrokerRequest request = deque.remove(requester, ref);
+        final BrokerRequest request = super.cancel(requester, ref);
         resetIfShort();
         return request;
     }
 
     @Override
-    public long oldestSentNs()
-    {
-        final BrokerRequest oldest = deque.peekFirst();
-        return oldest == null ? Long.MIN_VALUE : oldest.sentNs();
-    }
-
-    @Override
-    public int size()
-    {
-        return deque.size();
-    }
-
-    @Override
     public void drainTo(final Consumer<BrokerRequest> out)
     {
-        deque.drainTo(out);
+        super.drainTo(out);
         resetIfShort();
-    }
-
-    @Override
-    public void adopt(final BrokerRequest request)
-    {
-        deque.addLast(request);
     }
 
     /**

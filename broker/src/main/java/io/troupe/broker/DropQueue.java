@@ -1,16 +1,11 @@
 package io.troupe.broker;
 
-import io.troupe.actor.ActorId;
-
-import java.util.function.Consumer;
-
 /**
  * The policy of a {@link DropQueueSpec}: drops only to stay within its maximum length, when a request
  * arrives. Single-threaded, owned by its broker.
  */
-final class DropQueue implements RequestQueue
+final class DropQueue extends ListQueue
 {
-    private final RequestDeque deque = new RequestDeque();
     private final int max;
     private final DropEnd drop;
     private final ServeOrder order;
@@ -51,34 +46,4 @@ final class DropQueue implements RequestQueue
         return Long.MAX_VALUE;
     }
 
-    @Override
-    public BrokerRequest cancel(final ActorId requester, final long ref)
-    {
-        return deque.remove(requester, ref);
-    }
-
-    @Override
-    public long oldestSentNs()
-    {
-        final BrokerRequest oldest = deque.peekFirst();
-        return oldest == null ? Long.MIN_VALUE : oldest.sentNs();
-    }
-
-    @Override
-    public int size()
-    {
-        return deque.size();
-    }
-
-    @Override
-    public void drainTo(final Consumer<BrokerRequest> out)
-    {
-        deque.drainTo(out);
-    }
-
-    @Override
-    public void adopt(final BrokerRequest request)
-    {
-        deque.addLast(request);
-    }
 }

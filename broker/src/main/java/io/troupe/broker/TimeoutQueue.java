@@ -1,18 +1,13 @@
 package io.troupe.broker;
 
-import io.troupe.actor.ActorId;
-
-import java.util.function.Consumer;
-
 /**
  * The policy of a {@link TimeoutQueueSpec}: on {@link #expire} and before each {@link #dequeue}, drops the
  * requests whose sojourn exceeds the timeout, oldest first, while more than {@code min} are queued. The
  * oldest is the request that arrived first; the scan stops at the first one still within the timeout.
  * Single-threaded, owned by its broker.
  */
-final class TimeoutQueue implements RequestQueue
+final class TimeoutQueue extends ListQueue
 {
-    private final RequestDeque deque = new RequestDeque();
     private final long timeoutNs;
     private final int min;
     private final int max;
@@ -65,37 +60,6 @@ final class TimeoutQueue implements RequestQueue
             return Long.MAX_VALUE;
         }
         return deque.peekFirst().sentNs() + timeoutNs + 1;
-    }
-
-    @Override
-    public BrokerRequest cancel(final ActorId requester, final long ref)
-    {
-        return deque.remove(requester, ref);
-    }
-
-    @Override
-    public long oldestSentNs()
-    {
-        final BrokerRequest oldest = deque.peekFirst();
-        return oldest == null ? Long.MIN_VALUE : oldest.sentNs();
-    }
-
-    @Override
-    public int size()
-    {
-        return deque.size();
-    }
-
-    @Override
-    public void drainTo(final Consumer<BrokerRequest> out)
-    {
-        deque.drainTo(out);
-    }
-
-    @Override
-    public void adopt(final BrokerRequest request)
-    {
-        deque.addLast(request);
     }
 
     private void timeOut(final long nowNs, final DropSink drops)
