@@ -57,7 +57,7 @@ package io.troupe.broker;
  *
  * @see <a href="https://www.rfc-editor.org/rfc/rfc8289">RFC 8289, Controlled Delay Active Queue Management</a>
  */
-public final class CodelValve implements Valve
+public final class CodelValve extends SlotValve
 {
     private static final int UNKNOWN = 0;
     private static final int BELOW = 1;
@@ -72,8 +72,6 @@ public final class CodelValve implements Valve
     private int side = UNKNOWN;
     private long runStartNs;
     private boolean sampleUnused;
-    private int size;
-    private long spuriousReleases;
 
     /**
      * A valve holding {@code heldSlots} slots, with no sample yet.
@@ -83,13 +81,13 @@ public final class CodelValve implements Valve
      */
     CodelValve(final CodelValveSpec spec, final int heldSlots)
     {
+        super(heldSlots);
         this.targetNs = spec.target().toNanos();
         this.intervalNs = spec.interval().toNanos();
         this.min = spec.min();
         this.max = spec.max();
         this.growth = new Episode(intervalNs);
         this.shrink = new Episode(intervalNs);
-        this.size = ValveChecks.heldSlots(heldSlots);
     }
 
     @Override
@@ -111,37 +109,19 @@ public final class CodelValve implements Valve
     }
 
     @Override
-    public void close(final long nowNs)
+    boolean releaseOnKeep(final long nowNs)
     {
-        if (size == 0)
-        {
-            spuriousReleases++;
-            return;
-        }
-        size--;
-    }
-
-    @Override
-    public boolean keep(final long nowNs)
-    {
-        if (size == 0)
-        {
-            spuriousReleases++;
-            return false;
-        }
         if (size > max)
-        {
-            size--;
-            return false;
-        }
-        if (size <= min || side != ABOVE || !sampleUnused || !shrink.due(nowNs, runStartNs))
         {
             return true;
         }
-        shrink.step(nowNs);
+        if (size <= min || side != ABOVE || !sampleUnused || !shrink.due(nowNs, runStartNs))
+        {
+            return false;
+        }
+        shrink.step(nowNs); // a shrink step, spaced as CoDel spaces drops
         sampleUnused = false;
-        size--;
-        return false;
+        return true;
     }
 
     @Override
@@ -166,23 +146,6 @@ public final class CodelValve implements Valve
         }
         final long dueNs = growth.dueNs(runStartNs);
         return nowNs - dueNs < 0 ? dueNs : Long.MAX_VALUE;
-    }
-
-    @Override
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * Closes and keeps that arrived while no slot was held: ignored, counted (a regulator bug or a lost
-     * holder's duplicate).
-     *
-     * @return the count.
-     */
-    public long spuriousReleases()
-    {
-        return spuriousReleases;
     }
 
     @Override

@@ -15,11 +15,9 @@ package io.troupe.broker;
  *
  * <p>Owned by the regulator's actor: not thread-safe. Created by {@link OpenValveSpec#newValve}.
  */
-public final class OpenValve implements Valve
+public final class OpenValve extends SlotValve
 {
     private final int max;
-    private int size;
-    private long spuriousReleases;
 
     /**
      * A valve holding {@code heldSlots} slots.
@@ -29,8 +27,8 @@ public final class OpenValve implements Valve
      */
     OpenValve(final OpenValveSpec spec, final int heldSlots)
     {
+        super(heldSlots);
         this.max = spec.max();
-        this.size = ValveChecks.heldSlots(heldSlots);
     }
 
     @Override
@@ -45,30 +43,9 @@ public final class OpenValve implements Valve
     }
 
     @Override
-    public void close(final long nowNs)
+    boolean releaseOnKeep(final long nowNs)
     {
-        if (size == 0)
-        {
-            spuriousReleases++;
-            return;
-        }
-        size--;
-    }
-
-    @Override
-    public boolean keep(final long nowNs)
-    {
-        if (size == 0)
-        {
-            spuriousReleases++;
-            return false;
-        }
-        if (size > max)
-        {
-            size--;
-            return false;
-        }
-        return true;
+        return size > max;
     }
 
     @Override
@@ -81,23 +58,6 @@ public final class OpenValve implements Valve
     public long nextOpenNs(final long nowNs)
     {
         return Long.MAX_VALUE;
-    }
-
-    @Override
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * Closes and keeps that arrived while no slot was held: ignored, counted (a regulator bug or a lost
-     * holder's duplicate).
-     *
-     * @return the count.
-     */
-    public long spuriousReleases()
-    {
-        return spuriousReleases;
     }
 
     @Override

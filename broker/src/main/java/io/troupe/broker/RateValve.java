@@ -25,7 +25,7 @@ package io.troupe.broker;
  *
  * <p>Owned by the regulator's actor: not thread-safe. Created by {@link RateValveSpec#newValve}.
  */
-public final class RateValve implements Valve
+public final class RateValve extends SlotValve
 {
     private final long intervalNs;
     private final int max;
@@ -33,8 +33,6 @@ public final class RateValve implements Valve
     private final long[] opensNs;
     private int remembered;
     private int oldest;
-    private int size;
-    private long spuriousReleases;
 
     /**
      * A valve holding {@code heldSlots} slots and remembering no opens.
@@ -44,10 +42,10 @@ public final class RateValve implements Valve
      */
     RateValve(final RateValveSpec spec, final int heldSlots)
     {
+        super(heldSlots);
         this.intervalNs = spec.interval().toNanos();
         this.max = spec.max();
         this.opensNs = new long[spec.limit()];
-        this.size = ValveChecks.heldSlots(heldSlots);
     }
 
     @Override
@@ -74,30 +72,9 @@ public final class RateValve implements Valve
     }
 
     @Override
-    public void close(final long nowNs)
+    boolean releaseOnKeep(final long nowNs)
     {
-        if (size == 0)
-        {
-            spuriousReleases++;
-            return;
-        }
-        size--;
-    }
-
-    @Override
-    public boolean keep(final long nowNs)
-    {
-        if (size == 0)
-        {
-            spuriousReleases++;
-            return false;
-        }
-        if (size > max)
-        {
-            size--;
-            return false;
-        }
-        return true;
+        return size > max;
     }
 
     @Override
@@ -114,23 +91,6 @@ public final class RateValve implements Valve
             return Long.MAX_VALUE;
         }
         return opensNs[oldest] + intervalNs;
-    }
-
-    @Override
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * Closes and keeps that arrived while no slot was held: ignored, counted (a regulator bug or a lost
-     * holder's duplicate).
-     *
-     * @return the count.
-     */
-    public long spuriousReleases()
-    {
-        return spuriousReleases;
     }
 
     /**

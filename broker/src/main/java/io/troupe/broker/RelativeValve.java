@@ -30,7 +30,7 @@ package io.troupe.broker;
  *
  * <p>Owned by the regulator's actor: not thread-safe. Created by {@link RelativeValveSpec#newValve}.
  */
-public final class RelativeValve implements Valve
+public final class RelativeValve extends SlotValve
 {
     private final long targetNs;
     private final int min;
@@ -38,8 +38,6 @@ public final class RelativeValve implements Valve
     private boolean measured;
     private long lastRelativeNs;
     private boolean openGranted;
-    private int size;
-    private long spuriousReleases;
 
     /**
      * A valve holding {@code heldSlots} slots, with no measurement yet.
@@ -49,10 +47,10 @@ public final class RelativeValve implements Valve
      */
     RelativeValve(final RelativeValveSpec spec, final int heldSlots)
     {
+        super(heldSlots);
         this.targetNs = spec.target().toNanos();
         this.min = spec.min();
         this.max = spec.max();
-        this.size = ValveChecks.heldSlots(heldSlots);
     }
 
     @Override
@@ -73,30 +71,9 @@ public final class RelativeValve implements Valve
     }
 
     @Override
-    public void close(final long nowNs)
+    boolean releaseOnKeep(final long nowNs)
     {
-        if (size == 0)
-        {
-            spuriousReleases++;
-            return;
-        }
-        size--;
-    }
-
-    @Override
-    public boolean keep(final long nowNs)
-    {
-        if (size == 0)
-        {
-            spuriousReleases++;
-            return false;
-        }
-        if (size > max || (size > min && measured && lastRelativeNs >= targetNs))
-        {
-            size--;
-            return false;
-        }
-        return true;
+        return size > max || (size > min && measured && lastRelativeNs >= targetNs);
     }
 
     @Override
@@ -111,23 +88,6 @@ public final class RelativeValve implements Valve
     public long nextOpenNs(final long nowNs)
     {
         return Long.MAX_VALUE;
-    }
-
-    @Override
-    public int size()
-    {
-        return size;
-    }
-
-    /**
-     * Closes and keeps that arrived while no slot was held: ignored, counted (a regulator bug or a lost
-     * holder's duplicate).
-     *
-     * @return the count.
-     */
-    public long spuriousReleases()
-    {
-        return spuriousReleases;
     }
 
     @Override
