@@ -8,7 +8,6 @@ import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
 import org.agrona.concurrent.NanoClock;
 
-import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.TreeSet;
@@ -22,21 +21,12 @@ import java.util.TreeSet;
  */
 final class BrokerActor implements Behavior, BrokerCore.Output
 {
-    /** Wakes the broker; a stale one only makes it look at its queues once more. */
-    private enum Tick
-    {
-        INSTANCE
-    }
-
     private final NanoClock clock;
     private final BrokerCore core;
     private final Set<ActorId> alarmSubscribers = new LinkedHashSet<>();
     private final Set<String> raisedAlarms = new TreeSet<>();
-    private final Set<Integer> watchedNodes = new java.util.HashSet<>();
+    private final CoreDriver driver = new CoreDriver();
     private ActorContext ctx;
-    private long wakeAtNs = Long.MAX_VALUE;
-    /** Whether a request arrived since the last timer: if not, the mailbox has been empty, and its delay is 0. */
-    private boolean askedSinceTick;
     private long unknownEvents;
     private long unencodableAnswers;
     private long alarmChanges;
@@ -52,22 +42,11 @@ final class BrokerActor implements Behavior, BrokerCore.Output
     {
         ctx = context;
         final long nowNs = clock.nanoTime();
-        long queueDelayNs = -1;
+        driver.begin();
         final Object event = envelope.event();
         if (event instanceof BrokerAsk ask)
         {
-            final ActorId requester = envelope.sender();
-            final boolean local = requester.nodeId() == context.self().nodeId();
-            final long sentNs = local ? Math.min(ask.sentNs(), nowNs) : nowNs;
-            queueDelayNs = nowNs - sentNs;
-            askedSinceTick = true;
-            if (!local && watchedNodes.add(requester.nodeId()))
-            {
-                context.subscribeToNode(requester.nodeId()); // its requests are forgotten if it disconnects
-            }
-            final Object counterparty = ask.counterparty() == null ? requester : ask.counterparty();
-            core.ask(ask.side(), new BrokerRequest(ask.ref(), requester, envelope.cookie(), counterparty, sentNs, requester),
-                ask.nonBlocking(), nowNs, this);
+            core.ask(ask.side(), driver.request(context, envelope, ask, nowNs), ask.nonBlocking(), nowNs, this);
         }
         else if (event instanceof BrokerCancel cancel)
         {
@@ -103,22 +82,11 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         {
             // the answer to a subscription: nothing to do
         }
-        else if (event == Tick.INSTANCE)
-        {
-            wakeAtNs = Long.MAX_VALUE;
-            queueDelayNs = askedSinceTick ? -1 : 0; // idle since the last timer: no stale delay for the meters
-            askedSinceTick = false;
-        }
-        else
+        else if (!driver.isTick(event))
         {
             unknownEvents++; // an Undelivered answer to a requester that is gone, or a stray event: nothing to do
         }
-        final long nextNs = core.afterBatch(nowNs, queueDelayNs, this);
-        if (nextNs != Long.MAX_VALUE && nextNs < wakeAtNs)
-        {
-            wakeAtNs = nextNs;
-            context.schedule(Duration.ofNanos(Math.max(0, nextNs - nowNs)), Tick.INSTANCE);
-        }
+        driver.wakeBy(context, core.afterBatch(nowNs, driver.queueDelayNs(), this), nowNs);
         ctx = null;
     }
 

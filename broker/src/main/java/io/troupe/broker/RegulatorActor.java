@@ -7,10 +7,6 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.NodeDisconnected;
 import org.agrona.concurrent.NanoClock;
 
-import java.time.Duration;
-import java.util.HashSet;
-import java.util.Set;
-
 /**
  * The regulator as an actor: {@link BrokerAsk} (side ignored) waits for a slot and gets {@link Go} or
  * {@link Drop}; {@link Done} releases a slot; {@link Continue} is answered {@link Go} or {@link Stop};
@@ -20,19 +16,11 @@ import java.util.Set;
  */
 final class RegulatorActor implements Behavior, BrokerCore.Output
 {
-    private enum Tick
-    {
-        INSTANCE
-    }
-
     private final NanoClock clock;
     private final RegulatorSpec initialSpec;
-    private final Set<Integer> watchedNodes = new HashSet<>();
+    private final CoreDriver driver = new CoreDriver();
     private RegulatorCore core;
     private ActorContext ctx;
-    private long wakeAtNs = Long.MAX_VALUE;
-    /** Whether a request arrived since the last timer: if not, the mailbox has been empty, and its delay is 0. */
-    private boolean askedSinceTick;
     private long unknownEvents;
 
     RegulatorActor(final RegulatorSpec spec, final NanoClock clock)
@@ -50,21 +38,12 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         {
             core = new RegulatorCore(context.self(), initialSpec, nowNs);
         }
-        long queueDelayNs = -1;
+        driver.begin();
         final Object event = envelope.event();
         final ActorId sender = envelope.sender();
         if (event instanceof BrokerAsk ask)
         {
-            final boolean local = sender.nodeId() == context.self().nodeId();
-            final long sentNs = local ? Math.min(ask.sentNs(), nowNs) : nowNs;
-            queueDelayNs = nowNs - sentNs;
-            askedSinceTick = true;
-            if (!local && watchedNodes.add(sender.nodeId()))
-            {
-                context.subscribeToNode(sender.nodeId());
-            }
-            core.ask(new BrokerRequest(ask.ref(), sender, envelope.cookie(), ask.counterparty() == null ? sender :
-                ask.counterparty(), sentNs, sender), ask.nonBlocking(), nowNs, this);
+            core.ask(driver.request(context, envelope, ask, nowNs), ask.nonBlocking(), nowNs, this);
         }
         else if (event instanceof Done done)
         {
@@ -101,22 +80,11 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         {
             // the answer to a subscription: nothing to do
         }
-        else if (event == Tick.INSTANCE)
-        {
-            wakeAtNs = Long.MAX_VALUE;
-            queueDelayNs = askedSinceTick ? -1 : 0; // idle since the last timer: no stale delay for the meters
-            askedSinceTick = false;
-        }
-        else
+        else if (!driver.isTick(event))
         {
             unknownEvents++;
         }
-        final long nextNs = core.afterBatch(nowNs, queueDelayNs, this);
-        if (nextNs != Long.MAX_VALUE && nextNs < wakeAtNs)
-        {
-            wakeAtNs = nextNs;
-            context.schedule(Duration.ofNanos(Math.max(0, nextNs - nowNs)), Tick.INSTANCE);
-        }
+        driver.wakeBy(context, core.afterBatch(nowNs, driver.queueDelayNs(), this), nowNs);
         ctx = null;
     }
 
