@@ -92,21 +92,34 @@ final class InboundFrames implements FrameHandler
 
     private void onBadBatch(final int fromSession, final int remaining)
     {
+        final String why = loggedBadFrame ? "" : // only the first is logged: no text to build for a flood
+            "no valid frame length in the last " + remaining + " bytes of a data-stream message";
+        if (reject(agent.config.dataStreamId(), fromSession, why, null) == null)
+        {
+            unauthenticated.incrementAndGet(); // no decoder saw it, so nothing else counts it
+        }
+    }
+
+    /**
+     * Something that failed validation: counted for its peer if the session is known, logged once per node (a
+     * flood of bad frames must not flood the log).
+     *
+     * @return the peer, or null if the session is not one of an established peer.
+     */
+    private Peer reject(final int stream, final int fromSession, final String why, final Throwable cause)
+    {
         final Peer peer = agent.peersBySession.get(fromSession);
         if (peer != null)
         {
             peer.rejectedFrames++;
         }
-        else
-        {
-            unauthenticated.incrementAndGet();
-        }
         if (!loggedBadFrame)
         {
             loggedBadFrame = true;
-            LOG.warn("node {}: rejected the last {} bytes of a data-stream message from session {}: no valid frame " +
-                "length (further ones are only counted)", agent.nodeId, remaining, fromSession);
+            LOG.warn("node {}: rejected a frame on stream {} from session {}: {} (further ones are only counted)",
+                agent.nodeId, stream, fromSession, why, cause);
         }
+        return peer;
     }
 
     void onBulkFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
@@ -122,17 +135,7 @@ final class InboundFrames implements FrameHandler
         final FrameResult result = decoder.decode(buffer, offset, length);
         if (!result.isOk())
         {
-            final Peer peer = agent.peersBySession.get(sessionId);
-            if (peer != null)
-            {
-                peer.rejectedFrames++;
-            }
-            if (!loggedBadFrame)
-            {
-                loggedBadFrame = true; // once per node: a flood of bad frames must not flood the log
-                LOG.warn("node {}: rejected a frame on stream {} from session {}: {} (further ones are only counted)",
-                    agent.nodeId, stream, sessionId, result.description(), decoder.lastHandlerFailure());
-            }
+            reject(stream, sessionId, result.description(), decoder.lastHandlerFailure());
         }
     }
 
