@@ -65,6 +65,24 @@ class TwoNodeTest
         });
     }
 
+    /** An actor on {@code node} that subscribes to {@code peer}'s session and records everything it receives. */
+    private static ActorId watcher(final TestCluster.Node node, final int peer, final BlockingQueue<Envelope> events)
+    {
+        final ActorId watcher = node.system.register((ctx, envelope) ->
+        {
+            if ("watch".equals(envelope.event()))
+            {
+                ctx.subscribeToNode(peer);
+            }
+            else
+            {
+                events.add(envelope);
+            }
+        });
+        node.system.send(watcher, "watch");
+        return watcher;
+    }
+
     @Test
     void nodesConnectAndActorsTalkWithTheSameSendTheyUseLocally() throws Exception
     {
@@ -146,18 +164,7 @@ class TwoNodeTest
         cluster.awaitConnected(CONNECT);
         final TestCluster.Node one = cluster.node(1);
         final BlockingQueue<Envelope> events = new LinkedBlockingQueue<>();
-        final ActorId watcher = one.system.register((ctx, envelope) ->
-        {
-            if ("watch".equals(envelope.event()))
-            {
-                ctx.subscribeToNode(2);
-            }
-            else
-            {
-                events.add(envelope);
-            }
-        });
-        one.system.send(watcher, "watch");
+        final ActorId watcher = watcher(one, 2, events);
         assertThat(next(events).event()).isEqualTo(new NodeConnected(2));
 
         final long stoppedAt = System.nanoTime();
@@ -200,18 +207,7 @@ class TwoNodeTest
             }
         });
         final BlockingQueue<Envelope> atOne = new LinkedBlockingQueue<>();
-        final ActorId probe = one.system.register((ctx, envelope) ->
-        {
-            if ("watch".equals(envelope.event()))
-            {
-                ctx.subscribeToNode(2);
-            }
-            else
-            {
-                atOne.add(envelope);
-            }
-        });
-        one.system.send(probe, "watch");
+        final ActorId probe = watcher(one, 2, atOne);
         assertThat(next(atOne).event()).isEqualTo(new NodeConnected(2));
         two.system.send(sender, "go");
         assertThat(sent.await(10, TimeUnit.SECONDS)).isTrue();
