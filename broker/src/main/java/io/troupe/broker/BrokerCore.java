@@ -120,21 +120,33 @@ final class BrokerCore
     {
         for (final Side side : Side.values())
         {
-            final RequestQueue old = queues[side.ordinal()];
             final RequestQueue kept = (side == Side.ASK ? spec.ask() : spec.askR()).newQueue();
-            old.drainTo(request ->
-            {
-                if (request.requester().nodeId() == nodeId)
-                {
-                    purged++;
-                }
-                else
-                {
-                    kept.adopt(request);
-                }
-            });
+            purged += moveAllBut(queues[side.ordinal()], kept, nodeId);
             queues[side.ordinal()] = kept;
         }
+    }
+
+    /**
+     * Moves every request of {@code from} into {@code to} (adopted: times kept, nothing dropped) except the
+     * requests of one node, which are left behind unanswered.
+     *
+     * @return how many were left behind.
+     */
+    static int moveAllBut(final RequestQueue from, final RequestQueue to, final int nodeId)
+    {
+        final int[] left = {0};
+        from.drainTo(request ->
+        {
+            if (request.requester().nodeId() == nodeId)
+            {
+                left[0]++;
+            }
+            else
+            {
+                to.adopt(request);
+            }
+        });
+        return left[0];
     }
 
     long purged()

@@ -136,17 +136,7 @@ final class RegulatorCore
     {
         output = out;
         final RequestQueue kept = queueSpec.newQueue();
-        queue.drainTo(request ->
-        {
-            if (request.requester().nodeId() == nodeId)
-            {
-                released++;
-            }
-            else
-            {
-                kept.adopt(request);
-            }
-        });
+        released += BrokerCore.moveAllBut(queue, kept, nodeId);
         queue = kept;
         final Iterator<Holder> it = holders.keySet().iterator();
         while (it.hasNext())
