@@ -33,6 +33,12 @@ public final class Brokers
     {
     }
 
+    /** A reference for a plain thread's ask (to brokers and regulators alike). */
+    static long nextRef()
+    {
+        return REFS.incrementAndGet();
+    }
+
     /**
      * Starts a broker on its own mailbox.
      *
@@ -89,7 +95,7 @@ public final class Brokers
     public static CompletableFuture<Object> ask(final ActorSystem system, final ActorId broker, final Side side,
         final Object counterparty, final Duration timeout)
     {
-        return system.ask(broker, new BrokerAsk(side, REFS.incrementAndGet(), counterparty, System.nanoTime(), false),
+        return system.ask(broker, new BrokerAsk(side, nextRef(), counterparty, System.nanoTime(), false),
             BrokerAsk.TYPE, timeout);
     }
 
@@ -134,7 +140,7 @@ public final class Brokers
     {
         if (protection.shouldShortCircuit(side))
         {
-            return CompletableFuture.completedFuture(new Drop(REFS.incrementAndGet(), 0));
+            return CompletableFuture.completedFuture(new Drop(nextRef(), 0));
         }
         return ask(system, broker, side, counterparty, timeout);
     }
@@ -152,7 +158,7 @@ public final class Brokers
     public static CompletableFuture<Object> askNow(final ActorSystem system, final ActorId broker, final Side side,
         final Object counterparty, final Duration timeout)
     {
-        return system.ask(broker, new BrokerAsk(side, REFS.incrementAndGet(), counterparty, System.nanoTime(), true),
+        return system.ask(broker, new BrokerAsk(side, nextRef(), counterparty, System.nanoTime(), true),
             BrokerAsk.TYPE, timeout);
     }
 

@@ -9,7 +9,6 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Starting regulators and talking to them. A regulator lets at most as many requests proceed at once as its
@@ -18,9 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class Regulators
 {
-    /** References of plain threads' asks: a random start, so two nodes' plain threads do not collide. */
-    private static final AtomicLong REFS = new AtomicLong(new java.security.SecureRandom().nextLong() >>> 1);
-
     private Regulators()
     {
     }
@@ -76,7 +72,7 @@ public final class Regulators
      */
     public static CompletableFuture<Object> ask(final ActorSystem system, final ActorId regulator, final Duration timeout)
     {
-        return system.ask(regulator, new BrokerAsk(Side.ASK, REFS.incrementAndGet(), null, System.nanoTime(), false),
+        return system.ask(regulator, new BrokerAsk(Side.ASK, Brokers.nextRef(), null, System.nanoTime(), false),
             BrokerAsk.TYPE, timeout);
     }
 
