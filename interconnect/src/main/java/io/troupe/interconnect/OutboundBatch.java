@@ -24,7 +24,6 @@ final class OutboundBatch
     private int[] buckets = new int[64];
     private int length;
     private int frames;
-    private long frameBytes;
 
     /**
      * A batch.
@@ -59,7 +58,6 @@ final class OutboundBatch
             buckets = java.util.Arrays.copyOf(buckets, frames * 2);
         }
         buckets[frames++] = bucket;
-        frameBytes += frame.frame.length;
     }
 
     boolean isEmpty()
@@ -82,9 +80,10 @@ final class OutboundBatch
         return frames;
     }
 
+    /** The frames' own bytes, without their lengths. */
     long frameBytes()
     {
-        return frameBytes;
+        return length - (long)frames * LENGTH_PREFIX;
     }
 
     int bucket(final int index)
@@ -102,6 +101,5 @@ final class OutboundBatch
         tracked.clear();
         length = 0;
         frames = 0;
-        frameBytes = 0;
     }
 }
