@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>One broker; its {@code ask} queue is a {@link TimeoutQueueSpec} (timeout {@value #TIMEOUT_MS} ms, FIFO,
  * unbounded) or a {@link CodelQueueSpec} ({@link CodelQueueSpec#defaults()}: target 100 ms, interval 1 s,
- * FIFO, unbounded), its {@code askR} queue a {@link DropQueueSpec#fifo(int)} that never fills; no meters.
+ * sojourn limit while dropping 200 ms, FIFO, unbounded; or, with {@code --queue codel-rfc}, the same without
+ * the sojourn limit: plain RFC 8289), its {@code askR} queue a {@link DropQueueSpec#fifo(int)} that never fills; no meters.
  * {@code --workers} {@link OverloadWorker}s (default {@value #DEFAULT_WORKERS}) each serve one client at a time
  * for {@code --service-ms} (default {@value #DEFAULT_SERVICE_MS}) on the actor system's timer, so the capacity
  * is workers / service time. An {@link ArrivalGenerator} thread sends Poisson arrivals at
@@ -45,6 +46,7 @@ final class BrokerOverloadWorkload implements Workload
     private static final String LOAD_PERCENT = "load-percent";
     private static final String TIMEOUT = "timeout";
     private static final String CODEL = "codel";
+    private static final String CODEL_RFC = "codel-rfc";
     private static final String BOTH = "both";
     private static final int DEFAULT_WORKERS = 4;
     private static final int MAX_WORKERS = 10_000;
@@ -79,18 +81,19 @@ final class BrokerOverloadWorkload implements Workload
     @Override
     public String usage()
     {
-        return "  broker.overload [--queue timeout|codel|both] [--workers N] [--service-ms T] [--load-percent P]\n" +
+        return "  broker.overload [--queue timeout|codel|codel-rfc|both] [--workers N] [--service-ms T] [--load-percent P]\n" +
             "                                 open-loop Poisson clients at P% (default 200) of the capacity of N workers\n" +
             "                                 (default 4) serving T ms each (default 10), through a broker whose client\n" +
-            "                                 queue times out at 1 s or runs CoDel (100 ms, 1 s); default both, one\n" +
-            "                                 after the other; --seconds defaults to 30; prints the sojourn p50/p99 (ms)\n" +
+            "                                 queue times out at 1 s or runs CoDel (100 ms, 1 s, limit 200 ms; codel-rfc:\n" +
+            "                                 no limit); default both (timeout and codel), one after the other;\n" +
+            "                                 --seconds defaults to 30; prints the sojourn p50/p99 (ms)\n" +
             "                                 of requests that got Go, the fraction dropped and the worker utilisation";
     }
 
     @Override
     public void run(final Options options) throws InterruptedException
     {
-        final String queue = options.choice(QUEUE, BOTH, List.of(TIMEOUT, CODEL, BOTH));
+        final String queue = options.choice(QUEUE, BOTH, List.of(TIMEOUT, CODEL, CODEL_RFC, BOTH));
         final int workers = (int)options.count(WORKERS, DEFAULT_WORKERS, 1, MAX_WORKERS);
         final int serviceMs = (int)options.count(SERVICE_MS, DEFAULT_SERVICE_MS, 1, MAX_SERVICE_MS);
         final int loadPercent = (int)options.count(LOAD_PERCENT, DEFAULT_LOAD_PERCENT, 1, MAX_LOAD_PERCENT);
@@ -104,13 +107,17 @@ final class BrokerOverloadWorkload implements Workload
             arrivalsPerSecond, loadPercent, CLIENTS, threads, warmupNs / 1e9, measureNs / 1e9);
 
         final Run run = new Run(workers, Duration.ofMillis(serviceMs), arrivalsPerSecond, threads, warmupNs, measureNs);
-        if (!CODEL.equals(queue))
+        if (TIMEOUT.equals(queue) || BOTH.equals(queue))
         {
             run.measure(TIMEOUT, TimeoutQueueSpec.of(Duration.ofMillis(TIMEOUT_MS)));
         }
-        if (!TIMEOUT.equals(queue))
+        if (CODEL.equals(queue) || BOTH.equals(queue))
         {
             run.measure(CODEL, CodelQueueSpec.defaults());
+        }
+        if (CODEL_RFC.equals(queue))
+        {
+            run.measure(CODEL_RFC, CodelQueueSpec.defaults().withSojournLimit(CodelQueueSpec.NO_SOJOURN_LIMIT));
         }
     }
 

@@ -17,6 +17,10 @@ import java.util.function.Consumer;
  * state less than 16 intervals after the last scheduled drop, the drop rate resumes from the previous
  * episode's ({@code count - lastCount}, as the RFC's Linux-derived pseudocode does).
  *
+ * <p>While dropping, requests whose sojourn exceeds the spec's sojourn limit are dropped at once, oldest
+ * first, after the drops the control law makes; they do not add to {@code count}, which paces the control
+ * law's own drops only.
+ *
  * <p>Single-threaded, owned by its broker.
  */
 final class CodelQueue extends ListQueue
@@ -25,6 +29,8 @@ final class CodelQueue extends ListQueue
 
     private final long targetNs;
     private final long intervalNs;
+    /** The sojourn limit while dropping; {@link Long#MAX_VALUE} for none. */
+    private final long limitNs;
     private final long resumeWindowNs;
     private final int min;
     private final int max;
@@ -49,6 +55,7 @@ final class CodelQueue extends ListQueue
     {
         this.targetNs = spec.target().toNanos();
         this.intervalNs = spec.interval().toNanos();
+        this.limitNs = spec.sojournLimit().toNanos();
         this.resumeWindowNs = intervalNs > Long.MAX_VALUE / RESUME_INTERVALS ?
             Long.MAX_VALUE : intervalNs * RESUME_INTERVALS;
         this.min = spec.min();
@@ -79,7 +86,8 @@ final class CodelQueue extends ListQueue
     }
 
     /**
-     * The next time a drop could happen: the next scheduled drop while dropping, else the end of the first
+     * The next time a drop could happen: the next scheduled drop while dropping, or earlier when the oldest
+     * request's sojourn will pass the sojourn limit, else the end of the first
      * interval above target once the oldest's sojourn was seen above it, else when the oldest's sojourn
      * reaches target (possibly already past: the state is then due for an update); {@link Long#MAX_VALUE}
      * when no more than {@code min} requests are queued.
@@ -93,7 +101,13 @@ final class CodelQueue extends ListQueue
         }
         if (dropping)
         {
-            return dropNextNs;
+            if (limitNs == Long.MAX_VALUE)
+            {
+                return dropNextNs;
+            }
+            // a sojourn strictly greater than the limit drops: 1 ns after the oldest reaches it
+            final long overLimitNs = deque.peekFirst().sentNs() + limitNs + 1;
+            return overLimitNs - dropNextNs < 0 ? overLimitNs : dropNextNs;
         }
         if (aboveTarget)
         {
@@ -172,6 +186,27 @@ final class CodelQueue extends ListQueue
             count = delta > 1 && nowNs - dropNextNs < resumeWindowNs ? delta : 1;
             dropNextNs = controlLaw(nowNs, count);
             lastCount = count;
+        }
+        if (dropping && limitNs != Long.MAX_VALUE)
+        {
+            dropOverLimit(nowNs, drops);
+        }
+    }
+
+    /** While dropping: drops every request whose sojourn exceeds the limit, and leaves if the rest are fast. */
+    private void dropOverLimit(final long nowNs, final DropSink drops)
+    {
+        BrokerRequest oldest = deque.peekFirst();
+        boolean dropped = false;
+        while (oldest != null && deque.size() > min && oldest.sojournNs(nowNs) > limitNs)
+        {
+            drops.drop(deque.pollFirst(), nowNs);
+            dropped = true;
+            oldest = deque.peekFirst();
+        }
+        if (dropped && !observe(nowNs))
+        {
+            dropping = false;
         }
     }
 

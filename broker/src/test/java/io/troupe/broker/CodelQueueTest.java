@@ -21,7 +21,7 @@ class CodelQueueTest
     @Test
     void arrivalsWithoutCounterpartyDropFirstAfterTargetPlusIntervalThenAtIntervalOverSqrtCount()
     {
-        final CodelQueue queue = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        final CodelQueue queue = (CodelQueue)rfc().newQueue();
         final RecordingSink sink = new RecordingSink();
         final Broker broker = new Broker(queue, sink);
         broker.run(ms(10), 0, ms(8_000));
@@ -44,7 +44,7 @@ class CodelQueueTest
     @Test
     void steadyBacklogBelowTargetIsNeverDropped()
     {
-        final RequestQueue queue = CodelQueueSpec.defaults().newQueue();
+        final RequestQueue queue = rfc().newQueue();
         final RecordingSink sink = new RecordingSink();
         final Broker broker = new Broker(queue, sink);
         broker.prefill(9, ms(10));
@@ -56,7 +56,7 @@ class CodelQueueTest
     @Test
     void steadyBacklogAboveTargetIsDroppedUntilTheSojournFallsBelowTarget()
     {
-        final CodelQueue queue = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        final CodelQueue queue = (CodelQueue)rfc().newQueue();
         final RecordingSink sink = new RecordingSink();
         final Broker broker = new Broker(queue, sink);
         broker.prefill(15, ms(10));
@@ -78,7 +78,7 @@ class CodelQueueTest
     @Test
     void nextExpiryFollowsTheState()
     {
-        final CodelQueue queue = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        final CodelQueue queue = (CodelQueue)rfc().newQueue();
         final RecordingSink sink = new RecordingSink();
         assertThat(queue.nextExpiryNs(0)).isEqualTo(Long.MAX_VALUE);
         queue.enqueue(request(0, ms(10)), ms(10), sink);
@@ -105,7 +105,7 @@ class CodelQueueTest
     @Test
     void leavesTheDroppingStateWhenTheOldestIsBelowTarget()
     {
-        final CodelQueue queue = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        final CodelQueue queue = (CodelQueue)rfc().newQueue();
         final RecordingSink sink = new RecordingSink();
         enterDroppingWithFourDrops(queue, sink);
         // counterparties take the old requests; a fresh one is left
@@ -123,7 +123,7 @@ class CodelQueueTest
     @Test
     void reEnteringSoonAfterLeavingResumesTheDropRate()
     {
-        final CodelQueue queue = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        final CodelQueue queue = (CodelQueue)rfc().newQueue();
         final RecordingSink sink = new RecordingSink();
         enterDroppingWithFourDrops(queue, sink);
         leaveWithTwoFreshRequests(queue, sink);
@@ -139,7 +139,7 @@ class CodelQueueTest
     @Test
     void reEnteringLongAfterLeavingStartsOverAtCountOne()
     {
-        final CodelQueue queue = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        final CodelQueue queue = (CodelQueue)rfc().newQueue();
         final RecordingSink sink = new RecordingSink();
         enterDroppingWithFourDrops(queue, sink);
         leaveWithTwoFreshRequests(queue, sink);
@@ -154,8 +154,8 @@ class CodelQueueTest
     @Test
     void neverDropsBelowMin()
     {
-        final CodelQueue queue = (CodelQueue)new CodelQueueSpec(
-            Duration.ofMillis(100), Duration.ofMillis(1_000), 3, 100, DropEnd.TAIL, ServeOrder.FIFO).newQueue();
+        final CodelQueue queue = (CodelQueue)new CodelQueueSpec(Duration.ofMillis(100),
+            Duration.ofMillis(1_000), CodelQueueSpec.NO_SOJOURN_LIMIT, 3, 100, DropEnd.TAIL, ServeOrder.FIFO).newQueue();
         final RecordingSink sink = new RecordingSink();
         for (int i = 0; i < 5; i++)
         {
@@ -183,8 +183,8 @@ class CodelQueueTest
     {
         for (final ServeOrder order : ServeOrder.values())
         {
-            final CodelQueue queue = (CodelQueue)new CodelQueueSpec(
-                Duration.ofMillis(100), Duration.ofMillis(1_000), 0, 100, DropEnd.TAIL, order).newQueue();
+            final CodelQueue queue = (CodelQueue)new CodelQueueSpec(Duration.ofMillis(100),
+                Duration.ofMillis(1_000), CodelQueueSpec.NO_SOJOURN_LIMIT, 0, 100, DropEnd.TAIL, order).newQueue();
             final RecordingSink sink = new RecordingSink();
             for (int i = 0; i < 5; i++)
             {
@@ -202,8 +202,8 @@ class CodelQueueTest
     @Test
     void arrivalsDropOnlyForTheMaximumLength()
     {
-        final RequestQueue queue = new CodelQueueSpec(
-            Duration.ofMillis(100), Duration.ofMillis(1_000), 0, 2, DropEnd.HEAD, ServeOrder.FIFO).newQueue();
+        final RequestQueue queue = new CodelQueueSpec(Duration.ofMillis(100),
+            Duration.ofMillis(1_000), CodelQueueSpec.NO_SOJOURN_LIMIT, 0, 2, DropEnd.HEAD, ServeOrder.FIFO).newQueue();
         final RecordingSink sink = new RecordingSink();
         queue.enqueue(request(0, 0), 0, sink);
         queue.enqueue(request(1, 0), ms(5_000), sink);
@@ -216,18 +216,139 @@ class CodelQueueTest
     void defaultsAndValidation()
     {
         assertThat(CodelQueueSpec.defaults()).isEqualTo(new CodelQueueSpec(Duration.ofMillis(100),
-            Duration.ofSeconds(1), 0, Integer.MAX_VALUE, DropEnd.TAIL, ServeOrder.FIFO));
+            Duration.ofSeconds(1), Duration.ofMillis(200), 0, Integer.MAX_VALUE, DropEnd.TAIL, ServeOrder.FIFO));
+        assertThat(CodelQueueSpec.of(Duration.ofMillis(5), Duration.ofMillis(100)).sojournLimit())
+            .isEqualTo(Duration.ofMillis(10));
+        assertThat(CodelQueueSpec.of(Duration.ofNanos(Long.MAX_VALUE / 2 + 1), Duration.ofMillis(100)).sojournLimit())
+            .isEqualTo(CodelQueueSpec.NO_SOJOURN_LIMIT);
+        assertThatThrownBy(() -> CodelQueueSpec.defaults().withSojournLimit(Duration.ofMillis(99)))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("CodelQueueSpec.sojournLimit must be at least target (PT0.1S), was PT0.099S");
+        assertThatThrownBy(() -> CodelQueueSpec.defaults().withSojournLimit(null))
+            .isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("CodelQueueSpec.sojournLimit must not be null");
+        assertThat(CodelQueueSpec.defaults().withSojournLimit(Duration.ofMillis(100)).sojournLimit())
+            .isEqualTo(Duration.ofMillis(100));
         assertThatThrownBy(() -> CodelQueueSpec.of(Duration.ofMillis(5), Duration.ZERO))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage("CodelQueueSpec.interval must be more than 0 and at most " + Long.MAX_VALUE + " ns, was PT0S");
         assertThatThrownBy(() -> CodelQueueSpec.of(Duration.ofMillis(-5), Duration.ofMillis(100)))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage("CodelQueueSpec.target must be 0 or more and at most " + Long.MAX_VALUE + " ns, was PT-0.005S");
-        assertThatThrownBy(() -> new CodelQueueSpec(Duration.ofMillis(5), Duration.ofMillis(100), 3, 2,
-            DropEnd.TAIL, ServeOrder.FIFO))
+        assertThatThrownBy(() -> new CodelQueueSpec(Duration.ofMillis(5), Duration.ofMillis(100),
+            Duration.ofMillis(10), 3, 2, DropEnd.TAIL, ServeOrder.FIFO))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage("CodelQueueSpec.min must be from 0 to max (2), was 3");
         assertThat(CodelQueueSpec.of(Duration.ZERO, Duration.ofNanos(1)).target()).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void whileDroppingRequestsPastTheSojournLimitDropAtOnceWithoutRaisingTheCount()
+    {
+        final CodelQueue queue = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        final RecordingSink sink = new RecordingSink();
+        // twenty requests, one every 50 ms from 0 to 950 ms
+        for (int i = 0; i < 20; i++)
+        {
+            queue.enqueue(request(i, ms(50 * i)), ms(50 * i), sink);
+            queue.expire(ms(50 * i), sink);
+        }
+        // a burst may wait past the limit before CoDel acts: nothing drops in the first interval
+        queue.expire(ms(1_099), sink);
+        assertThat(sink.dropped).isEmpty();
+        assertThat(queue.nextExpiryNs(ms(1_099))).isEqualTo(ms(1_100));
+
+        queue.expire(ms(1_100), sink);
+        // the control law's first drop (sent at 0), then everything that waited more than 200 ms (50..850 ms)
+        assertThat(sink.refs()).containsExactlyElementsOf(refsFrom(0, 18));
+        assertThat(sink.timesNs).allSatisfy(atNs -> assertThat(atNs).isEqualTo(ms(1_100)));
+        assertThat(queue.size()).isEqualTo(2);
+        assertThat(queue.isDropping()).as("the oldest (sent at 900 ms) is still above target").isTrue();
+        assertThat(queue.dropCount()).isEqualTo(1);
+        // next: the oldest passes the limit (1100 ms + 1 ns) before the next scheduled drop (2100 ms)
+        assertThat(queue.nextExpiryNs(ms(1_100))).isEqualTo(ms(1_100) + 1);
+        queue.expire(ms(1_100) + 1, sink);
+        assertThat(sink.refs()).containsExactlyElementsOf(refsFrom(0, 19));
+        assertThat(queue.dropCount()).isEqualTo(1);
+        assertThat(queue.nextExpiryNs(ms(1_100) + 1)).isEqualTo(ms(1_150) + 1);
+    }
+
+    @Test
+    void theSojournLimitNeverDropsBelowMin()
+    {
+        final CodelQueue queue = (CodelQueue)new CodelQueueSpec(Duration.ofMillis(100), Duration.ofMillis(1_000),
+            Duration.ofMillis(200), 5, 100, DropEnd.TAIL, ServeOrder.FIFO).newQueue();
+        final RecordingSink sink = new RecordingSink();
+        for (int i = 0; i < 20; i++)
+        {
+            queue.enqueue(request(i, 0), 0, sink);
+        }
+        queue.expire(ms(100), sink);
+        queue.expire(ms(1_100), sink);
+        assertThat(sink.refs()).containsExactlyElementsOf(refsFrom(0, 15));
+        assertThat(queue.size()).isEqualTo(5);
+        assertThat(queue.isDropping()).isFalse();
+        assertThat(queue.nextExpiryNs(ms(1_100))).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void arrivalsAtTwiceTheMatchRateAreMatchedWithinTheSojournLimitOnceDropping()
+    {
+        // the broker.overload workload, scripted: a request every 1 ms, a counterparty every 2 ms
+        final CodelQueue queue = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        final RecordingSink sink = new RecordingSink();
+        final Broker broker = new Broker(queue, sink);
+        broker.run(ms(1), 1, ms(2), ms(30_000));
+
+        // one interval (plus target) before CoDel acts; from then on every match is within the limit
+        final List<Long> late = broker.matchSojournsNs.subList(1_000, broker.matchSojournsNs.size());
+        assertThat(late).allSatisfy(sojournNs -> assertThat(sojournNs).isBetween(ms(100), ms(200)));
+        assertThat(broker.matchSojournsNs).hasSize(15_000);
+        assertThat(broker.emptyMatches).as("a counterparty always finds a request: workers stay busy").isZero();
+        assertThat(queue.isDropping()).isTrue();
+        assertThat(queue.size()).isBetween(100, 201);
+        // about half the arrivals drop, and every arrival is either matched, dropped or still queued
+        assertThat(sink.dropped.size()).isBetween(14_500, 15_000);
+        assertThat(broker.matchSojournsNs.size() + sink.dropped.size() + queue.size()).isEqualTo(broker.arrivals);
+
+        // load below capacity: the backlog drains (half of it past the limit), CoDel leaves the dropping state
+        final int droppedBefore = sink.dropped.size();
+        broker.run(ms(3), 1, ms(2), ms(35_000));
+        assertThat(queue.isDropping()).isFalse();
+        assertThat(sink.dropped.size() - droppedBefore).isLessThan(200);
+        // and from then on drops nothing
+        final int droppedDraining = sink.dropped.size();
+        broker.run(ms(3), 1, ms(2), ms(40_000));
+        assertThat(sink.dropped.size()).isEqualTo(droppedDraining);
+        assertThat(queue.size()).isLessThanOrEqualTo(1);
+    }
+
+    @Test
+    void withoutTheSojournLimitArrivalsAtTwiceTheMatchRateOutrunTheControlLaw()
+    {
+        final CodelQueue queue = (CodelQueue)rfc().newQueue();
+        final RecordingSink sink = new RecordingSink();
+        final Broker broker = new Broker(queue, sink);
+        broker.run(ms(1), 1, ms(2), ms(30_000));
+        // drops by time t grow as about (t / 2 interval)^2: a few hundred against 15,000 excess arrivals
+        assertThat(sink.dropped.size()).isBetween(150, 400);
+        assertThat(broker.matchSojournsNs.get(broker.matchSojournsNs.size() - 1)).isGreaterThan(ms(10_000));
+    }
+
+    /** Plain RFC 8289: the default target and interval, no sojourn limit. */
+    private static CodelQueueSpec rfc()
+    {
+        return CodelQueueSpec.defaults().withSojournLimit(CodelQueueSpec.NO_SOJOURN_LIMIT);
+    }
+
+    private static List<Long> refsFrom(final long first, final int count)
+    {
+        final List<Long> refs = new ArrayList<>();
+        for (long ref = first; ref < first + count; ref++)
+        {
+            refs.add(ref);
+        }
+        return refs;
     }
 
     /** Ten requests sent at 0; drops at 1100, 2100, 2807.1 and 3384.5 ms; next drop due at 3884.5 ms. */
@@ -278,6 +399,8 @@ class CodelQueueTest
         final List<Long> matchSojournsNs = new ArrayList<>();
         long nextId;
         int arrivals;
+        int emptyMatches;
+        long startNs;
 
         Broker(final RequestQueue queue, final RecordingSink sink)
         {
@@ -297,9 +420,20 @@ class CodelQueueTest
 
         void run(final long arrivalEveryNs, final long matchOffsetNs, final long endNs)
         {
-            long nowNs = 0;
-            long nextArrivalNs = 0;
-            long nextMatchNs = matchOffsetNs > 0 ? matchOffsetNs : Long.MAX_VALUE;
+            run(arrivalEveryNs, matchOffsetNs > 0 ? matchOffsetNs : Long.MAX_VALUE, arrivalEveryNs, endNs);
+        }
+
+        /**
+         * From where the last run ended (time 0 at first): an arrival at once and every {@code arrivalEveryNs},
+         * a counterparty {@code matchOffsetNs} later and every {@code matchEveryNs} ({@link Long#MAX_VALUE}
+         * offset for none), until {@code endNs}.
+         */
+        void run(final long arrivalEveryNs, final long matchOffsetNs, final long matchEveryNs, final long endNs)
+        {
+            long nowNs = startNs;
+            long nextArrivalNs = startNs;
+            long nextMatchNs = matchOffsetNs == Long.MAX_VALUE ? Long.MAX_VALUE : startNs + matchOffsetNs;
+            startNs = endNs;
             for (int events = 0; ; events++)
             {
                 assertThat(events).as("events").isLessThan(1_000_000);
@@ -327,7 +461,11 @@ class CodelQueueTest
                     {
                         matchSojournsNs.add(matched.sojournNs(nowNs));
                     }
-                    nextMatchNs += arrivalEveryNs;
+                    else
+                    {
+                        emptyMatches++;
+                    }
+                    nextMatchNs += matchEveryNs;
                 }
                 queue.expire(nowNs, sink);
             }

@@ -67,12 +67,15 @@ class QueuePropertiesTest
         return Combinators.combine(
             Arbitraries.integers().between(0, 20),
             Arbitraries.integers().between(1, 60),
+            Arbitraries.integers().between(-1, 40),
             Arbitraries.integers().between(0, 3),
             Arbitraries.integers().between(0, 9),
             Arbitraries.of(DropEnd.class),
             Arbitraries.of(ServeOrder.class))
-            .as((targetMs, intervalMs, min, extra, drop, order) -> new CodelQueueSpec(Duration.ofMillis(targetMs),
-                Duration.ofMillis(intervalMs), min, maxOver(min, extra), drop, order));
+            .as((targetMs, intervalMs, limitOverMs, min, extra, drop, order) -> new CodelQueueSpec(
+                Duration.ofMillis(targetMs), Duration.ofMillis(intervalMs),
+                limitOverMs < 0 ? CodelQueueSpec.NO_SOJOURN_LIMIT : Duration.ofMillis(targetMs + limitOverMs),
+                min, maxOver(min, extra), drop, order));
     }
 
     @Provide

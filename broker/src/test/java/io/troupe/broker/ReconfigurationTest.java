@@ -22,7 +22,9 @@ class ReconfigurationTest
     @Test
     void codelQueueWhileDroppingIntoATimeoutQueue()
     {
-        final CodelQueue codel = (CodelQueue)CodelQueueSpec.defaults().newQueue();
+        // plain RFC 8289: every request here is past the default sojourn limit
+        final CodelQueue codel =
+            (CodelQueue)CodelQueueSpec.defaults().withSojournLimit(CodelQueueSpec.NO_SOJOURN_LIMIT).newQueue();
         final List<BrokerRequest> sent = new ArrayList<>();
         for (int i = 0; i < 10; i++)
         {
@@ -55,7 +57,8 @@ class ReconfigurationTest
         {
             lifo.enqueue(request(i, 0), 0, sink);
         }
-        final CodelQueue codel = (CodelQueue)reconfigure(lifo, CodelQueueSpec.defaults());
+        final CodelQueue codel = (CodelQueue)reconfigure(lifo,
+            CodelQueueSpec.defaults().withSojournLimit(CodelQueueSpec.NO_SOJOURN_LIMIT));
         // oldest first by sent time, ties in queue order: not the LIFO serve order
         assertThat(refs(handedOver)).containsExactly(0L, 1L, 2L, 3L, 4L);
         // long above target already, but CoDel must first see it above target for an interval
