@@ -1,5 +1,8 @@
 package io.troupe.actor;
 
+import io.troupe.actor.flow.Chargeable;
+import io.troupe.actor.flow.CreditAccount;
+import io.troupe.actor.flow.FundsCleared;
 import io.troupe.actor.mailbox.MailboxType;
 import io.troupe.memquota.Account;
 
@@ -43,6 +46,47 @@ public interface ActorContext
      * @param cookie    a value returned with any reply or {@link Undelivered} notice.
      */
     void send(ActorId recipient, Object event, int type, int flags, long cookie);
+
+    /**
+     * Sends an event charged to a given account with a given cost, rather than the defaults ({@link #account()}
+     * and the type's cost).
+     *
+     * @param recipient an actor or service id.
+     * @param event     the event.
+     * @param type      the event's type id.
+     * @param flags     {@link Envelope} flags.
+     * @param cookie    a value returned with any reply or notice.
+     * @param account   the account to charge, or null for {@link #account()}.
+     * @param cost      the cost, 0 or more.
+     * @throws IllegalArgumentException if the cost is negative.
+     */
+    void send(ActorId recipient, Object event, int type, int flags, long cookie, Chargeable account, int cost);
+
+    /**
+     * The account this handler's sends are charged to by default: the one given to {@link #chargeTo}, else the
+     * account of the event being handled, else (the event was charged to nothing) the node's own account.
+     *
+     * @return the account.
+     */
+    Chargeable account();
+
+    /**
+     * Charges this handler's later sends to another account (until it returns), e.g. an ingress actor's
+     * source account while it handles its own poll timer.
+     *
+     * @param account the account, or null for the default.
+     */
+    void chargeTo(Chargeable account);
+
+    /**
+     * Before an ingress actor reads its source: true if the account's debt is below its threshold; otherwise
+     * false, and this actor receives a {@link FundsCleared} event once the debt falls below it. The actor should
+     * stop reading until then. Never blocks; always true when flow control is off.
+     *
+     * @param account the source's account.
+     * @return true if the source may be read now.
+     */
+    boolean ensureClearFunds(CreditAccount account);
 
     /**
      * Sends an event that is forwarded to another actor if the recipient does not exist.

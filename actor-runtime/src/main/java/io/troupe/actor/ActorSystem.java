@@ -1,6 +1,10 @@
 package io.troupe.actor;
 
 import io.troupe.actor.executor.ExecutorPool;
+import io.troupe.actor.flow.Chargeable;
+import io.troupe.actor.flow.FlowControl;
+import io.troupe.actor.flow.FlowControlConfig;
+import io.troupe.actor.flow.FundsCleared;
 import io.troupe.actor.mailbox.Mailbox;
 import io.troupe.actor.mailbox.MailboxMemory;
 import io.troupe.actor.mailbox.MailboxTable;
@@ -50,6 +54,7 @@ public final class ActorSystem implements AutoCloseable
     private final AtomicLong nextLocalId = new AtomicLong(1);
     private final Set<AskBehavior> pendingAsks = ConcurrentHashMap.newKeySet();
     private final Object lifecycleLock = new Object();
+    private final FlowControl flow;
 
     private ActorSystem(final ActorSystemConfig config)
     {
@@ -59,6 +64,9 @@ public final class ActorSystem implements AutoCloseable
         final List<PoolConfig> poolConfigs = config.pools();
         this.table = new MailboxTable(poolConfigs.size());
         this.router = new Router(nodeId, table, services, counters, config.deadLetterHandler());
+        // FundsCleared goes out uncharged: a notice must not add to the debt it reports cleared
+        this.flow = new FlowControl(config.flowControl(), nodeId, (waiter, event) -> router.route(
+            new Envelope(waiter, ActorId.NONE, FundsCleared.TYPE, 0, 0L, event, null), null));
         final Dispatcher dispatcher = new Dispatcher(router, table, counters, config.failureHandler());
         this.pools = new ExecutorPool[poolConfigs.size()];
         for (int i = 0; i < pools.length; i++)
@@ -275,6 +283,49 @@ public final class ActorSystem implements AutoCloseable
     }
 
     /**
+     * Sends an event from outside any actor, charged to a given account (an ingress source's) with a given
+     * cost.
+     *
+     * @param recipient an actor or service id.
+     * @param event     the event.
+     * @param type      its type id.
+     * @param flags     envelope flags.
+     * @param cookie    opaque value.
+     * @param account   the account to charge, or null for the node's own account.
+     * @param cost      the cost, 0 or more.
+     * @return false if the system is shutting down and refused the event (its cost is repaid).
+     * @throws IllegalArgumentException if the cost is negative.
+     */
+    public boolean send(
+        final ActorId recipient,
+        final Object event,
+        final int type,
+        final int flags,
+        final long cookie,
+        final Chargeable account,
+        final int cost)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        FlowControlConfig.checkCost(cost);
+        final Envelope envelope = new Envelope(recipient, ActorId.NONE, type, flags, cookie, event, null);
+        if (flow.isEnabled())
+        {
+            envelope.chargeTo(account != null ? account : flow.nodeAccount(), cost);
+        }
+        return send(envelope);
+    }
+
+    /**
+     * This node's credit flow control: opens accounts, and holds the node's own account.
+     *
+     * @return the flow control.
+     */
+    public FlowControl flow()
+    {
+        return flow;
+    }
+
+    /**
      * Attaches the transport to other nodes (the interconnect does this when it starts). Until one is attached,
      * and after {@link #detachRemote}, every send to another node is undeliverable as
      * {@link UndeliveredReason#DISCONNECTED}.
@@ -332,19 +383,28 @@ public final class ActorSystem implements AutoCloseable
     }
 
     /**
-     * Sends a prepared envelope from outside any actor.
+     * Sends a prepared envelope from outside any actor. An envelope not yet charged to an account is charged to
+     * the node's own account (see {@link FlowControl#nodeAccount()}) with its type's cost.
      *
      * @param envelope the envelope; must not have been sent before.
-     * @return false if the system is shutting down and refused the event.
+     * @return false if the system is shutting down and refused the event (its cost is repaid).
      */
     public boolean send(final Envelope envelope)
     {
+        if (flow.isEnabled() && envelope.account() == null)
+        {
+            envelope.chargeTo(flow.nodeAccount(), flow.costOf(envelope.type()));
+        }
         if (router.phase() != Router.RUNNING)
         {
             counters.rejectedSends.incrementAndGet();
             if (envelope.isTracked())
             {
                 router.deadLetter(envelope, UndeliveredReason.SHUTDOWN);
+            }
+            else
+            {
+                envelope.settle();
             }
             return false;
         }
@@ -394,7 +454,12 @@ public final class ActorSystem implements AutoCloseable
         final ActorId askerId = register(asker);
         timer.schedule(
             timeout.toNanos(), new Envelope(askerId, askerId, 0, 0, 0L, AskBehavior.TIMEOUT, null), asker.timeoutCookie());
-        router.route(new Envelope(recipient, askerId, type, Envelope.FLAG_TRACK_DELIVERY, 0L, event, null), null);
+        final Envelope request = new Envelope(recipient, askerId, type, Envelope.FLAG_TRACK_DELIVERY, 0L, event, null);
+        if (flow.isEnabled())
+        {
+            request.chargeTo(flow.nodeAccount(), flow.costOf(type));
+        }
+        router.route(request, null);
         return asker.future();
     }
 

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.memquota.MemoryQuotaConfig;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -34,6 +36,7 @@ public final class ActorSystemConfig
     private DeadLetterHandler deadLetterHandler;
     private FailureHandler failureHandler;
     private MemoryQuotaConfig memoryQuota = MemoryQuotaConfig.disabled();
+    private FlowControlConfig flowControl = new FlowControlConfig();
 
     /**
      * Creates a config with defaults: node 1, one pool named {@value #DEFAULT_POOL}.
@@ -139,6 +142,28 @@ public final class ActorSystemConfig
     {
         this.memoryQuota = quota;
         return this;
+    }
+
+    /**
+     * Sets the node's credit flow control. Default: on, threshold 1,024, cost 1 per envelope.
+     *
+     * @param flowControl the settings.
+     * @return this.
+     */
+    public ActorSystemConfig flowControl(final FlowControlConfig flowControl)
+    {
+        this.flowControl = Objects.requireNonNull(flowControl, "flowControl");
+        return this;
+    }
+
+    /**
+     * The node's credit flow control settings.
+     *
+     * @return the settings.
+     */
+    public FlowControlConfig flowControl()
+    {
+        return flowControl;
     }
 
     /**

@@ -1,6 +1,10 @@
 package io.troupe.actor;
 
 import io.troupe.actor.executor.Worker;
+import io.troupe.actor.flow.Chargeable;
+import io.troupe.actor.flow.CreditAccount;
+import io.troupe.actor.flow.FlowControl;
+import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.actor.mailbox.Mailbox;
 import io.troupe.actor.mailbox.MailboxType;
 import io.troupe.memquota.Account;
@@ -39,6 +43,12 @@ abstract class ContextFields extends ContextPadLeft
     Envelope current;
     boolean passAwayRequested;
     boolean retired;
+    /** The account the current event was charged to, whose repayment this context took over; or null. */
+    Chargeable creditAccount;
+    /** What is left of the current event's cost: sends charged to its account draw on it first. */
+    long credit;
+    /** The account the handler chose for its sends ({@link ActorContext#chargeTo}), or null. */
+    Chargeable chargeTo;
 }
 
 /** 128 bytes behind the context's fields. */
@@ -65,6 +75,11 @@ abstract class ContextPadRight extends ContextFields
 /**
  * The {@link ActorContext} of one worker thread, rebound to each event it hands to an actor. Padded: each
  * worker writes its context on every event.
+ *
+ * <p>Credit: the context takes over the repayment of the event it hands out. A send charged to that event's
+ * account first draws on the event's own cost, and only the rest is charged; what is left of the cost is
+ * repaid when the handler returns. The totals are those of charging every send and repaying the event after
+ * the handler, with one atomic operation less per hop on a chain of events (ping-pong costs none).
  */
 final class ContextImpl extends ContextPadRight implements ActorContext
 {
@@ -72,6 +87,8 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     private final Router router;
     private final Worker worker;
     private final int nodeId;
+    private final FlowControl flow;
+    private final boolean flowEnabled;
 
     ContextImpl(final ActorSystem system, final Router router, final Worker worker)
     {
@@ -79,6 +96,8 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         this.router = router;
         this.worker = worker;
         this.nodeId = system.nodeId();
+        this.flow = system.flow();
+        this.flowEnabled = flow.isEnabled();
     }
 
     void enter(final Mailbox mailbox)
@@ -91,11 +110,25 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         this.slot = slot;
         this.current = envelope;
+        final Chargeable account = envelope.takeRepayment();
+        this.creditAccount = account;
+        this.credit = account == null ? 0 : envelope.cost();
     }
 
     void end()
     {
         current = null;
+        chargeTo = null;
+        final Chargeable account = creditAccount;
+        if (account != null)
+        {
+            creditAccount = null;
+            if (credit != 0)
+            {
+                account.repay(credit);
+                credit = 0;
+            }
+        }
         if (passAwayRequested)
         {
             passAwayRequested = false;
@@ -160,7 +193,79 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     public void send(final ActorId recipient, final Object event, final int type, final int flags, final long cookie)
     {
         Objects.requireNonNull(recipient, "recipient");
-        router.route(new Envelope(recipient, self(), type, flags, cookie, event, null), worker);
+        route(new Envelope(recipient, self(), type, flags, cookie, event, null), null, -1);
+    }
+
+    @Override
+    public void send(
+        final ActorId recipient,
+        final Object event,
+        final int type,
+        final int flags,
+        final long cookie,
+        final Chargeable account,
+        final int cost)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        route(new Envelope(recipient, self(), type, flags, cookie, event, null), account, FlowControlConfig.checkCost(cost));
+    }
+
+    /**
+     * Charges and routes a send of the handler.
+     *
+     * @param envelope the new envelope.
+     * @param account  the account to charge, or null for the default.
+     * @param cost     the cost, or -1 for the type's.
+     */
+    private void route(final Envelope envelope, final Chargeable account, final int cost)
+    {
+        if (flowEnabled)
+        {
+            final Chargeable charged = account != null ? account : account();
+            final int units = cost >= 0 ? cost : flow.costOf(envelope.type());
+            if (charged == creditAccount && credit > 0)
+            {
+                // draw on the handled event's own cost before charging more
+                final long drawn = Math.min(units, credit);
+                credit -= drawn;
+                if (units > drawn)
+                {
+                    charged.charge(units - drawn);
+                }
+            }
+            else
+            {
+                charged.charge(units);
+            }
+            envelope.chargedAs(charged, units);
+        }
+        router.route(envelope, worker);
+    }
+
+    @Override
+    public Chargeable account()
+    {
+        current();
+        final Chargeable chosen = chargeTo;
+        if (chosen != null)
+        {
+            return chosen;
+        }
+        final Chargeable handled = creditAccount;
+        return handled != null ? handled : flow.nodeAccount();
+    }
+
+    @Override
+    public void chargeTo(final Chargeable account)
+    {
+        current();
+        chargeTo = account;
+    }
+
+    @Override
+    public boolean ensureClearFunds(final CreditAccount account)
+    {
+        return !flowEnabled || account.ensureClearFunds(self());
     }
 
     @Override
@@ -174,8 +279,8 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         Objects.requireNonNull(recipient, "recipient");
         Objects.requireNonNull(forwardTo, "forwardTo");
-        router.route(new Envelope(
-            recipient, self(), type, flags | Envelope.FLAG_FORWARD_ON_NONDELIVERY, cookie, event, forwardTo), worker);
+        route(new Envelope(recipient, self(), type, flags | Envelope.FLAG_FORWARD_ON_NONDELIVERY, cookie, event, forwardTo),
+            null, -1);
     }
 
     @Override

@@ -1,9 +1,11 @@
 package io.troupe.actor;
 
+import io.troupe.actor.flow.Chargeable;
 import io.troupe.actor.mailbox.Node;
 
 /**
- * An event and its addressing: recipient, sender, type, flags, cookie and an optional forward target.
+ * An event and its addressing: recipient, sender, type, flags, cookie, an optional forward target, and the
+ * credit account it is charged to with its cost (see {@link io.troupe.actor.flow}).
  * Created once per send; the runtime links it into mailboxes without copying. Handlers may read it during and
  * after {@link Behavior#receive}.
  *
@@ -41,6 +43,10 @@ public final class Envelope extends Node
     private final Object event;
     private ActorId forwardTo;
     private long enqueuedNs;
+    private Chargeable account;
+    private int cost;
+    /** Whether the cost was repaid, or its repayment taken over (by the handling context or a transport). */
+    private boolean repaid;
 
     /**
      * Creates an envelope.
@@ -227,6 +233,69 @@ public final class Envelope extends Node
     }
 
     /**
+     * The credit account this envelope is charged to.
+     *
+     * @return the account, or null if uncharged (flow control off, or a runtime notice).
+     */
+    public Chargeable account()
+    {
+        return account;
+    }
+
+    /**
+     * The cost borrowed from {@link #account()}.
+     *
+     * @return the cost, 0 if uncharged.
+     */
+    public int cost()
+    {
+        return cost;
+    }
+
+    /**
+     * Charges this envelope to an account: the account's debt grows by the cost until the envelope is settled.
+     * Runtime use (a transport charges what arrives from another node); an envelope is charged at most once.
+     *
+     * @param account the account.
+     * @param cost    0 or more.
+     * @throws IllegalStateException if already charged.
+     */
+    public void chargeTo(final Chargeable account, final int cost)
+    {
+        if (this.account != null)
+        {
+            throw new IllegalStateException("envelope already charged to " + this.account);
+        }
+        account.charge(cost);
+        this.account = account;
+        this.cost = cost;
+    }
+
+    /**
+     * Takes over the repayment of this envelope's cost: settling it no longer repays. Runtime use, by whoever
+     * repays or hands the cost on instead (the handling context, or a transport that sends it to another
+     * node).
+     *
+     * @return the account whose repayment was taken over, or null if there is nothing to repay.
+     */
+    public Chargeable takeRepayment()
+    {
+        if (account == null || repaid)
+        {
+            return null;
+        }
+        repaid = true;
+        return account;
+    }
+
+    /** Records a charge already made on the account (a transfer of credit by the handling context). */
+    void chargedAs(final Chargeable account, final int cost)
+    {
+        this.account = account;
+        this.cost = cost;
+    }
+
+    /**
      * Coarse monotonic time at which a memory-tracked mailbox accepted this envelope (0 for untracked ones).
      *
      * @return the time.
@@ -263,9 +332,17 @@ public final class Envelope extends Node
         this.enqueuedNs = nowNs;
     }
 
-    /** The runtime is done with this envelope: tells the transport that received it, if it asked (a receipt). */
+    /**
+     * The runtime is done with this envelope: repays its cost unless that was taken over, and tells the
+     * transport that received it, if it asked (a receipt). Idempotent.
+     */
     void settle()
     {
+        if (account != null && !repaid)
+        {
+            repaid = true;
+            account.repay(cost);
+        }
         if (event instanceof WirePayload)
         {
             ((WirePayload)event).settle();
@@ -299,6 +376,8 @@ public final class Envelope extends Node
     public String toString()
     {
         return "Envelope{to=" + recipient + ", from=" + sender + ", type=" + type + ", flags=0x" +
-            Integer.toHexString(flags) + ", cookie=" + cookie + ", event=" + event + '}';
+            Integer.toHexString(flags) + ", cookie=" + cookie + ", event=" + event +
+            (account == null ? "" : ", account=" + account.ownerNode() + ":" + Long.toHexString(account.accountId()) +
+                ", cost=" + cost) + '}';
     }
 }

@@ -226,6 +226,8 @@ class MemoryTrackedMailboxTest
         system.send(oldId, new Payload(999));
         awaitUntil(() -> old.handled.get() == 2, "old handles events again");
         assertThat(old.events).last().isEqualTo(new Payload(999));
+        // collapsed, shed and handled alike, every event's credit was repaid (all were charged to the node's)
+        awaitUntil(() -> system.flow().nodeAccount().debt() == 0, "every cost is repaid");
         oldAccount.close();
         youngAccount.close();
     }
