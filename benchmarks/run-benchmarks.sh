@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the standard Troupe benchmark set, each workload in a JVM of its own, one after another:
 #   local.pingpong --pairs 1, local.pingpong --pairs 4, local.fanin --producers 4, local.spawn --actors 1000000,
-#   memquota.flood --queues 1000 --max-mb 64, broker.match, remote.throughput, remote.rtt (these two start a
-#   child JVM each). broker.overload (70 s at its defaults) is left to be run by hand.
+#   memquota.flood --queues 1000 --max-mb 64, broker.match, flow.overhead, remote.throughput, remote.rtt (these
+#   two start a child JVM each). broker.overload (70 s at its defaults) is left to be run by hand.
 # Builds benchmarks/target/troupe-benchmarks.jar first if it is missing.
 #
 # usage: benchmarks/run-benchmarks.sh [--warmup <s>] [--seconds <s>] [--threads <n>] [--idle backoff|spin]
@@ -85,6 +85,7 @@ run local.fanin --producers 4 ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]
 run local.spawn --actors 1000000 ${common[@]+"${common[@]}"}
 run memquota.flood --queues 1000 --max-mb 64 ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]}"}
 run broker.match ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]}"}
+run flow.overhead ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]}"}
 run remote.throughput ${timed[@]+"${timed[@]}"} ${common[@]+"${common[@]}"} ${remote[@]+"${remote[@]}"}
 run remote.rtt ${warmup[@]+"${warmup[@]}"} ${common[@]+"${common[@]}"} ${remote[@]+"${remote[@]}"}
 

@@ -36,10 +36,22 @@ final class BenchSystems
      */
     static ActorSystem start(final int threads, final int nodeId)
     {
-        return ActorSystem.start(new ActorSystemConfig()
+        return ActorSystem.start(config(threads, nodeId));
+    }
+
+    /**
+     * The settings {@link #start(int, int)} uses, for a workload that changes one of them.
+     *
+     * @param threads worker threads of the pool.
+     * @param nodeId  the node id.
+     * @return the settings.
+     */
+    static ActorSystemConfig config(final int threads, final int nodeId)
+    {
+        return new ActorSystemConfig()
             .nodeId(nodeId)
             .threadNamePrefix("bench-")
-            .pool(PoolConfig.named(ActorSystemConfig.DEFAULT_POOL).threads(threads)));
+            .pool(PoolConfig.named(ActorSystemConfig.DEFAULT_POOL).threads(threads));
     }
 
     /**
