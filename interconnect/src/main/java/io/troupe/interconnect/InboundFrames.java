@@ -4,9 +4,11 @@ import io.aeron.logbuffer.Header;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.flow.Chargeable;
 import io.troupe.serialization.AckFrame;
 import io.troupe.serialization.ChunkAssembler;
 import io.troupe.serialization.ChunkFrame;
+import io.troupe.serialization.CreditDeltasFrame;
 import io.troupe.serialization.EnvelopeFrame;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.FrameDecoder;
@@ -208,6 +210,7 @@ final class InboundFrames implements FrameHandler
             }
             return;
         }
+        chargeArrival(envelope, frame);
         if (envelope.isTracked())
         {
             // acknowledged only once the actor system is done with it (see Receipts)
@@ -215,6 +218,45 @@ final class InboundFrames implements FrameHandler
             receipts.add(positionBefore, envelope.payload());
         }
         agent.system.send(envelope);
+    }
+
+    /**
+     * Charges an arriving event to the account its frame names: this node's own account if it owns it, else this
+     * node's shadow of the owner's (whose net delta goes back to the owner). An uncharged frame, or one naming
+     * an account this node does not have open, is charged to the node's own account when it is sent on.
+     */
+    private void chargeArrival(final Envelope envelope, final EnvelopeFrame frame)
+    {
+        final int owner = frame.accountOwnerNode();
+        if (owner == 0 || !agent.system.flow().isEnabled())
+        {
+            return;
+        }
+        final Chargeable account = agent.system.flow().resolve(owner, frame.accountId());
+        if (account != null)
+        {
+            envelope.chargeTo(account, Math.max(0, frame.cost()));
+        }
+    }
+
+    @Override
+    public void onCreditDeltas(final CreditDeltasFrame frame)
+    {
+        if (streamId != agent.config.controlStreamId())
+        {
+            unauthenticated.incrementAndGet(); // credit travels on the control stream only
+            return;
+        }
+        final Peer peer = establishedSender();
+        if (peer == null || frame.incarnation() != peer.peerIncarnation || frame.nodeId() != peer.nodeId)
+        {
+            if (peer != null)
+            {
+                peer.rejectedFrames++;
+            }
+            return;
+        }
+        agent.credit.onDeltas(peer, frame);
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.troupe.actor.EventTypes;
 import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.WirePayload;
+import io.troupe.actor.flow.Chargeable;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQueue;
 import io.troupe.memquota.MemoryQuotaException;
@@ -97,6 +98,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             peer.outbound = newOutboundQueue(peer, config, agent);
         }
         this.agentIdle = new AgentIdle();
+        // a shadow whose pending delta passes the bound wakes the agent to flush it
+        system.flow().onFlushRequest(agentIdle::signal);
         final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
         this.runner = new AgentRunner(idle, ex -> LOG.error("node {}: interconnect agent error", system.nodeId(), ex),
             null, agent);
@@ -283,7 +286,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         {
             checkSize(envelope, payload.length());
             final byte[] bytes = new byte[WireFormat.envelopeLength(payload.length())];
-            encoder.encodeEnvelope(new UnsafeBuffer(bytes), 0, envelope, 0, 0L, 1, payload.buffer(), 0, payload.length());
+            encoder.encodeEnvelope(new UnsafeBuffer(bytes), 0, envelope, accountOwner(envelope), accountId(envelope),
+                envelope.cost(), payload.buffer(), 0, payload.length());
             return bytes;
         }
         final EventCodec<Object> codec = (EventCodec<Object>)codecs.codec(envelope.type());
@@ -305,7 +309,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final byte[] bytes = new byte[WireFormat.envelopeLength(payloadLength)];
         final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
         final int payloadAt = encoder.beginEnvelope(buffer, 0, envelope.recipient(), envelope.sender(), envelope.type(),
-            envelope.flags(), envelope.cookie(), 0, 0L, 1, payloadLength);
+            envelope.flags(), envelope.cookie(), accountOwner(envelope), accountId(envelope), envelope.cost(), payloadLength);
         final int written = codec.encode(event, buffer, payloadAt);
         if (written != payloadLength)
         {
@@ -313,6 +317,19 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 payloadLength);
         }
         return bytes;
+    }
+
+    /** The owner of the account an envelope is charged to, 0 for an uncharged one. */
+    private static int accountOwner(final Envelope envelope)
+    {
+        final Chargeable account = envelope.account();
+        return account == null ? 0 : account.ownerNode();
+    }
+
+    private static long accountId(final Envelope envelope)
+    {
+        final Chargeable account = envelope.account();
+        return account == null ? 0L : account.accountId();
     }
 
     private void checkSize(final Envelope envelope, final int payloadLength)
@@ -481,6 +498,12 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             }
         });
         return found[0];
+    }
+
+    /** For tests: the agent's credit ledger (read racily; only while credit traffic is quiet). */
+    RemoteCredit agentCredit()
+    {
+        return agent.credit;
     }
 
     /** For tests: stops as a killed process would, without goodbyes and without reporting anything. */

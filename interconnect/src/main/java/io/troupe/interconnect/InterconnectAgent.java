@@ -51,6 +51,8 @@ final class InterconnectAgent implements Agent
     final Int2ObjectHashMap<Peer> peersBySession = new Int2ObjectHashMap<>();
     final Sessions sessions;
     final FrameEncoder encoder = new FrameEncoder();
+    /** Credit accounts across nodes: deltas to owners, debt held by peers. */
+    final RemoteCredit credit;
     final UnsafeBuffer scratch;
     /** Largest message one offer may carry on the bulk stream; larger frames go as chunks. */
     private final int bulkMessageLimit;
@@ -115,6 +117,7 @@ final class InterconnectAgent implements Agent
         this.scratch = new UnsafeBuffer(new byte[Math.max(64 * 1024, bulkMessageLimit)]);
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
         this.ackIntervalNs = config.ackInterval().toNanos();
+        this.credit = new RemoteCredit(this, system.flow(), config.creditFlushInterval().toNanos());
     }
 
     @Override
@@ -154,6 +157,7 @@ final class InterconnectAgent implements Agent
                 work += sendAcks(peer, nowNs);
             }
         }
+        work += credit.onTick(nowNs);
         if (lingering)
         {
             flushed = allAcknowledged();
@@ -425,6 +429,7 @@ final class InterconnectAgent implements Agent
             return;
         }
         peer.sessionsDown++;
+        credit.onSessionLost(peer.nodeId);
         LOG.info("node {}: session with node {} (incarnation {}) ended: {}", nodeId, peer.nodeId, peer.peerIncarnation, why);
         final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.DISCONNECTED, true);
         peer.lostUnsure += peer.dataInFlight.failAll(unsure) + peer.bulkInFlight.failAll(unsure);

@@ -46,6 +46,7 @@ public final class InterconnectConfig
     private Duration handshakeRetryMin = Duration.ofMillis(100);
     private Duration handshakeRetryMax = Duration.ofSeconds(5);
     private Duration ackInterval = Duration.ofMillis(1);
+    private Duration creditFlushInterval = Duration.ofMillis(1);
 
     /**
      * Creates a config with defaults; a cluster secret, a bind port and the peers must be set.
@@ -589,6 +590,29 @@ public final class InterconnectConfig
     }
 
     /**
+     * How often this node's shadows of other nodes' credit accounts send their net deltas to the owners (a
+     * shadow whose pending delta reaches the flow control's flush bound asks for a flush at once).
+     *
+     * @param value 100 µs..1 s.
+     * @return this.
+     */
+    public InterconnectConfig creditFlushInterval(final Duration value)
+    {
+        this.creditFlushInterval = value;
+        return this;
+    }
+
+    /**
+     * How often shadow credit deltas are flushed to their owners.
+     *
+     * @return the value.
+     */
+    public Duration creditFlushInterval()
+    {
+        return creditFlushInterval;
+    }
+
+    /**
      * Fills defaults and validates; call once the settings are made (the interconnect calls it at start).
      *
      * @param nodeId this node's id (the actor system's).
@@ -626,6 +650,7 @@ public final class InterconnectConfig
         checkDuration("handshakeRetryMin", handshakeRetryMin, Duration.ofMillis(1), Duration.ofMinutes(10));
         checkDuration("handshakeRetryMax", handshakeRetryMax, handshakeRetryMin, Duration.ofMinutes(10));
         checkDuration("ackInterval", ackInterval, Duration.ofNanos(100_000), Duration.ofSeconds(1));
+        checkDuration("creditFlushInterval", creditFlushInterval, Duration.ofNanos(100_000), Duration.ofSeconds(1));
         if (aeronDir == null)
         {
             final Path shm = Path.of("/dev/shm");

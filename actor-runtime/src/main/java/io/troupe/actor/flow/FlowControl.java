@@ -30,6 +30,13 @@ public final class FlowControl
     private final AtomicLong opened = new AtomicLong();
     private final AtomicLong clearedNotices = new AtomicLong();
     private final CreditAccount nodeAccount;
+    private final long flushBound;
+    /** Shadows of other nodes' accounts, by owner node, then account id. */
+    private final ConcurrentHashMap<Integer, ConcurrentHashMap<Long, ShadowAccount>> shadows = new ConcurrentHashMap<>();
+    private final AtomicLong unknownAccounts = new AtomicLong();
+    private final AtomicLong shadowDebtDropped = new AtomicLong();
+    private volatile boolean flushRequested;
+    private volatile Runnable flushRequester = () -> { };
 
     /**
      * Creates the node's flow control. Runtime use: the actor system makes one.
@@ -48,6 +55,7 @@ public final class FlowControl
         this.hasTypeCosts = !typeCosts.isEmpty();
         this.notifier = notifier;
         this.nextId = new AtomicLong((long)(ThreadLocalRandom.current().nextInt() & 0x7FFF_FFFF) << 32);
+        this.flushBound = config.flushBound();
         this.nodeAccount = openAccount(defaultThreshold);
     }
 
@@ -157,6 +165,173 @@ public final class FlowControl
     public long clearedNotices()
     {
         return clearedNotices.get();
+    }
+
+    /**
+     * What an envelope that arrived from another node is charged to: this node's account if it owns it (null if
+     * there is no such open account, counted), else this node's shadow of the owner's account.
+     *
+     * @param ownerNode the owner named in the frame.
+     * @param accountId the account named in the frame.
+     * @return the account or shadow, or null.
+     */
+    public Chargeable resolve(final int ownerNode, final long accountId)
+    {
+        if (ownerNode == nodeId)
+        {
+            final CreditAccount account = accounts.get(accountId);
+            if (account == null)
+            {
+                unknownAccounts.incrementAndGet();
+            }
+            return account;
+        }
+        return shadows.computeIfAbsent(ownerNode, owner -> new ConcurrentHashMap<>())
+            .computeIfAbsent(accountId, id -> new ShadowAccount(this, ownerNode, id));
+    }
+
+    /**
+     * This node's shadow of another node's account, if it has one.
+     *
+     * @param ownerNode the owner.
+     * @param accountId the account.
+     * @return the shadow, or null.
+     */
+    public ShadowAccount shadow(final int ownerNode, final long accountId)
+    {
+        final ConcurrentHashMap<Long, ShadowAccount> ofOwner = shadows.get(ownerNode);
+        return ofOwner == null ? null : ofOwner.get(accountId);
+    }
+
+    /**
+     * Hands every shadow's pending delta to the sink (the transport's flush); a delta the sink refuses stays
+     * pending. Clears the flush request.
+     *
+     * @param sink where the deltas go.
+     * @return the number of deltas taken.
+     */
+    public int drainShadows(final ShadowDeltaSink sink)
+    {
+        flushRequested = false;
+        int taken = 0;
+        for (final ConcurrentHashMap<Long, ShadowAccount> ofOwner : shadows.values())
+        {
+            for (final ShadowAccount shadow : ofOwner.values())
+            {
+                final long delta = shadow.drain();
+                if (delta == 0)
+                {
+                    continue;
+                }
+                if (sink.accept(shadow.ownerNode(), shadow.accountId(), delta))
+                {
+                    taken++;
+                }
+                else
+                {
+                    shadow.restore(delta);
+                }
+            }
+        }
+        return taken;
+    }
+
+    /**
+     * Forgets the shadows of a node that disconnected: it writes off whatever this node held, so the pending
+     * deltas are dropped (their size counted); events still charged to those shadows repay them to no effect.
+     *
+     * @param ownerNode the node.
+     * @return the sum of the absolute pending deltas dropped.
+     */
+    public long dropShadowsOf(final int ownerNode)
+    {
+        final ConcurrentHashMap<Long, ShadowAccount> ofOwner = shadows.remove(ownerNode);
+        if (ofOwner == null)
+        {
+            return 0;
+        }
+        long dropped = 0;
+        for (final ShadowAccount shadow : ofOwner.values())
+        {
+            dropped += Math.abs(shadow.drain());
+        }
+        shadowDebtDropped.addAndGet(dropped);
+        return dropped;
+    }
+
+    /**
+     * Shadows held now, of all owners.
+     *
+     * @return the count.
+     */
+    public int shadowCount()
+    {
+        int count = 0;
+        for (final ConcurrentHashMap<Long, ShadowAccount> ofOwner : shadows.values())
+        {
+            count += ofOwner.size();
+        }
+        return count;
+    }
+
+    /**
+     * Frames from other nodes charged to an account of this node that is not open (closed, or of an earlier
+     * incarnation).
+     *
+     * @return the count.
+     */
+    public long unknownAccounts()
+    {
+        return unknownAccounts.get();
+    }
+
+    /**
+     * Pending shadow deltas dropped because their owner disconnected.
+     *
+     * @return the sum of their absolute values.
+     */
+    public long shadowDebtDropped()
+    {
+        return shadowDebtDropped.get();
+    }
+
+    /**
+     * The pending delta at which a shadow asks for a flush at once.
+     *
+     * @return the bound.
+     */
+    public long flushBound()
+    {
+        return flushBound;
+    }
+
+    /**
+     * Whether a shadow asked for a flush since the last {@link #drainShadows}.
+     *
+     * @return true if a flush is due now.
+     */
+    public boolean isFlushRequested()
+    {
+        return flushRequested;
+    }
+
+    /**
+     * Sets what wakes the transport when a shadow asks for a flush. Runtime use.
+     *
+     * @param requester called on the charging thread; must not block.
+     */
+    public void onFlushRequest(final Runnable requester)
+    {
+        this.flushRequester = requester == null ? () -> { } : requester;
+    }
+
+    void requestFlush()
+    {
+        if (!flushRequested)
+        {
+            flushRequested = true;
+            flushRequester.run();
+        }
     }
 
     void onClosed(final CreditAccount account)

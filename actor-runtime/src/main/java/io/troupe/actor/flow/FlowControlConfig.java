@@ -12,10 +12,13 @@ public final class FlowControlConfig
     public static final long DEFAULT_THRESHOLD = 1024;
     /** Default cost of an envelope. */
     public static final int DEFAULT_COST = 1;
+    /** Default pending delta at which a shadow of another node's account is flushed at once. */
+    public static final long DEFAULT_FLUSH_BOUND = 64;
 
     private boolean enabled = true;
     private long defaultThreshold = DEFAULT_THRESHOLD;
     private int defaultCost = DEFAULT_COST;
+    private long flushBound = DEFAULT_FLUSH_BOUND;
     private final Int2IntHashMap typeCosts = new Int2IntHashMap(-1);
 
     /** Flow control on, threshold {@value #DEFAULT_THRESHOLD}, cost {@value #DEFAULT_COST} for every type. */
@@ -85,6 +88,30 @@ public final class FlowControlConfig
         return this;
     }
 
+    /**
+     * Sets the pending delta at which this node's shadow of another node's account asks for a flush at once
+     * rather than at the transport's next periodic flush; the owner's view of its account lags this node's by
+     * less than this per account, plus what changed since the last flush.
+     *
+     * @param bound 1 or more.
+     * @return this.
+     * @throws IllegalArgumentException if less than 1.
+     */
+    public FlowControlConfig flushBound(final long bound)
+    {
+        if (bound < 1)
+        {
+            throw new IllegalArgumentException("credit flush bound must be 1 or more, was " + bound);
+        }
+        this.flushBound = bound;
+        return this;
+    }
+
+    long flushBound()
+    {
+        return flushBound;
+    }
+
     boolean enabled()
     {
         return enabled;
@@ -137,6 +164,6 @@ public final class FlowControlConfig
         typeCosts.forEach((type, cost) -> costs.append(costs.length() == 0 ? "" : ", ")
             .append(EventTypes.describe(type)).append('=').append(cost));
         return "FlowControlConfig{enabled=" + enabled + ", defaultThreshold=" + defaultThreshold + ", defaultCost=" +
-            defaultCost + ", typeCosts={" + costs + "}}";
+            defaultCost + ", flushBound=" + flushBound + ", typeCosts={" + costs + "}}";
     }
 }

@@ -1,0 +1,16 @@
+package io.troupe.actor.flow;
+
+/** Takes the pending deltas of shadow accounts during a flush (see {@link FlowControl#drainShadows}). */
+@FunctionalInterface
+public interface ShadowDeltaSink
+{
+    /**
+     * One shadow's net delta for its owner.
+     *
+     * @param ownerNode the owner.
+     * @param accountId the account.
+     * @param delta     charges minus repayments since the last flush, not 0.
+     * @return false if the delta could not be sent now: it is kept for the next flush.
+     */
+    boolean accept(int ownerNode, long accountId, long delta);
+}

@@ -1,0 +1,252 @@
+package io.troupe.interconnect;
+
+import io.troupe.actor.flow.CreditAccount;
+import io.troupe.actor.flow.FlowControl;
+import io.troupe.actor.flow.ShadowDeltaSink;
+import io.troupe.serialization.CreditDeltasFrame;
+import io.troupe.serialization.FrameEncoder;
+import io.troupe.serialization.WireFormat;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * Credit accounts across nodes, owned by the interconnect agent's thread.
+ *
+ * <p>As the owner of accounts: applies the net deltas peers report for this node's accounts, and remembers how
+ * much of each account's debt each peer holds (its charges minus its repayments), so that when the session
+ * with a peer ends that debt is written off and ingress never waits on a dead node. As the holder of shadows:
+ * every flush period, or at once when a shadow's pending delta reaches the flush bound, sends each owner one
+ * {@code CreditDeltas} frame (or more) on the control stream with the net delta of every shadow of its
+ * accounts; a delta that cannot be sent now stays pending.
+ */
+final class RemoteCredit implements ShadowDeltaSink
+{
+    /** Entries per {@code CreditDeltas} frame: 20 bytes each, well within a control message. */
+    static final int ENTRIES_PER_FRAME = 128;
+
+    private final InterconnectAgent agent;
+    private final FlowControl flow;
+    private final long flushPeriodNs;
+    /** Debt of this node's accounts held by each peer. */
+    private final Int2ObjectHashMap<Long2ObjectHashMap<Held>> heldByPeer = new Int2ObjectHashMap<>();
+    private final Int2ObjectHashMap<Batch> batches = new Int2ObjectHashMap<>();
+    private long nextFlushNs;
+    long deltasSent;
+    long framesSent;
+    long deltasApplied;
+    long deltasForUnknownAccounts;
+    long deltasDroppedOwnerDown;
+    long writtenOff;
+
+    RemoteCredit(final InterconnectAgent agent, final FlowControl flow, final long flushPeriodNs)
+    {
+        this.agent = agent;
+        this.flow = flow;
+        this.flushPeriodNs = flushPeriodNs;
+    }
+
+    /**
+     * Flushes the shadows' pending deltas if the period has passed or a shadow asked.
+     *
+     * @param nowNs the agent's clock.
+     * @return work done.
+     */
+    int onTick(final long nowNs)
+    {
+        if (nowNs - nextFlushNs < 0 && !flow.isFlushRequested())
+        {
+            return 0;
+        }
+        nextFlushNs = nowNs + flushPeriodNs;
+        final int taken = flow.drainShadows(this);
+        for (final Batch batch : batches.values())
+        {
+            if (batch.count > 0)
+            {
+                send(batch);
+            }
+        }
+        return taken;
+    }
+
+    @Override
+    public boolean accept(final int ownerNode, final long accountId, final long delta)
+    {
+        final Peer peer = agent.peersById.get(ownerNode);
+        if (peer == null || peer.state != Peer.ESTABLISHED || !peer.confirmed)
+        {
+            // no session with the owner: it writes off what this node held, so the delta has nothing to correct
+            deltasDroppedOwnerDown++;
+            return true;
+        }
+        Batch batch = batches.get(ownerNode);
+        if (batch == null)
+        {
+            batch = new Batch(peer);
+            batches.put(ownerNode, batch);
+        }
+        if (batch.count == ENTRIES_PER_FRAME && !send(batch))
+        {
+            return false;
+        }
+        batch.add(ownerNode, accountId, delta);
+        return true;
+    }
+
+    /** Sends a batch; on back pressure its deltas go back to their shadows for the next flush. */
+    private boolean send(final Batch batch)
+    {
+        final FrameEncoder encoder = agent.encoder;
+        final UnsafeBuffer scratch = agent.scratch;
+        final int length = encoder.encodeCreditDeltas(scratch, 0, agent.nodeId, agent.incarnation, batch.owners,
+            batch.accountIds, batch.deltas, batch.count);
+        final boolean sent = batch.peer.control.offer(scratch, 0, length) > 0;
+        if (sent)
+        {
+            deltasSent += batch.count;
+            framesSent++;
+        }
+        else
+        {
+            for (int i = 0; i < batch.count; i++)
+            {
+                final io.troupe.actor.flow.ShadowAccount shadow = flow.shadow(batch.owners[i], batch.accountIds[i]);
+                if (shadow != null)
+                {
+                    shadow.charge(batch.deltas[i]); // charge adds: a negative delta repays
+                }
+            }
+        }
+        batch.count = 0;
+        return sent;
+    }
+
+    /**
+     * Applies a peer's report for this node's accounts.
+     *
+     * @param peer  the established peer it came from.
+     * @param frame the frame.
+     */
+    void onDeltas(final Peer peer, final CreditDeltasFrame frame)
+    {
+        Long2ObjectHashMap<Held> held = heldByPeer.get(peer.nodeId);
+        for (int i = 0; i < frame.count(); i++)
+        {
+            final long delta = frame.delta(i);
+            final CreditAccount account = frame.accountOwnerNode(i) == agent.nodeId ?
+                flow.account(frame.accountId(i)) : null;
+            if (account == null)
+            {
+                deltasForUnknownAccounts++;
+                continue;
+            }
+            if (held == null)
+            {
+                held = new Long2ObjectHashMap<>();
+                heldByPeer.put(peer.nodeId, held);
+            }
+            Held entry = held.get(account.accountId());
+            if (entry == null)
+            {
+                entry = new Held(account);
+                held.put(account.accountId(), entry);
+            }
+            entry.amount += delta;
+            if (delta > 0)
+            {
+                account.charge(delta);
+            }
+            else
+            {
+                account.repay(-delta);
+            }
+            deltasApplied++;
+        }
+    }
+
+    /**
+     * The session with a peer ended: the debt it held on this node's accounts is written off, and this node's
+     * shadows of its accounts are dropped.
+     *
+     * @param peerNodeId the peer.
+     */
+    void onSessionLost(final int peerNodeId)
+    {
+        final Long2ObjectHashMap<Held> held = heldByPeer.remove(peerNodeId);
+        if (held != null)
+        {
+            for (final Held entry : held.values())
+            {
+                if (entry.amount > 0)
+                {
+                    entry.account.writeOff(entry.amount);
+                    writtenOff += entry.amount;
+                }
+            }
+        }
+        final Batch batch = batches.remove(peerNodeId);
+        if (batch != null)
+        {
+            batch.count = 0;
+        }
+        flow.dropShadowsOf(peerNodeId);
+    }
+
+    /**
+     * The debt of one of this node's accounts that a peer holds, as far as its reports have told.
+     *
+     * @param peerNodeId the peer.
+     * @param accountId  the account.
+     * @return the debt.
+     */
+    long heldBy(final int peerNodeId, final long accountId)
+    {
+        final Long2ObjectHashMap<Held> held = heldByPeer.get(peerNodeId);
+        final Held entry = held == null ? null : held.get(accountId);
+        return entry == null ? 0 : entry.amount;
+    }
+
+    /** A peer's share of one account's debt. */
+    private static final class Held
+    {
+        final CreditAccount account;
+        long amount;
+
+        Held(final CreditAccount account)
+        {
+            this.account = account;
+        }
+    }
+
+    /** The deltas for one owner being gathered into a frame. */
+    private static final class Batch
+    {
+        final Peer peer;
+        final int[] owners = new int[ENTRIES_PER_FRAME];
+        final long[] accountIds = new long[ENTRIES_PER_FRAME];
+        final long[] deltas = new long[ENTRIES_PER_FRAME];
+        int count;
+
+        Batch(final Peer peer)
+        {
+            this.peer = peer;
+        }
+
+        void add(final int owner, final long accountId, final long delta)
+        {
+            owners[count] = owner;
+            accountIds[count] = accountId;
+            deltas[count] = delta;
+            count++;
+        }
+    }
+
+    static
+    {
+        if (ENTRIES_PER_FRAME > WireFormat.MAX_GROUP_ENTRIES)
+        {
+            throw new ExceptionInInitializerError("too many credit entries per frame");
+        }
+    }
+}

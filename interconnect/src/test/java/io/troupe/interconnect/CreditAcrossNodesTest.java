@@ -1,0 +1,217 @@
+package io.troupe.interconnect;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.flow.CreditAccount;
+import io.troupe.actor.flow.FundsCleared;
+import io.troupe.actor.flow.ShadowAccount;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Credit accounts across nodes, on real Aeron over loopback: a consumer on one node throttles a source on
+ * another through the shadow of its account; shadows converge to zero; a lost node's debt is written off.
+ */
+@Timeout(60)
+class CreditAcrossNodesTest
+{
+    private static final Duration CONNECT = Duration.ofSeconds(10);
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final String READ = "read";
+    private static final String BLOCK = "block";
+    private static final long THRESHOLD = 50;
+    /** Far more than the source can send before the first report of node 2 reaches it. */
+    private static final int TOTAL = 20_000;
+
+    private TestCluster cluster;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (cluster != null)
+        {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aBusyConsumerOnAnotherNodeStopsTheSourceUntilItCatchesUpAndEveryShadowSettlesAtZero() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final Gate gate = new Gate();
+        final ActorId gateId = two.system.register(gate);
+        two.system.send(gateId, BLOCK);
+        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node 2's worker is busy");
+
+        // node 2: the consumer fans every event out to two sinks, billed (by default) to the event's account
+        final AtomicInteger sunk = new AtomicInteger();
+        final ActorId sink = two.system.register((ctx, envelope) -> sunk.incrementAndGet());
+        final ActorId consumer = two.system.register((ctx, envelope) ->
+        {
+            ctx.send(sink, envelope.event());
+            ctx.send(sink, envelope.event());
+        });
+        // node 1: the source's account, and an ingress that reads while its funds are clear
+        final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
+        final Ingress ingress = new Ingress(account, consumer, TOTAL);
+        final ActorId ingressId = one.system.register(ingress);
+        one.system.send(ingressId, READ);
+
+        // node 2 charges what arrives to its shadow and reports it: the source stops near the threshold
+        TestCluster.await(() -> ingress.stops.get() > 0, WAIT, "the source stops reading");
+        assertThat(account.debt()).isGreaterThanOrEqualTo(THRESHOLD);
+        final int sentWhenStopped = ingress.sent;
+        assertThat(sentWhenStopped).isLessThan(TOTAL);
+        final ShadowAccount shadow = two.system.flow().shadow(1, account.accountId());
+        assertThat(shadow).isNotNull();
+        // node 2's reports lag (see the README): they catch up with everything sent, and nothing more is read
+        TestCluster.await(() -> account.debt() == sentWhenStopped, WAIT, "node 2 reported all it holds");
+        TimeUnit.MILLISECONDS.sleep(50);
+        assertThat(ingress.sent).as("nothing is read while in debt").isEqualTo(sentWhenStopped);
+        assertThat(two.interconnect.agentCredit().heldBy(1, account.accountId())).isZero();
+        assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isEqualTo(sentWhenStopped);
+
+        // node 2 catches up: its repayments and fan-out reach node 1, the source resumes and finishes
+        gate.release.countDown();
+        TestCluster.await(() -> ingress.sent == TOTAL && sunk.get() == 2 * TOTAL, WAIT, "everything is read and sunk");
+        assertThat(ingress.resumes.get()).isGreaterThan(0);
+        TestCluster.await(() -> account.debt() == 0 && shadow.pending() == 0, WAIT, "the accounts settle at zero");
+        assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
+        assertThat(account.writtenOff()).isZero();
+        assertThat(one.system.flow().nodeAccount().debt()).isZero();
+        TestCluster.await(() -> two.system.flow().nodeAccount().debt() == 0, WAIT, "node 2's own account settles");
+    }
+
+    @Test
+    void theDebtOfANodeThatIsLostIsWrittenOffAndItsShadowsAreDropped() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final Gate gate = new Gate();
+        two.system.send(two.system.register(gate), BLOCK);
+        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node 2's worker is busy");
+        final ActorId consumer = two.system.register((ctx, envelope) -> { });
+        final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
+        final Ingress ingress = new Ingress(account, consumer, TOTAL);
+        one.system.send(one.system.register(ingress), READ);
+        TestCluster.await(() -> ingress.stops.get() > 0, WAIT, "the source stops reading");
+        // node 2's reports lag: wait until they account for everything sent
+        TestCluster.await(() -> account.debt() == ingress.sent, WAIT, "node 2 reported all it holds");
+        final long held = account.debt();
+        assertThat(held).isGreaterThanOrEqualTo(THRESHOLD);
+
+        // node 2 vanishes without a goodbye: node 1 writes its debt off and the source resumes
+        two.interconnect.kill();
+        TestCluster.await(() -> account.debt() == 0, WAIT, "the lost node's debt is written off");
+        assertThat(account.writtenOff()).isEqualTo(held);
+        TestCluster.await(() -> ingress.resumes.get() > 0, WAIT, "the source is told to resume");
+        gate.release.countDown();
+    }
+
+    @Test
+    void aNodeDropsItsShadowsOfAnOwnerThatIsLost() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final Gate gate = new Gate();
+        two.system.send(two.system.register(gate), BLOCK);
+        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node 2's worker is busy");
+        final ActorId consumer = two.system.register((ctx, envelope) -> { });
+        final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
+        final Ingress ingress = new Ingress(account, consumer, 10);
+        one.system.send(one.system.register(ingress), READ);
+        TestCluster.await(() -> two.system.flow().shadowCount() == 1 && account.debt() == 10, WAIT,
+            "node 2 shadows node 1's account and has reported what it holds");
+
+        // the owner vanishes: node 2 forgets its shadow; the events still queued repay it to no effect
+        one.interconnect.kill();
+        TestCluster.await(() -> two.system.flow().shadowCount() == 0, WAIT, "the shadow is dropped");
+        gate.release.countDown();
+        TestCluster.await(() -> two.system.counters().eventsHandled() >= 11, WAIT, "node 2 handles what it held");
+        assertThat(two.system.flow().shadowCount()).isZero();
+    }
+
+    /**
+     * Reads up to a total, one event per read, each sent to the consumer charged to the account at cost 1,
+     * then reads again; stops while the account is in debt, and resumes on {@link FundsCleared}.
+     */
+    private static final class Ingress implements Behavior
+    {
+        final AtomicInteger stops = new AtomicInteger();
+        final AtomicInteger resumes = new AtomicInteger();
+        final BlockingQueue<String> log = new LinkedBlockingQueue<>();
+        private final CreditAccount account;
+        private final ActorId consumer;
+        private final int total;
+        volatile int sent;
+
+        Ingress(final CreditAccount account, final ActorId consumer, final int total)
+        {
+            this.account = account;
+            this.consumer = consumer;
+            this.total = total;
+        }
+
+        @Override
+        public void receive(final ActorContext ctx, final Envelope envelope)
+        {
+            if (envelope.event() instanceof FundsCleared)
+            {
+                resumes.incrementAndGet();
+            }
+            if (sent == total)
+            {
+                return;
+            }
+            if (!ctx.ensureClearFunds(account))
+            {
+                stops.incrementAndGet();
+                return;
+            }
+            ctx.send(consumer, "event " + sent, TestCluster.TEXT, 0, 0L, account, 1);
+            sent++;
+            // read again: a poll of our own, which costs nothing
+            ctx.send(ctx.self(), READ, 0, 0, 0L, ctx.system().flow().nodeAccount(), 0);
+        }
+    }
+
+    /** Blocks its worker on the first event until released. */
+    private static final class Gate implements Behavior
+    {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+
+        @Override
+        public void receive(final ActorContext ctx, final Envelope envelope)
+        {
+            entered.countDown();
+            try
+            {
+                release.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
