@@ -272,6 +272,25 @@ public final class Envelope extends Node
     }
 
     /**
+     * Charges this envelope to an account whose debt already counts it: settling the envelope repays the cost.
+     * Runtime use, by a transport receiving an event from the account's owner, which kept the debt when it sent
+     * the event.
+     *
+     * @param account the account.
+     * @param cost    0 or more.
+     * @throws IllegalStateException if already charged.
+     */
+    public void carryCharge(final Chargeable account, final int cost)
+    {
+        if (this.account != null)
+        {
+            throw new IllegalStateException("envelope already charged to " + this.account);
+        }
+        this.account = account;
+        this.cost = cost;
+    }
+
+    /**
      * Takes over the repayment of this envelope's cost: settling it no longer repays. Runtime use, by whoever
      * repays or hands the cost on instead (the handling context, or a transport that sends it to another
      * node).

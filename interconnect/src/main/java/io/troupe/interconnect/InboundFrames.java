@@ -210,7 +210,7 @@ final class InboundFrames implements FrameHandler
             }
             return;
         }
-        chargeArrival(envelope, frame);
+        chargeArrival(envelope, frame, peer);
         if (envelope.isTracked())
         {
             // acknowledged only once the actor system is done with it (see Receipts)
@@ -222,10 +222,12 @@ final class InboundFrames implements FrameHandler
 
     /**
      * Charges an arriving event to the account its frame names: this node's own account if it owns it, else this
-     * node's shadow of the owner's (whose net delta goes back to the owner). An uncharged frame, or one naming
-     * an account this node does not have open, is charged to the node's own account when it is sent on.
+     * node's shadow of the owner's, whose net delta goes back to the owner. An event from the owner itself is
+     * not charged again: the owner kept the debt when it wrote the frame and counts it as held by this node
+     * until this node's repayment reaches it. An uncharged frame, or one naming an account this node does not
+     * have open, is charged to the node's own account when it is sent on.
      */
-    private void chargeArrival(final Envelope envelope, final EnvelopeFrame frame)
+    private void chargeArrival(final Envelope envelope, final EnvelopeFrame frame, final Peer from)
     {
         final int owner = frame.accountOwnerNode();
         if (owner == 0 || !agent.system.flow().isEnabled())
@@ -233,9 +235,18 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Chargeable account = agent.system.flow().resolve(owner, frame.accountId());
-        if (account != null)
+        if (account == null)
         {
-            envelope.chargeTo(account, Math.max(0, frame.cost()));
+            return;
+        }
+        final int cost = Math.max(0, frame.cost());
+        if (owner == from.nodeId)
+        {
+            envelope.carryCharge(account, cost);
+        }
+        else
+        {
+            envelope.chargeTo(account, cost);
         }
     }
 

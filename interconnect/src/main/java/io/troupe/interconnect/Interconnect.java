@@ -239,6 +239,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             {
                 agent.notifyUndelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
             }
+            frame.repay();
         });
     }
 
@@ -256,7 +257,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
         final byte[] frame = encode(envelope);
         final OutboundFrame outbound = new OutboundFrame(frame, envelope.isTracked() ? envelope : null,
-            pairHash(envelope.sender(), envelope.recipient()));
+            pairHash(envelope.sender(), envelope.recipient()), envelope.account(), envelope.cost());
         try
         {
             if (!peer.outbound.send(outbound))
@@ -273,6 +274,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         {
             return UndeliveredReason.DISCONNECTED;
         }
+        // queued: the frame answers for the cost from now on (handed on when written, repaid if dropped)
+        envelope.takeRepayment();
         agentIdle.signal();
         return null;
     }

@@ -289,6 +289,10 @@ final class InterconnectAgent implements Agent
         {
             peer.dataInFlight.add(position, tracked);
         }
+        for (final OutboundFrame charged : batch.charged())
+        {
+            credit.onHandOff(peer.nodeId, charged.account, charged.cost);
+        }
         peer.eventsOut += batch.frames();
         peer.bytesOut += batch.frameBytes();
         batch.clear();
@@ -323,6 +327,10 @@ final class InterconnectAgent implements Agent
             if (frame.tracked != null)
             {
                 peer.bulkInFlight.add(position, frame.tracked);
+            }
+            if (frame.account != null)
+            {
+                credit.onHandOff(peer.nodeId, frame.account, frame.cost);
             }
             peer.eventsOut++;
             peer.bytesOut += frame.frame.length;
@@ -466,6 +474,10 @@ final class InterconnectAgent implements Agent
         {
             notifyUndelivered(envelope, reason, false);
         }
+        for (final OutboundFrame charged : peer.batch.charged())
+        {
+            charged.repay();
+        }
         lost += peer.batch.frames();
         peer.batch.clear();
         if (peer.pending != null)
@@ -507,6 +519,7 @@ final class InterconnectAgent implements Agent
         {
             notifyUndelivered(frame.tracked, reason, false);
         }
+        frame.repay();
     }
 
     /** Sends the sender of a tracked envelope its {@link Undelivered}, on behalf of the recipient. */

@@ -1,6 +1,7 @@
 package io.troupe.interconnect;
 
 import io.troupe.actor.Envelope;
+import io.troupe.actor.flow.Chargeable;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -21,6 +22,7 @@ final class OutboundBatch
     private final UnsafeBuffer buffer;
     private final int packLimit;
     private final List<Envelope> tracked = new ArrayList<>();
+    private final List<OutboundFrame> charged = new ArrayList<>();
     private int[] buckets = new int[64];
     private int length;
     private int frames;
@@ -52,6 +54,10 @@ final class OutboundBatch
         if (frame.tracked != null)
         {
             tracked.add(frame.tracked);
+        }
+        if (frame.account != null)
+        {
+            charged.add(frame);
         }
         if (frames == buckets.length)
         {
@@ -96,9 +102,21 @@ final class OutboundBatch
         return tracked;
     }
 
+    /**
+     * The frames in the batch charged to a credit account, whose cost is handed on when the batch is written
+     * or repaid if it is dropped.
+     *
+     * @return the frames, in batch order.
+     */
+    List<OutboundFrame> charged()
+    {
+        return charged;
+    }
+
     void clear()
     {
         tracked.clear();
+        charged.clear();
         length = 0;
         frames = 0;
     }

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.flow.Chargeable;
 import io.troupe.actor.flow.CreditAccount;
 import io.troupe.actor.flow.FlowControl;
 import io.troupe.actor.flow.ShadowDeltaSink;
@@ -13,9 +14,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * Credit accounts across nodes, owned by the interconnect agent's thread.
  *
- * <p>As the owner of accounts: applies the net deltas peers report for this node's accounts, and remembers how
- * much of each account's debt each peer holds (its charges minus its repayments), so that when the session
- * with a peer ends that debt is written off and ingress never waits on a dead node. As the holder of shadows:
+ * <p>As the owner of accounts: remembers how much of each account's debt each peer holds (the events handed to
+ * it, plus the net deltas it reports: its charges minus its repayments), applies those deltas, and when the
+ * session with a peer ends writes that debt off, so ingress never waits on a dead node. As the holder of shadows:
  * every flush period, or at once when a shadow's pending delta reaches the flush bound, sends each owner one
  * {@code CreditDeltas} frame (or more) on the control stream with the net delta of every shadow of its
  * accounts; a delta that cannot be sent now stays pending.
@@ -130,7 +131,6 @@ final class RemoteCredit implements ShadowDeltaSink
      */
     void onDeltas(final Peer peer, final CreditDeltasFrame frame)
     {
-        Long2ObjectHashMap<Held> held = heldByPeer.get(peer.nodeId);
         for (int i = 0; i < frame.count(); i++)
         {
             final long delta = frame.delta(i);
@@ -141,18 +141,7 @@ final class RemoteCredit implements ShadowDeltaSink
                 deltasForUnknownAccounts++;
                 continue;
             }
-            if (held == null)
-            {
-                held = new Long2ObjectHashMap<>();
-                heldByPeer.put(peer.nodeId, held);
-            }
-            Held entry = held.get(account.accountId());
-            if (entry == null)
-            {
-                entry = new Held(account);
-                held.put(account.accountId(), entry);
-            }
-            entry.amount += delta;
+            held(peer.nodeId, account).amount += delta;
             if (delta > 0)
             {
                 account.charge(delta);
@@ -163,6 +152,44 @@ final class RemoteCredit implements ShadowDeltaSink
             }
             deltasApplied++;
         }
+    }
+
+    /**
+     * A frame charged to an account was written to a peer's publication. If this node owns the account, the
+     * debt stays and the peer answers for it (the peer does not charge it again on arrival, and its repayment
+     * comes back as a delta); a shadow is repaid here, and the peer charges its own shadow on arrival.
+     *
+     * @param peerNodeId the peer.
+     * @param account    the account.
+     * @param cost       the cost.
+     */
+    void onHandOff(final int peerNodeId, final Chargeable account, final int cost)
+    {
+        if (account instanceof CreditAccount && account.ownerNode() == agent.nodeId)
+        {
+            held(peerNodeId, (CreditAccount)account).amount += cost;
+        }
+        else
+        {
+            account.repay(cost);
+        }
+    }
+
+    private Held held(final int peerNodeId, final CreditAccount account)
+    {
+        Long2ObjectHashMap<Held> held = heldByPeer.get(peerNodeId);
+        if (held == null)
+        {
+            held = new Long2ObjectHashMap<>();
+            heldByPeer.put(peerNodeId, held);
+        }
+        Held entry = held.get(account.accountId());
+        if (entry == null)
+        {
+            entry = new Held(account);
+            held.put(account.accountId(), entry);
+        }
+        return entry;
     }
 
     /**

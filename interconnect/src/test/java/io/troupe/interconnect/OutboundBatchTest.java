@@ -15,7 +15,8 @@ class OutboundBatchTest
         final byte[] bytes = new byte[length];
         java.util.Arrays.fill(bytes, fill);
         return new OutboundFrame(bytes, tracked ?
-            new Envelope(ActorId.of(2, 1, 0), ActorId.of(1, 1, 0), 1, Envelope.FLAG_TRACK_DELIVERY, 0L, "x", null) : null, 0);
+            new Envelope(ActorId.of(2, 1, 0), ActorId.of(1, 1, 0), 1, Envelope.FLAG_TRACK_DELIVERY, 0L, "x", null) : null, 0,
+            null, 0);
     }
 
     @Test
