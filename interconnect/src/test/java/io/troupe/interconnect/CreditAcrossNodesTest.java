@@ -150,6 +150,38 @@ class CreditAcrossNodesTest
         assertThat(two.system.flow().shadowCount()).isZero();
     }
 
+    @Test
+    void anEventSentOnByANodeThatIsNotTheOwnerIsHeldByTheNodeItReached() throws Exception
+    {
+        cluster = TestCluster.of(3).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final TestCluster.Node three = cluster.node(3);
+        final Gate gate = new Gate();
+        three.system.send(three.system.register(gate), BLOCK);
+        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node 3's worker is busy");
+        final AtomicInteger sunk = new AtomicInteger();
+        final ActorId sink = three.system.register((ctx, envelope) -> sunk.incrementAndGet());
+        // node 2 relays to node 3, billed by default to the account the event was charged to
+        final ActorId relay = two.system.register((ctx, envelope) -> ctx.send(sink, envelope.event(), TestCluster.TEXT, 0, 0L));
+        final CreditAccount account = one.system.flow().openAccount(1_000);
+        final Ingress ingress = new Ingress(account, relay, 30);
+        one.system.send(one.system.register(ingress), READ);
+
+        // node 2 passes each event on and repays its shadow; node 3 charges its own and holds them all
+        TestCluster.await(() -> one.interconnect.agentCredit().heldBy(3, account.accountId()) == 30 &&
+            one.interconnect.agentCredit().heldBy(2, account.accountId()) == 0 && account.debt() == 30, WAIT,
+            "node 1 sees node 3 holding the 30 events");
+        assertThat(ingress.sent).isEqualTo(30);
+
+        gate.release.countDown();
+        TestCluster.await(() -> sunk.get() == 30 && account.debt() == 0, WAIT, "node 3 handles and repays them");
+        TestCluster.await(() -> two.system.flow().shadow(1, account.accountId()).pending() == 0 &&
+            three.system.flow().shadow(1, account.accountId()).pending() == 0, WAIT, "the shadows settle at zero");
+        assertThat(one.interconnect.agentCredit().heldBy(3, account.accountId())).isZero();
+    }
+
     /**
      * Reads up to a total, one event per read, each sent to the consumer charged to the account at cost 1,
      * then reads again; stops while the account is in debt, and resumes on {@link FundsCleared}.
