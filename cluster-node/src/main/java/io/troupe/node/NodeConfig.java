@@ -3,6 +3,7 @@ package io.troupe.node;
 import com.typesafe.config.Config;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
+import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.memquota.MemoryQuotaConfig;
@@ -33,6 +34,7 @@ public final class NodeConfig
     /** Never handed out: copied by {@link #actorSystemConfig()}. */
     private final List<PoolConfig> pools;
     private final MemoryQuotaConfig memoryQuota;
+    private final FlowSettings flow;
     private final Duration shutdownTimeout;
 
     NodeConfig(
@@ -43,6 +45,7 @@ public final class NodeConfig
         final InterconnectConfig interconnect,
         final List<PoolConfig> pools,
         final MemoryQuotaConfig memoryQuota,
+        final FlowSettings flow,
         final Duration shutdownTimeout)
     {
         this.source = source;
@@ -57,7 +60,28 @@ public final class NodeConfig
         }
         this.pools = List.copyOf(poolCopies);
         this.memoryQuota = memoryQuota;
+        this.flow = flow;
         this.shutdownTimeout = shutdownTimeout;
+    }
+
+    /**
+     * The node's credit flow control settings ({@code troupe.flow}).
+     *
+     * @param enabled          whether events are charged.
+     * @param defaultThreshold the threshold of accounts opened without one.
+     * @param flushBound       the pending shadow delta reported at once.
+     */
+    public record FlowSettings(boolean enabled, long defaultThreshold, long flushBound)
+    {
+        /**
+         * A flow control config with these settings.
+         *
+         * @return a new config.
+         */
+        public FlowControlConfig toConfig()
+        {
+            return new FlowControlConfig().enabled(enabled).defaultThreshold(defaultThreshold).flushBound(flushBound);
+        }
     }
 
     /**
@@ -116,7 +140,17 @@ public final class NodeConfig
     }
 
     /**
-     * The actor system's settings: node id, pools, memory quota and shutdown timeout from the config, the
+     * The node's credit flow control settings.
+     *
+     * @return the settings.
+     */
+    public FlowSettings flow()
+    {
+        return flow;
+    }
+
+    /**
+     * The actor system's settings: node id, pools, memory quota, flow control and shutdown timeout from the config, the
      * class's defaults for the rest (clock, handlers, thread names).
      *
      * @return a new config, not yet concluded, on every call.
@@ -126,6 +160,7 @@ public final class NodeConfig
         final ActorSystemConfig config = new ActorSystemConfig()
             .nodeId(nodeId)
             .memoryQuota(memoryQuota)
+            .flowControl(flow.toConfig())
             .shutdownTimeout(shutdownTimeout);
         for (final PoolConfig pool : pools)
         {
@@ -172,6 +207,9 @@ public final class NodeConfig
             size(memoryQuota.maxBytes()) + ", low water " + size(memoryQuota.lowWaterBytes()) + ", reclaim timeout " +
             duration(memoryQuota.reclaimTimeout()) :
             "off (use is counted, nothing is reclaimed)");
+        line(text, "flow control", flow.enabled() ? "on, default threshold " + flow.defaultThreshold() +
+            ", shadows report at once past " + flow.flushBound() + ", else every " +
+            duration(interconnect.creditFlushInterval()) : "off");
         line(text, "failure", "heartbeat every " + duration(interconnect.heartbeatInterval()) + ", peer down after " +
             duration(interconnect.failureTimeout()) + " of silence");
         line(text, "transport", (interconnect.embeddedDriver() ? "embedded media driver" +
@@ -228,7 +266,8 @@ public final class NodeConfig
             .failureTimeout(from.failureTimeout())
             .handshakeRetryMin(from.handshakeRetryMin())
             .handshakeRetryMax(from.handshakeRetryMax())
-            .ackInterval(from.ackInterval());
+            .ackInterval(from.ackInterval())
+            .creditFlushInterval(from.creditFlushInterval());
         for (final PeerAddress peer : from.peers())
         {
             to.peer(peer);

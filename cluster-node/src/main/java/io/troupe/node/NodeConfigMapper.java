@@ -72,6 +72,11 @@ final class NodeConfigMapper
     static final String HANDSHAKE_RETRY_MIN = "troupe.transport.handshake-retry-min";
     static final String HANDSHAKE_RETRY_MAX = "troupe.transport.handshake-retry-max";
     static final String ACK_INTERVAL = "troupe.transport.ack-interval";
+    static final String CREDIT_FLUSH_INTERVAL = "troupe.transport.credit-flush-interval";
+    static final String FLOW_ENABLED = "troupe.flow.enabled";
+    static final String FLOW_THRESHOLD = "troupe.flow.default-threshold";
+    static final String FLOW_FLUSH_BOUND = "troupe.flow.flush-bound";
+    private static final long MAX_CREDIT = 1L << 62;
 
     /** The keys an element of {@code troupe.peers} may have. */
     static final Set<String> PEER_KEYS = Set.of("id", "host", "port");
@@ -152,13 +157,16 @@ final class NodeConfigMapper
             .outboundQueueCapacity(in.integer(OUTBOUND_QUEUE_CAPACITY))
             .handshakeRetryMin(in.duration(HANDSHAKE_RETRY_MIN))
             .handshakeRetryMax(in.duration(HANDSHAKE_RETRY_MAX))
-            .ackInterval(in.duration(ACK_INTERVAL));
+            .ackInterval(in.duration(ACK_INTERVAL))
+            .creditFlushInterval(in.duration(CREDIT_FLUSH_INTERVAL));
         for (final PeerAddress peer : peers(nodeId))
         {
             interconnect.peer(peer);
         }
         final List<PoolConfig> pools = pools(nodeId);
         final MemoryQuotaConfig memoryQuota = memoryQuota();
+        final NodeConfig.FlowSettings flow = new NodeConfig.FlowSettings(
+            in.bool(FLOW_ENABLED), credit(FLOW_THRESHOLD), credit(FLOW_FLUSH_BOUND));
         final Duration shutdownTimeout = in.duration(SHUTDOWN_TIMEOUT);
         final Path dataDir = dataDir(nodeId);
 
@@ -166,7 +174,7 @@ final class NodeConfigMapper
         final String secretOrigin = CLUSTER_SECRET.equals(secretKey) ? CLUSTER_SECRET :
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
-            source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, shutdownTimeout);
+            source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, flow, shutdownTimeout);
         checkActorSystem(node.actorSystemConfig());
         return node;
     }
@@ -405,6 +413,19 @@ final class NodeConfigMapper
         return in.element((ConfigObject)value, elementPath);
     }
 
+    /** A count of credit units: a whole number from 1 to 2^62. */
+    private long credit(final String key)
+    {
+        final ConfigValue value = in.value(key);
+        final Object raw = value.unwrapped();
+        if (value.valueType() != ConfigValueType.NUMBER || !(raw instanceof Integer || raw instanceof Long) ||
+            ((Number)raw).longValue() < 1 || ((Number)raw).longValue() > MAX_CREDIT)
+        {
+            throw in.invalid(key, "expected a whole number from 1 to " + MAX_CREDIT);
+        }
+        return ((Number)raw).longValue();
+    }
+
     private MemoryQuotaConfig memoryQuota()
     {
         final MemoryQuotaConfig quota = quotaMaxAndLowWater();
@@ -564,6 +585,7 @@ final class NodeConfigMapper
         keys.put("handshakeRetryMin", HANDSHAKE_RETRY_MIN);
         keys.put("handshakeRetryMax", HANDSHAKE_RETRY_MAX);
         keys.put("ackInterval", ACK_INTERVAL);
+        keys.put("creditFlushInterval", CREDIT_FLUSH_INTERVAL);
         return Map.copyOf(keys);
     }
 }

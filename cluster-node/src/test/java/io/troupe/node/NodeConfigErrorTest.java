@@ -89,6 +89,9 @@ class NodeConfigErrorTest
         "troupe.transport.handshake-retry-min        | 0ms                | PT0.001S..PT10M",
         "troupe.transport.handshake-retry-max        | 50ms               | PT0.1S..PT10M",
         "troupe.transport.ack-interval               | 2s                 | PT0.0001S..PT1S",
+        "troupe.transport.credit-flush-interval      | 2s                 | PT0.0001S..PT1S",
+        "troupe.flow.default-threshold               | 0                  | a whole number from 1 to 4611686018427387904",
+        "troupe.flow.flush-bound                     | 1.5                | a whole number from 1 to 4611686018427387904",
     })
     void anOutOfRangeValueNamesItsKey(final String key, final String value, final String allowed)
     {

@@ -55,6 +55,8 @@ class NodeConfigTest
         assertThat(interconnect.handshakeRetryMin()).isEqualTo(Duration.ofMillis(100));
         assertThat(interconnect.handshakeRetryMax()).isEqualTo(Duration.ofSeconds(5));
         assertThat(interconnect.ackInterval()).isEqualTo(Duration.ofMillis(1));
+        assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(1));
+        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(true, 1024, 64));
 
         final ActorSystemConfig actorSystem = config.actorSystemConfig();
         assertThat(actorSystem.nodeId()).isEqualTo(1);
@@ -92,6 +94,7 @@ class NodeConfigTest
             "      spin-before-sleep = 1s }",
             "  ]",
             "  memory-quota { max = 512MiB, low-water = 50%, reclaim-timeout = 2s }",
+            "  flow { enabled = false, default-threshold = 500, flush-bound = 16 }",
             "  failure-detector { heartbeat-interval = 250ms, timeout = 3s }",
             "  transport {",
             "    aeron-dir = \"/dev/shm/aeron-seven\"",
@@ -111,6 +114,7 @@ class NodeConfigTest
             "    handshake-retry-min = 50ms",
             "    handshake-retry-max = 1m",
             "    ack-interval = 500us",
+            "    credit-flush-interval = 2ms",
             "  }",
             "}"));
 
@@ -143,6 +147,8 @@ class NodeConfigTest
         assertThat(interconnect.handshakeRetryMin()).isEqualTo(Duration.ofMillis(50));
         assertThat(interconnect.handshakeRetryMax()).isEqualTo(Duration.ofMinutes(1));
         assertThat(interconnect.ackInterval()).isEqualTo(Duration.ofNanos(500_000));
+        assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(2));
+        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(false, 500, 16));
 
         final ActorSystemConfig actorSystem = config.actorSystemConfig();
         assertThat(actorSystem.nodeId()).isEqualTo(7);

@@ -50,6 +50,7 @@ class ReferenceConfigTest
         assertThat(fromFile.handshakeRetryMin()).isEqualTo(defaults.handshakeRetryMin());
         assertThat(fromFile.handshakeRetryMax()).isEqualTo(defaults.handshakeRetryMax());
         assertThat(fromFile.ackInterval()).isEqualTo(defaults.ackInterval());
+        assertThat(fromFile.creditFlushInterval()).isEqualTo(defaults.creditFlushInterval());
     }
 
     @Test
@@ -63,6 +64,8 @@ class ReferenceConfigTest
         assertThat(fromFile.memoryQuota().enabled()).isEqualTo(defaults.memoryQuota().enabled());
         assertThat(fromFile.memoryQuota().maxBytes()).isEqualTo(defaults.memoryQuota().maxBytes());
         assertThat(fromFile.memoryQuota().reclaimTimeout()).isEqualTo(defaults.memoryQuota().reclaimTimeout());
+        assertThat(NodeConfigLoader.parse(NodeConfigTest.MINIMAL).flow()).isEqualTo(new NodeConfig.FlowSettings(true,
+            io.troupe.actor.flow.FlowControlConfig.DEFAULT_THRESHOLD, io.troupe.actor.flow.FlowControlConfig.DEFAULT_FLUSH_BOUND));
         assertThat(fromFile.pools()).hasSameSizeAs(defaults.pools());
         final PoolConfig pool = fromFile.pools().get(0);
         final PoolConfig defaultPool = defaults.pools().get(0);
