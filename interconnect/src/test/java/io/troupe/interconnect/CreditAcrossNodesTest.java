@@ -5,6 +5,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.flow.CreditAccount;
+import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.actor.flow.FundsCleared;
 import io.troupe.actor.flow.ShadowAccount;
 import org.junit.jupiter.api.AfterEach;
@@ -180,6 +181,47 @@ class CreditAcrossNodesTest
         TestCluster.await(() -> two.system.flow().shadow(1, account.accountId()).pending() == 0 &&
             three.system.flow().shadow(1, account.accountId()).pending() == 0, WAIT, "the shadows settle at zero");
         assertThat(one.interconnect.agentCredit().heldBy(3, account.accountId())).isZero();
+    }
+
+    @Test
+    void theOwnersViewLagsAShadowByLessThanTheFlushBoundUntilThePeriodicFlush() throws Exception
+    {
+        final long bound = 10;
+        cluster = TestCluster.of(2);
+        cluster.flowControl = () -> new FlowControlConfig().flushBound(bound);
+        for (int id = 1; id <= 2; id++)
+        {
+            final TestCluster.Node node = cluster.node(id);
+            cluster.start(node, cluster.config(node).creditFlushInterval(Duration.ofSeconds(1)));
+        }
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        // node 2's sink blocks on the first part it gets: the parts stay outstanding
+        final Gate sink = new Gate();
+        final ActorId sinkId = two.system.register(sink);
+        final int fanOut = 25;
+        final ActorId fanner = two.system.register((ctx, envelope) ->
+        {
+            for (int i = 0; i < fanOut; i++)
+            {
+                ctx.send(sinkId, "part " + i, TestCluster.TEXT, 0, 0L);
+            }
+        });
+        final CreditAccount account = one.system.flow().openAccount(1_000);
+        one.system.send(fanner, "whole", TestCluster.TEXT, 0, 0L, account, 1);
+        TestCluster.await(() -> sink.entered.getCount() == 0, WAIT, "node 2 fans out and its sink blocks");
+
+        // 25 parts outstanding; node 2's shadow reports each time its pending delta reaches 10, so the owner's
+        // view is short by less than 10 until the periodic flush, a second later
+        TimeUnit.MILLISECONDS.sleep(100);
+        final long seen = account.debt();
+        final long pending = two.system.flow().shadow(1, account.accountId()).pending();
+        assertThat(pending).isBetween(0L, bound - 1);
+        assertThat(seen).isEqualTo(fanOut - pending).isGreaterThan(fanOut - bound);
+        TestCluster.await(() -> account.debt() == fanOut, Duration.ofSeconds(3), "the periodic flush reports the rest");
+        sink.release.countDown();
+        TestCluster.await(() -> account.debt() == 0, Duration.ofSeconds(3), "everything is repaid");
     }
 
     /**

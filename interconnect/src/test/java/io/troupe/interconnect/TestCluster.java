@@ -47,6 +47,10 @@ final class TestCluster implements AutoCloseable
         }
     }
 
+    /** The flow control settings of the nodes started from now on (a fresh config for each). */
+    java.util.function.Supplier<io.troupe.actor.flow.FlowControlConfig> flowControl =
+        io.troupe.actor.flow.FlowControlConfig::new;
+
     static TestCluster of(final int count)
     {
         final TestCluster cluster = new TestCluster();
@@ -91,7 +95,7 @@ final class TestCluster implements AutoCloseable
     Node start(final Node node, final InterconnectConfig config)
     {
         node.system = ActorSystem.start(new ActorSystemConfig().nodeId(node.id).threadNamePrefix("it-")
-            .pool(PoolConfig.named("default").threads(1)));
+            .pool(PoolConfig.named("default").threads(1)).flowControl(flowControl.get()));
         node.interconnect = Interconnect.start(node.system, config, CODECS);
         return node;
     }
