@@ -122,6 +122,7 @@ class CreditAcrossNodesTest
         two.interconnect.kill();
         TestCluster.await(() -> account.debt() == 0, WAIT, "the lost node's debt is written off");
         assertThat(account.writtenOff()).isEqualTo(held);
+        assertThat(one.system.flow().writtenOff()).isEqualTo(held);
         TestCluster.await(() -> ingress.resumes.get() > 0, WAIT, "the source is told to resume");
         gate.release.countDown();
     }

@@ -218,6 +218,7 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
         {
             writtenOff += amount;
         }
+        flow.onWrittenOff(amount);
         repay(amount);
     }
 

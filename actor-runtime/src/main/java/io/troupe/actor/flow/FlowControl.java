@@ -35,6 +35,7 @@ public final class FlowControl
     private final ConcurrentHashMap<Integer, ConcurrentHashMap<Long, ShadowAccount>> shadows = new ConcurrentHashMap<>();
     private final AtomicLong unknownAccounts = new AtomicLong();
     private final AtomicLong shadowDebtDropped = new AtomicLong();
+    private final AtomicLong writtenOff = new AtomicLong();
     private volatile boolean flushRequested;
     private volatile Runnable flushRequester = () -> { };
 
@@ -332,6 +333,21 @@ public final class FlowControl
             flushRequested = true;
             flushRequester.run();
         }
+    }
+
+    /**
+     * Debt of this node's accounts written off since start, because the nodes holding it disconnected.
+     *
+     * @return the total.
+     */
+    public long writtenOff()
+    {
+        return writtenOff.get();
+    }
+
+    void onWrittenOff(final long amount)
+    {
+        writtenOff.addAndGet(amount);
     }
 
     void onClosed(final CreditAccount account)

@@ -10,6 +10,7 @@ import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.SystemCounters;
 import io.troupe.actor.UndeliveredException;
+import io.troupe.actor.flow.FlowControl;
 import io.troupe.interconnect.PeerCounters;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfig;
@@ -391,6 +392,10 @@ public final class ClusterDemo
         out.printf(Locale.ROOT, "          node 1's actors handled %,d events; undelivered %d, dropped %d, dead letters %d, " +
             "handler failures %d%n", counters.eventsHandled(), counters.undelivered(), counters.dropped(),
             counters.deadLetters(), counters.handlerFailures());
+        final FlowControl flow = one.system().flow();
+        out.printf(Locale.ROOT, "          credit: node 1 has %d account%s open (its own owes %d), %d written off; it " +
+            "shadows %d of other nodes' accounts%n", flow.openAccounts(), flow.openAccounts() == 1 ? "" : "s",
+            flow.nodeAccount().debt(), flow.writtenOff(), flow.shadowCount());
     }
 
     private void shutdown(final Node one, final NodeProcess two, final LocalCluster cluster) throws InterruptedException
