@@ -225,6 +225,21 @@ class CreditAcrossNodesTest
         TestCluster.await(() -> account.debt() == 0, Duration.ofSeconds(3), "everything is repaid");
     }
 
+    @Test
+    void anEventRefusedForADownPeerIsRepaidAtOnce() throws Exception
+    {
+        cluster = TestCluster.of(2);
+        final TestCluster.Node one = cluster.start(cluster.node(1), cluster.config(cluster.node(1)));
+        final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
+        for (int i = 0; i < 20; i++)
+        {
+            one.system.send(ActorId.of(2, 5, 5), "to nobody", TestCluster.TEXT, i % 2 == 0 ? Envelope.FLAG_TRACK_DELIVERY : 0,
+                0L, account, 3);
+        }
+        assertThat(account.debt()).isZero();
+        assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
+    }
+
     /**
      * Reads up to a total, one event per read, each sent to the consumer charged to the account at cost 1,
      * then reads again; stops while the account is in debt, and resumes on {@link FundsCleared}.
