@@ -391,10 +391,7 @@ public final class ActorSystem implements AutoCloseable
      */
     public boolean send(final Envelope envelope)
     {
-        if (flow.isEnabled() && envelope.account() == null)
-        {
-            envelope.chargeTo(flow.nodeAccount(), flow.costOf(envelope.type()));
-        }
+        chargeUncharged(envelope);
         if (router.phase() != Router.RUNNING)
         {
             counters.rejectedSends.incrementAndGet();
@@ -410,6 +407,15 @@ public final class ActorSystem implements AutoCloseable
         }
         router.route(envelope, null);
         return true;
+    }
+
+    /** A send from outside any handler not charged yet is charged to the node's own account, at its type's cost. */
+    private void chargeUncharged(final Envelope envelope)
+    {
+        if (flow.isEnabled() && envelope.account() == null)
+        {
+            envelope.chargeTo(flow.nodeAccount(), flow.costOf(envelope.type()));
+        }
     }
 
     /**
@@ -455,10 +461,7 @@ public final class ActorSystem implements AutoCloseable
         timer.schedule(
             timeout.toNanos(), new Envelope(askerId, askerId, 0, 0, 0L, AskBehavior.TIMEOUT, null), asker.timeoutCookie());
         final Envelope request = new Envelope(recipient, askerId, type, Envelope.FLAG_TRACK_DELIVERY, 0L, event, null);
-        if (flow.isEnabled())
-        {
-            request.chargeTo(flow.nodeAccount(), flow.costOf(type));
-        }
+        chargeUncharged(request);
         router.route(request, null);
         return asker.future();
     }

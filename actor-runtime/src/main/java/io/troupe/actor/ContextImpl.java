@@ -237,7 +237,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
             {
                 charged.charge(units);
             }
-            envelope.chargedAs(charged, units);
+            envelope.carryCharge(charged, units);
         }
         router.route(envelope, worker);
     }

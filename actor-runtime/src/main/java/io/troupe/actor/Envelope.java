@@ -262,19 +262,15 @@ public final class Envelope extends Node
      */
     public void chargeTo(final Chargeable account, final int cost)
     {
-        if (this.account != null)
-        {
-            throw new IllegalStateException("envelope already charged to " + this.account);
-        }
+        carryCharge(account, cost);
         account.charge(cost);
-        this.account = account;
-        this.cost = cost;
     }
 
     /**
      * Charges this envelope to an account whose debt already counts it: settling the envelope repays the cost.
      * Runtime use, by a transport receiving an event from the account's owner, which kept the debt when it sent
-     * the event.
+     * the event, and by a handler's context, which has charged the account (or drawn on the handled event's
+     * cost) itself.
      *
      * @param account the account.
      * @param cost    0 or more.
@@ -305,13 +301,6 @@ public final class Envelope extends Node
         }
         repaid = true;
         return account;
-    }
-
-    /** Records a charge already made on the account (a transfer of credit by the handling context). */
-    void chargedAs(final Chargeable account, final int cost)
-    {
-        this.account = account;
-        this.cost = cost;
     }
 
     /**

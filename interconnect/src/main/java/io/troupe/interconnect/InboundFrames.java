@@ -5,6 +5,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.flow.Chargeable;
+import io.troupe.actor.flow.FlowControl;
 import io.troupe.serialization.AckFrame;
 import io.troupe.serialization.ChunkAssembler;
 import io.troupe.serialization.ChunkFrame;
@@ -230,11 +231,12 @@ final class InboundFrames implements FrameHandler
     private void chargeArrival(final Envelope envelope, final EnvelopeFrame frame, final Peer from)
     {
         final int owner = frame.accountOwnerNode();
-        if (owner == 0 || !agent.system.flow().isEnabled())
+        final FlowControl flow = agent.system.flow();
+        if (owner == 0 || !flow.isEnabled())
         {
             return;
         }
-        final Chargeable account = agent.system.flow().resolve(owner, frame.accountId());
+        final Chargeable account = flow.resolve(owner, frame.accountId());
         if (account == null)
         {
             return;

@@ -53,10 +53,7 @@ class CreditAcrossNodesTest
         cluster.awaitConnected(CONNECT);
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
-        final Gate gate = new Gate();
-        final ActorId gateId = two.system.register(gate);
-        two.system.send(gateId, BLOCK);
-        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node 2's worker is busy");
+        final Gate gate = blockWorker(two);
 
         // node 2: the consumer fans every event out to two sinks, billed (by default) to the event's account
         final AtomicInteger sunk = new AtomicInteger();
@@ -105,9 +102,7 @@ class CreditAcrossNodesTest
         cluster.awaitConnected(CONNECT);
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
-        final Gate gate = new Gate();
-        two.system.send(two.system.register(gate), BLOCK);
-        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node 2's worker is busy");
+        final Gate gate = blockWorker(two);
         final ActorId consumer = two.system.register((ctx, envelope) -> { });
         final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
         final Ingress ingress = new Ingress(account, consumer, TOTAL);
@@ -134,9 +129,7 @@ class CreditAcrossNodesTest
         cluster.awaitConnected(CONNECT);
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
-        final Gate gate = new Gate();
-        two.system.send(two.system.register(gate), BLOCK);
-        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node 2's worker is busy");
+        final Gate gate = blockWorker(two);
         final ActorId consumer = two.system.register((ctx, envelope) -> { });
         final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
         final Ingress ingress = new Ingress(account, consumer, 10);
@@ -160,9 +153,7 @@ class CreditAcrossNodesTest
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
         final TestCluster.Node three = cluster.node(3);
-        final Gate gate = new Gate();
-        three.system.send(three.system.register(gate), BLOCK);
-        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node 3's worker is busy");
+        final Gate gate = blockWorker(three);
         final AtomicInteger sunk = new AtomicInteger();
         final ActorId sink = three.system.register((ctx, envelope) -> sunk.incrementAndGet());
         // node 2 relays to node 3, billed by default to the account the event was charged to
@@ -238,6 +229,15 @@ class CreditAcrossNodesTest
         }
         assertThat(account.debt()).isZero();
         assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
+    }
+
+    /** Blocks a node's only worker with a gate; its actors' events queue up until the gate is released. */
+    private static Gate blockWorker(final TestCluster.Node node)
+    {
+        final Gate gate = new Gate();
+        node.system.send(node.system.register(gate), BLOCK);
+        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node " + node.id + "'s worker is busy");
+        return gate;
     }
 
     /**
