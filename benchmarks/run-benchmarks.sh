@@ -2,7 +2,8 @@
 # Runs the standard Troupe benchmark set, each workload in a JVM of its own, one after another:
 #   local.pingpong --pairs 1, local.pingpong --pairs 4, local.fanin --producers 4, local.spawn --actors 1000000,
 #   memquota.flood --queues 1000 --max-mb 64, broker.match, flow.overhead, remote.throughput, remote.rtt (these
-#   two start a child JVM each). broker.overload (70 s at its defaults) is left to be run by hand.
+#   two start a child JVM each). broker.overload (70 s at its defaults) and flow.flood (about 3 minutes) are
+#   left to be run by hand.
 # Builds benchmarks/target/troupe-benchmarks.jar first if it is missing.
 #
 # usage: benchmarks/run-benchmarks.sh [--warmup <s>] [--seconds <s>] [--threads <n>] [--idle backoff|spin]
@@ -18,7 +19,7 @@ jar="$script_dir/target/troupe-benchmarks.jar"
 
 usage()
 {
-    sed -n '2,12s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+    sed -n '2,13s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
     exit 2
 }
 

@@ -20,7 +20,7 @@ public final class Main
     private static final List<Workload> WORKLOADS =
         List.of(new PingPongWorkload(), new FanInWorkload(), new SpawnWorkload(), new MemQuotaFloodWorkload(),
             new BrokerMatchWorkload(), new BrokerOverloadWorkload(), new RemoteThroughputWorkload(),
-            new RemoteRttWorkload(), new RemotePeerWorkload(), new FlowOverheadWorkload());
+            new RemoteRttWorkload(), new RemotePeerWorkload(), new FlowOverheadWorkload(), new FlowFloodWorkload());
 
     private Main()
     {

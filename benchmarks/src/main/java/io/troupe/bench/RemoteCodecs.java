@@ -17,13 +17,17 @@ final class RemoteCodecs
     static final int TALLY_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 3);
     /** {@link Ping}: {@code remote.rtt}'s request and response. */
     static final int PING_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 4);
+    /** {@link FloodPace}: {@code flow.flood} sets the consumer's service time. */
+    static final int FLOOD_PACE_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 5);
+    /** {@link FloodTally}: {@code flow.flood}'s consumer counts. */
+    static final int FLOOD_TALLY_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 6);
 
     private RemoteCodecs()
     {
     }
 
     /**
-     * The registry: Troupe's own codecs and the four above.
+     * The registry: Troupe's own codecs and the six above.
      *
      * @return a new registry.
      */
@@ -35,6 +39,8 @@ final class RemoteCodecs
             .register(Ack.Codec.INSTANCE)
             .register(Tally.Codec.INSTANCE)
             .register(Ping.Codec.INSTANCE)
+            .register(FloodPace.Codec.INSTANCE)
+            .register(FloodTally.Codec.INSTANCE)
             .build();
     }
 }

@@ -231,6 +231,38 @@ class CreditAcrossNodesTest
         assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
     }
 
+    @Test
+    void framesStillQueuedWhenASessionDiesAreRepaidAndWhatWasWrittenIsWrittenOff() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final ActorId consumer = two.system.register((ctx, envelope) -> { });
+        final CreditAccount account = one.system.flow().openAccount(Long.MAX_VALUE);
+
+        // node 2 stops reading without a word: Aeron's window to it fills and the rest waits in node 1's queue
+        two.interconnect.kill();
+        final int total = 20_000;
+        final String kilobyte = "x".repeat(1024);
+        for (int i = 0; i < total; i++)
+        {
+            one.system.send(consumer, kilobyte, TestCluster.TEXT, 0, i, account, 1);
+        }
+        assertThat(account.debt()).as("every event is charged until it is written, refused or dropped").isPositive();
+
+        TestCluster.await(() -> !one.interconnect.isConnected(2), WAIT, "node 1 declares node 2 down");
+        TestCluster.await(() -> account.debt() == 0, WAIT, "every charge is settled");
+        final PeerCounters peer = one.interconnect.peerCounters().get(0);
+        assertThat(peer.lostQueued()).as("frames were still queued when the session died").isPositive();
+        assertThat(account.writtenOff()).as("frames written before the end are written off, the rest repaid")
+            .isLessThan(total);
+        assertThat(account.writtenOff() + peer.lostQueued() + peer.refusedDown())
+            .as("each event written off, dropped from the queue or refused, exactly once")
+            .isEqualTo(total);
+        assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
+    }
+
     /** Blocks a node's only worker with a gate; its actors' events queue up until the gate is released. */
     private static Gate blockWorker(final TestCluster.Node node)
     {
