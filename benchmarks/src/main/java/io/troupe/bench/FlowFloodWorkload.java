@@ -15,7 +15,6 @@ import io.troupe.memquota.MemoryQuotaConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -136,13 +135,9 @@ final class FlowFloodWorkload implements Workload
         {
             final Interconnect interconnect = RemoteNodes.start(
                 system, RemoteNodes.clusterId(port, peerPort), port, RemoteNodes.PEER_NODE, peerPort, settings.idle);
-            try (PeerProcess peer = PeerProcess.start(List.of("remote.peer",
-                "--" + RemotePeerWorkload.PORT, Integer.toString(peerPort),
-                "--" + RemotePeerWorkload.PEER_PORT, Integer.toString(port),
-                "--" + RemoteNodes.IDLE, settings.idle.name().toLowerCase(Locale.ROOT),
-                "--" + Options.THREADS, Integer.toString(settings.threads),
+            try (PeerProcess peer = RemoteNodes.startPeer(peerPort, port, settings.idle, settings.threads,
                 "--" + RemotePeerWorkload.ACCOUNTS, withAccounts ? "on" : "off",
-                "--" + RemotePeerWorkload.QUOTA_MB, Long.toString(settings.quotaMb))))
+                "--" + RemotePeerWorkload.QUOTA_MB, Long.toString(settings.quotaMb)))
             {
                 final Run run = new Run(system, peer, prefix);
                 RemoteNodes.awaitAnswer(system, interconnect, peer, run.monitor, FloodTally.REQUEST,

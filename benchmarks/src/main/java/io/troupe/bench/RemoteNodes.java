@@ -14,6 +14,7 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutionException;
@@ -102,6 +103,29 @@ final class RemoteNodes
             .bindPort(port)
             .idleMode(idle)
             .peer(new PeerAddress(peerNodeId, HOST, peerPort)), RemoteCodecs.registry());
+    }
+
+    /**
+     * Starts the child node: {@code remote.peer} listening on {@code peerPort}, with this node at
+     * {@code driverPort} as its peer, the same idle mode and pool threads, and any further options.
+     *
+     * @param peerPort   the child's UDP port.
+     * @param driverPort this node's UDP port.
+     * @param idle       the idle mode.
+     * @param threads    pool threads of the child.
+     * @param extra      further options of {@code remote.peer}, as name and value pairs.
+     * @return the running child.
+     */
+    static PeerProcess startPeer(final int peerPort, final int driverPort, final IdleMode idle, final int threads,
+        final String... extra)
+    {
+        final List<String> args = new ArrayList<>(List.of("remote.peer",
+            "--" + RemotePeerWorkload.PORT, Integer.toString(peerPort),
+            "--" + RemotePeerWorkload.PEER_PORT, Integer.toString(driverPort),
+            "--" + IDLE, idle.name().toLowerCase(Locale.ROOT),
+            "--" + Options.THREADS, Integer.toString(threads)));
+        args.addAll(List.of(extra));
+        return PeerProcess.start(args);
     }
 
     /**

@@ -9,7 +9,6 @@ import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -81,11 +80,7 @@ final class RemoteRttWorkload implements Workload
         {
             final Interconnect interconnect = RemoteNodes.start(
                 system, RemoteNodes.clusterId(port, peerPort), port, RemoteNodes.PEER_NODE, peerPort, idle);
-            try (PeerProcess peer = PeerProcess.start(List.of("remote.peer",
-                "--" + RemotePeerWorkload.PORT, Integer.toString(peerPort),
-                "--" + RemotePeerWorkload.PEER_PORT, Integer.toString(port),
-                "--" + RemoteNodes.IDLE, idle.name().toLowerCase(Locale.ROOT),
-                "--" + Options.THREADS, Integer.toString(threads))))
+            try (PeerProcess peer = RemoteNodes.startPeer(peerPort, port, idle, threads))
             {
                 final ActorId echoService = ServiceId.of(RemoteNodes.PEER_NODE, RemotePeerWorkload.ECHO);
                 RemoteNodes.awaitAnswer(system, interconnect, peer, echoService, new Ping(0), RemoteCodecs.PING_TYPE,

@@ -8,7 +8,6 @@ import io.troupe.interconnect.Interconnect;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -69,11 +68,7 @@ final class RemoteThroughputWorkload implements Workload
         {
             final Interconnect interconnect = RemoteNodes.start(
                 system, RemoteNodes.clusterId(port, peerPort), port, RemoteNodes.PEER_NODE, peerPort, idle);
-            try (PeerProcess peer = PeerProcess.start(List.of("remote.peer",
-                "--" + RemotePeerWorkload.PORT, Integer.toString(peerPort),
-                "--" + RemotePeerWorkload.PEER_PORT, Integer.toString(port),
-                "--" + RemoteNodes.IDLE, idle.name().toLowerCase(Locale.ROOT),
-                "--" + Options.THREADS, Integer.toString(threads))))
+            try (PeerProcess peer = RemoteNodes.startPeer(peerPort, port, idle, threads))
             {
                 final ActorId sinkService = ServiceId.of(RemoteNodes.PEER_NODE, RemotePeerWorkload.SINK);
                 RemoteNodes.awaitAnswer(system, interconnect, peer, sinkService, Tally.REQUEST, RemoteCodecs.TALLY_TYPE,
