@@ -49,6 +49,11 @@ final class InboundFrames implements FrameHandler
     /** The stream position before the data-stream message being read (-1: not read yet). */
     private long messagePositionBefore = -1;
     private boolean loggedBadFrame;
+    /** The account the last charged arrival named (see {@link #resolve}). */
+    private Chargeable lastAccount;
+    private int lastOwner;
+    private long lastAccountId;
+    private long lastGeneration;
 
     InboundFrames(final InterconnectAgent agent, final EventCodecRegistry codecs)
     {
@@ -236,7 +241,7 @@ final class InboundFrames implements FrameHandler
         {
             return;
         }
-        final Chargeable account = flow.resolve(owner, frame.accountId());
+        final Chargeable account = resolve(flow, owner, frame.accountId());
         if (account == null)
         {
             return;
@@ -250,6 +255,22 @@ final class InboundFrames implements FrameHandler
         {
             envelope.chargeTo(account, cost);
         }
+    }
+
+    /** {@link FlowControl#resolve}, remembering the last answer while the flow control's generation holds. */
+    private Chargeable resolve(final FlowControl flow, final int owner, final long accountId)
+    {
+        final long generation = flow.generation();
+        if (lastAccount != null && owner == lastOwner && accountId == lastAccountId && generation == lastGeneration)
+        {
+            return lastAccount;
+        }
+        final Chargeable account = flow.resolve(owner, accountId);
+        lastOwner = owner;
+        lastAccountId = accountId;
+        lastGeneration = generation;
+        lastAccount = account;
+        return account;
     }
 
     @Override

@@ -36,6 +36,7 @@ public final class FlowControl
     private final AtomicLong unknownAccounts = new AtomicLong();
     private final AtomicLong shadowDebtDropped = new AtomicLong();
     private final AtomicLong writtenOff = new AtomicLong();
+    private final AtomicLong generation = new AtomicLong();
     private volatile boolean flushRequested;
     private volatile Runnable flushRequester = () -> { };
 
@@ -192,6 +193,18 @@ public final class FlowControl
     }
 
     /**
+     * Changes whenever an account is closed or shadows are dropped. A caller that keeps what {@link #resolve}
+     * returned (the transport remembers the last account an arrival named, so a stream of events from one source
+     * costs no map lookup) may reuse it for the same owner and id as long as the generation is unchanged.
+     *
+     * @return the generation.
+     */
+    public long generation()
+    {
+        return generation.get();
+    }
+
+    /**
      * This node's shadow of another node's account, if it has one.
      *
      * @param ownerNode the owner.
@@ -251,6 +264,7 @@ public final class FlowControl
         {
             return 0;
         }
+        generation.incrementAndGet();
         long dropped = 0;
         for (final ShadowAccount shadow : ofOwner.values())
         {
@@ -353,6 +367,7 @@ public final class FlowControl
     void onClosed(final CreditAccount account)
     {
         accounts.remove(account.accountId(), account);
+        generation.incrementAndGet();
     }
 
     void notifyCleared(final ActorId waiter, final FundsCleared event)

@@ -44,6 +44,25 @@ class ShadowAccountsTest
     }
 
     @Test
+    void theGenerationChangesExactlyWhenAResolvedAccountOrShadowMayHaveBeenForgotten()
+    {
+        final long initial = flow.generation();
+        final CreditAccount own = flow.openAccount();
+        flow.resolve(NODE, own.accountId());
+        final Chargeable shadow = flow.resolve(7, 42L);
+        flow.dropShadowsOf(9); // no shadows of node 9: nothing forgotten
+        assertThat(flow.generation()).as("opening and resolving forget nothing").isEqualTo(initial);
+
+        own.close();
+        final long afterClose = flow.generation();
+        assertThat(afterClose).as("a closed account is forgotten").isNotEqualTo(initial);
+
+        flow.dropShadowsOf(7);
+        assertThat(flow.generation()).as("dropped shadows are forgotten").isNotEqualTo(afterClose);
+        assertThat(flow.resolve(7, 42L)).as("a new shadow after the drop").isNotSameAs(shadow);
+    }
+
+    @Test
     void aShadowAsksForAFlushOnceItsPendingDeltaReachesTheBoundEitherWay()
     {
         final ShadowAccount shadow = (ShadowAccount)flow.resolve(7, 1L);
