@@ -70,8 +70,9 @@ public final class NodeConfig
      * @param enabled          whether events are charged.
      * @param defaultThreshold the threshold of accounts opened without one.
      * @param flushBound       the pending shadow delta reported at once.
+     * @param shadowIdleTimeout how long a shadow of another node's account may go unchanged before it is forgotten.
      */
-    public record FlowSettings(boolean enabled, long defaultThreshold, long flushBound)
+    public record FlowSettings(boolean enabled, long defaultThreshold, long flushBound, Duration shadowIdleTimeout)
     {
         /**
          * A flow control config with these settings.
@@ -80,7 +81,8 @@ public final class NodeConfig
          */
         public FlowControlConfig toConfig()
         {
-            return new FlowControlConfig().enabled(enabled).defaultThreshold(defaultThreshold).flushBound(flushBound);
+            return new FlowControlConfig().enabled(enabled).defaultThreshold(defaultThreshold).flushBound(flushBound)
+                .shadowIdleTimeout(shadowIdleTimeout);
         }
     }
 
@@ -209,7 +211,8 @@ public final class NodeConfig
             "off (use is counted, nothing is reclaimed)");
         line(text, "flow control", flow.enabled() ? "on, default threshold " + flow.defaultThreshold() +
             ", shadows report at once past " + flow.flushBound() + ", else every " +
-            duration(interconnect.creditFlushInterval()) : "off");
+            duration(interconnect.creditFlushInterval()) + ", idle shadows forgotten after " +
+            duration(flow.shadowIdleTimeout()) : "off");
         line(text, "failure", "heartbeat every " + duration(interconnect.heartbeatInterval()) + ", peer down after " +
             duration(interconnect.failureTimeout()) + " of silence");
         line(text, "transport", (interconnect.embeddedDriver() ? "embedded media driver" +

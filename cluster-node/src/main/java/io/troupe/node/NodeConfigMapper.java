@@ -9,6 +9,7 @@ import com.typesafe.config.ConfigValueType;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
+import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.interconnect.IdleMode;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;
@@ -76,6 +77,7 @@ final class NodeConfigMapper
     static final String FLOW_ENABLED = "troupe.flow.enabled";
     static final String FLOW_THRESHOLD = "troupe.flow.default-threshold";
     static final String FLOW_FLUSH_BOUND = "troupe.flow.flush-bound";
+    static final String FLOW_SHADOW_IDLE_TIMEOUT = "troupe.flow.shadow-idle-timeout";
     private static final long MAX_CREDIT = 1L << 62;
 
     /** The keys an element of {@code troupe.peers} may have. */
@@ -166,7 +168,7 @@ final class NodeConfigMapper
         final List<PoolConfig> pools = pools(nodeId);
         final MemoryQuotaConfig memoryQuota = memoryQuota();
         final NodeConfig.FlowSettings flow = new NodeConfig.FlowSettings(
-            in.bool(FLOW_ENABLED), credit(FLOW_THRESHOLD), credit(FLOW_FLUSH_BOUND));
+            in.bool(FLOW_ENABLED), credit(FLOW_THRESHOLD), credit(FLOW_FLUSH_BOUND), shadowIdleTimeout());
         final Duration shutdownTimeout = in.duration(SHUTDOWN_TIMEOUT);
         final Path dataDir = dataDir(nodeId);
 
@@ -414,6 +416,20 @@ final class NodeConfigMapper
     }
 
     /** A count of credit units: a whole number from 1 to 2^62. */
+    private Duration shadowIdleTimeout()
+    {
+        final Duration timeout = in.duration(FLOW_SHADOW_IDLE_TIMEOUT);
+        try
+        {
+            new FlowControlConfig().shadowIdleTimeout(timeout);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw in.invalid(FLOW_SHADOW_IDLE_TIMEOUT, "expected 1ms..1h", ex);
+        }
+        return timeout;
+    }
+
     private long credit(final String key)
     {
         final ConfigValue value = in.value(key);

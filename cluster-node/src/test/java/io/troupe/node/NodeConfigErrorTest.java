@@ -92,6 +92,7 @@ class NodeConfigErrorTest
         "troupe.transport.credit-flush-interval      | 2s                 | PT0.0001S..PT1S",
         "troupe.flow.default-threshold               | 0                  | a whole number from 1 to 4611686018427387904",
         "troupe.flow.flush-bound                     | 1.5                | a whole number from 1 to 4611686018427387904",
+        "troupe.flow.shadow-idle-timeout             | 2h                 | 1ms..1h",
     })
     void anOutOfRangeValueNamesItsKey(final String key, final String value, final String allowed)
     {

@@ -56,7 +56,7 @@ class NodeConfigTest
         assertThat(interconnect.handshakeRetryMax()).isEqualTo(Duration.ofSeconds(5));
         assertThat(interconnect.ackInterval()).isEqualTo(Duration.ofMillis(1));
         assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(1));
-        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(true, 1024, 64));
+        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(true, 1024, 64, java.time.Duration.ofSeconds(10)));
 
         final ActorSystemConfig actorSystem = config.actorSystemConfig();
         assertThat(actorSystem.nodeId()).isEqualTo(1);
@@ -94,7 +94,7 @@ class NodeConfigTest
             "      spin-before-sleep = 1s }",
             "  ]",
             "  memory-quota { max = 512MiB, low-water = 50%, reclaim-timeout = 2s }",
-            "  flow { enabled = false, default-threshold = 500, flush-bound = 16 }",
+            "  flow { enabled = false, default-threshold = 500, flush-bound = 16, shadow-idle-timeout = 2m }",
             "  failure-detector { heartbeat-interval = 250ms, timeout = 3s }",
             "  transport {",
             "    aeron-dir = \"/dev/shm/aeron-seven\"",
@@ -148,7 +148,7 @@ class NodeConfigTest
         assertThat(interconnect.handshakeRetryMax()).isEqualTo(Duration.ofMinutes(1));
         assertThat(interconnect.ackInterval()).isEqualTo(Duration.ofNanos(500_000));
         assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(2));
-        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(false, 500, 16));
+        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(false, 500, 16, java.time.Duration.ofMinutes(2)));
 
         final ActorSystemConfig actorSystem = config.actorSystemConfig();
         assertThat(actorSystem.nodeId()).isEqualTo(7);

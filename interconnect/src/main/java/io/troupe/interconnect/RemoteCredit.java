@@ -3,6 +3,7 @@ package io.troupe.interconnect;
 import io.troupe.actor.flow.Chargeable;
 import io.troupe.actor.flow.CreditAccount;
 import io.troupe.actor.flow.FlowControl;
+import io.troupe.actor.flow.ShadowAccount;
 import io.troupe.actor.flow.ShadowDeltaSink;
 import io.troupe.serialization.CreditDeltasFrame;
 import io.troupe.serialization.FrameEncoder;
@@ -33,6 +34,7 @@ final class RemoteCredit implements ShadowDeltaSink
     private final Int2ObjectHashMap<Long2ObjectHashMap<Held>> heldByPeer = new Int2ObjectHashMap<>();
     private final Int2ObjectHashMap<Batch> batches = new Int2ObjectHashMap<>();
     private long nextFlushNs;
+    private long nextSweepNs;
     long deltasSent;
     long framesSent;
     long deltasApplied;
@@ -55,9 +57,15 @@ final class RemoteCredit implements ShadowDeltaSink
      */
     int onTick(final long nowNs)
     {
+        int work = 0;
+        if (nowNs - nextSweepNs >= 0)
+        {
+            nextSweepNs = nowNs + flow.shadowIdleTimeoutNs();
+            work += flow.sweepIdleShadows();
+        }
         if (nowNs - nextFlushNs < 0 && !flow.isFlushRequested())
         {
-            return 0;
+            return work;
         }
         nextFlushNs = nowNs + flushPeriodNs;
         final int taken = flow.drainShadows(this);
@@ -68,12 +76,13 @@ final class RemoteCredit implements ShadowDeltaSink
                 send(batch);
             }
         }
-        return taken;
+        return work + taken;
     }
 
     @Override
-    public boolean accept(final int ownerNode, final long accountId, final long delta)
+    public boolean accept(final ShadowAccount shadow, final long delta)
     {
+        final int ownerNode = shadow.ownerNode();
         final Peer peer = agent.peersById.get(ownerNode);
         if (peer == null || peer.state != Peer.ESTABLISHED || !peer.confirmed)
         {
@@ -91,7 +100,7 @@ final class RemoteCredit implements ShadowDeltaSink
         {
             return false;
         }
-        batch.add(ownerNode, accountId, delta);
+        batch.add(shadow, delta);
         return true;
     }
 
@@ -112,14 +121,10 @@ final class RemoteCredit implements ShadowDeltaSink
         {
             for (int i = 0; i < batch.count; i++)
             {
-                final io.troupe.actor.flow.ShadowAccount shadow = flow.shadow(batch.owners[i], batch.accountIds[i]);
-                if (shadow != null)
-                {
-                    shadow.charge(batch.deltas[i]); // charge adds: a negative delta repays
-                }
+                batch.shadows[i].restore(batch.deltas[i]);
             }
         }
-        batch.count = 0;
+        batch.clear();
         return sent;
     }
 
@@ -215,7 +220,7 @@ final class RemoteCredit implements ShadowDeltaSink
         final Batch batch = batches.remove(peerNodeId);
         if (batch != null)
         {
-            batch.count = 0;
+            batch.clear(); // the owner writes off what this node held: nothing left to correct
         }
         flow.dropShadowsOf(peerNodeId);
     }
@@ -253,6 +258,7 @@ final class RemoteCredit implements ShadowDeltaSink
         final int[] owners = new int[ENTRIES_PER_FRAME];
         final long[] accountIds = new long[ENTRIES_PER_FRAME];
         final long[] deltas = new long[ENTRIES_PER_FRAME];
+        final ShadowAccount[] shadows = new ShadowAccount[ENTRIES_PER_FRAME];
         int count;
 
         Batch(final Peer peer)
@@ -260,12 +266,19 @@ final class RemoteCredit implements ShadowDeltaSink
             this.peer = peer;
         }
 
-        void add(final int owner, final long accountId, final long delta)
+        void add(final ShadowAccount shadow, final long delta)
         {
-            owners[count] = owner;
-            accountIds[count] = accountId;
+            owners[count] = shadow.ownerNode();
+            accountIds[count] = shadow.accountId();
             deltas[count] = delta;
+            shadows[count] = shadow;
             count++;
+        }
+
+        void clear()
+        {
+            java.util.Arrays.fill(shadows, 0, count, null);
+            count = 0;
         }
     }
 

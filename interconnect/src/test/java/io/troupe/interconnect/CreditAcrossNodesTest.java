@@ -263,6 +263,36 @@ class CreditAcrossNodesTest
         assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
     }
 
+    @Test
+    void aShadowForgottenWhileEventsChargedToItWaitStillCarriesTheirRepaymentsToTheOwner() throws Exception
+    {
+        cluster = TestCluster.of(2);
+        cluster.flowControl = () -> new FlowControlConfig().shadowIdleTimeout(Duration.ofMillis(20));
+        cluster.startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final Gate gate = blockWorker(two);
+        final ActorId consumer = two.system.register((ctx, envelope) -> { });
+        final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
+        for (int i = 0; i < 20; i++)
+        {
+            one.system.send(consumer, "event " + i, TestCluster.TEXT, 0, i, account, 1);
+        }
+        TestCluster.await(() -> one.interconnect.agentCredit().heldBy(2, account.accountId()) == 20, WAIT,
+            "all 20 written to node 2");
+
+        // nothing changes on node 2's shadow while its worker is blocked: node 2 forgets it
+        TestCluster.await(() -> two.system.flow().shadowsForgotten() > 0, WAIT, "node 2 forgets the quiet shadow");
+        assertThat(two.system.flow().shadowCount()).isZero();
+        assertThat(account.debt()).isEqualTo(20);
+
+        gate.release.countDown();
+        TestCluster.await(() -> account.debt() == 0, WAIT, "the repayments reach the owner all the same");
+        assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
+        assertThat(account.writtenOff()).isZero();
+    }
+
     /** Blocks a node's only worker with a gate; its actors' events queue up until the gate is released. */
     private static Gate blockWorker(final TestCluster.Node node)
     {

@@ -3,7 +3,10 @@ package io.troupe.actor.flow;
 import io.troupe.actor.ActorId;
 import org.agrona.collections.Int2IntHashMap;
 
+import java.util.ArrayList;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -37,6 +40,14 @@ public final class FlowControl
     private final AtomicLong shadowDebtDropped = new AtomicLong();
     private final AtomicLong writtenOff = new AtomicLong();
     private final AtomicLong generation = new AtomicLong();
+    private final AtomicLong shadowsForgotten = new AtomicLong();
+    /** Shadows with a delta to flush, each queued once until the flush takes it. */
+    private final ConcurrentLinkedQueue<ShadowAccount> flushQueue = new ConcurrentLinkedQueue<>();
+    /** The flushing thread's snapshot of the queue. */
+    private final ArrayList<ShadowAccount> flushing = new ArrayList<>();
+    private final long shadowIdleTimeoutNs;
+    /** Sweeps of idle shadows so far; written by the flushing thread only. */
+    private volatile long sweeps;
     private volatile boolean flushRequested;
     private volatile Runnable flushRequester = () -> { };
 
@@ -58,6 +69,7 @@ public final class FlowControl
         this.notifier = notifier;
         this.nextId = new AtomicLong((long)(ThreadLocalRandom.current().nextInt() & 0x7FFF_FFFF) << 32);
         this.flushBound = config.flushBound();
+        this.shadowIdleTimeoutNs = config.shadowIdleTimeout().toNanos();
         this.nodeAccount = openAccount(defaultThreshold);
     }
 
@@ -188,8 +200,16 @@ public final class FlowControl
             }
             return account;
         }
-        return shadows.computeIfAbsent(ownerNode, owner -> new ConcurrentHashMap<>())
-            .computeIfAbsent(accountId, id -> new ShadowAccount(this, ownerNode, id));
+        final ConcurrentHashMap<Long, ShadowAccount> ofOwner = shadows.computeIfAbsent(ownerNode, owner -> new ConcurrentHashMap<>());
+        final ShadowAccount shadow = ofOwner.get(accountId);
+        return shadow != null ? shadow : ofOwner.computeIfAbsent(accountId, id -> newShadow(ownerNode, id));
+    }
+
+    private ShadowAccount newShadow(final int ownerNode, final long accountId)
+    {
+        final ShadowAccount shadow = new ShadowAccount(this, ownerNode, accountId);
+        shadow.activeInSweep = sweeps;
+        return shadow;
     }
 
     /**
@@ -218,8 +238,10 @@ public final class FlowControl
     }
 
     /**
-     * Hands every shadow's pending delta to the sink (the transport's flush); a delta the sink refuses stays
-     * pending. Clears the flush request.
+     * Hands the pending delta of every shadow that changed since the last flush to the sink (the transport's
+     * flush); a delta the sink refuses goes with the next flush, and a delta of a shadow whose owner was lost is
+     * dropped (counted in {@link #shadowDebtDropped}). Clears the flush request. One thread only: the flushing
+     * thread (the interconnect agent's).
      *
      * @param sink where the deltas go.
      * @return the number of deltas taken.
@@ -227,32 +249,96 @@ public final class FlowControl
     public int drainShadows(final ShadowDeltaSink sink)
     {
         flushRequested = false;
-        int taken = 0;
-        for (final ConcurrentHashMap<Long, ShadowAccount> ofOwner : shadows.values())
+        ShadowAccount queued;
+        while ((queued = flushQueue.poll()) != null)
         {
-            for (final ShadowAccount shadow : ofOwner.values())
+            flushing.add(queued);
+        }
+        final long sweep = sweeps;
+        int taken = 0;
+        for (int i = 0, size = flushing.size(); i < size; i++)
+        {
+            final ShadowAccount shadow = flushing.get(i);
+            shadow.activeInSweep = sweep;
+            final long delta = shadow.drain();
+            if (delta == 0)
             {
-                final long delta = shadow.drain();
-                if (delta == 0)
-                {
-                    continue;
-                }
-                if (sink.accept(shadow.ownerNode(), shadow.accountId(), delta))
-                {
-                    taken++;
-                }
-                else
-                {
-                    shadow.restore(delta);
-                }
+                continue;
+            }
+            if (shadow.isDropped())
+            {
+                shadowDebtDropped.addAndGet(Math.abs(delta));
+            }
+            else if (sink.accept(shadow, delta))
+            {
+                taken++;
+            }
+            else
+            {
+                shadow.restore(delta);
             }
         }
+        flushing.clear();
         return taken;
     }
 
     /**
+     * Forgets the shadows that had nothing to flush since the previous sweep, so that a node does not keep a
+     * shadow of every account that ever sent it an event. A forgotten shadow that an event still charged to it
+     * changes later is flushed all the same; a new event naming the account gets a new shadow. The flushing
+     * thread calls this every {@link FlowControlConfig#shadowIdleTimeout}, so a shadow is forgotten after one to
+     * two timeouts without a change.
+     *
+     * @return the number of shadows forgotten.
+     */
+    public int sweepIdleShadows()
+    {
+        final long sweep = sweeps;
+        int forgotten = 0;
+        for (final Map.Entry<Integer, ConcurrentHashMap<Long, ShadowAccount>> ofOwner : shadows.entrySet())
+        {
+            for (final ShadowAccount shadow : ofOwner.getValue().values())
+            {
+                if (shadow.activeInSweep < sweep && !shadow.isQueued() && shadow.pending() == 0 &&
+                    ofOwner.getValue().remove(shadow.accountId(), shadow))
+                {
+                    forgotten++;
+                }
+            }
+        }
+        if (forgotten > 0)
+        {
+            generation.incrementAndGet();
+            shadowsForgotten.addAndGet(forgotten);
+        }
+        sweeps = sweep + 1;
+        return forgotten;
+    }
+
+    /**
+     * How often the flushing thread should call {@link #sweepIdleShadows}.
+     *
+     * @return nanoseconds.
+     */
+    public long shadowIdleTimeoutNs()
+    {
+        return shadowIdleTimeoutNs;
+    }
+
+    /**
+     * Idle shadows forgotten so far.
+     *
+     * @return the count.
+     */
+    public long shadowsForgotten()
+    {
+        return shadowsForgotten.get();
+    }
+
+    /**
      * Forgets the shadows of a node that disconnected: it writes off whatever this node held, so the pending
-     * deltas are dropped (their size counted); events still charged to those shadows repay them to no effect.
+     * deltas are dropped (their size counted), and so is whatever events still charged to those shadows repay
+     * later. The flushing thread only.
      *
      * @param ownerNode the node.
      * @return the sum of the absolute pending deltas dropped.
@@ -268,6 +354,7 @@ public final class FlowControl
         long dropped = 0;
         for (final ShadowAccount shadow : ofOwner.values())
         {
+            shadow.markDropped();
             dropped += Math.abs(shadow.drain());
         }
         shadowDebtDropped.addAndGet(dropped);
@@ -357,6 +444,11 @@ public final class FlowControl
     public long writtenOff()
     {
         return writtenOff.get();
+    }
+
+    void queueForFlush(final ShadowAccount shadow)
+    {
+        flushQueue.offer(shadow);
     }
 
     void onWrittenOff(final long amount)

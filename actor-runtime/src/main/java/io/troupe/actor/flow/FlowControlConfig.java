@@ -3,6 +3,8 @@ package io.troupe.actor.flow;
 import io.troupe.actor.EventTypes;
 import org.agrona.collections.Int2IntHashMap;
 
+import java.time.Duration;
+
 /**
  * Settings of a node's credit flow control. Mutable builder; the node copies what it needs at start.
  */
@@ -14,11 +16,14 @@ public final class FlowControlConfig
     public static final int DEFAULT_COST = 1;
     /** Default pending delta at which a shadow of another node's account is flushed at once. */
     public static final long DEFAULT_FLUSH_BOUND = 64;
+    /** How long a shadow may go without a change before its node forgets it, at least. */
+    public static final Duration DEFAULT_SHADOW_IDLE_TIMEOUT = Duration.ofSeconds(10);
 
     private boolean enabled = true;
     private long defaultThreshold = DEFAULT_THRESHOLD;
     private int defaultCost = DEFAULT_COST;
     private long flushBound = DEFAULT_FLUSH_BOUND;
+    private Duration shadowIdleTimeout = DEFAULT_SHADOW_IDLE_TIMEOUT;
     private final Int2IntHashMap typeCosts = new Int2IntHashMap(-1);
 
     /** Flow control on, threshold {@value #DEFAULT_THRESHOLD}, cost {@value #DEFAULT_COST} for every type. */
@@ -112,6 +117,29 @@ public final class FlowControlConfig
         return flushBound;
     }
 
+    /**
+     * How long a shadow of another node's account may go without a change before this node forgets it (it is
+     * forgotten after one to two timeouts; an event still charged to it is accounted for all the same).
+     *
+     * @param timeout 1 ms to 1 hour.
+     * @return this.
+     * @throws IllegalArgumentException if out of range.
+     */
+    public FlowControlConfig shadowIdleTimeout(final Duration timeout)
+    {
+        if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(Duration.ofHours(1)) > 0)
+        {
+            throw new IllegalArgumentException("shadow idle timeout must be 1 ms to 1 hour, was " + timeout);
+        }
+        this.shadowIdleTimeout = timeout;
+        return this;
+    }
+
+    Duration shadowIdleTimeout()
+    {
+        return shadowIdleTimeout;
+    }
+
     boolean enabled()
     {
         return enabled;
@@ -164,6 +192,6 @@ public final class FlowControlConfig
         typeCosts.forEach((type, cost) -> costs.append(costs.length() == 0 ? "" : ", ")
             .append(EventTypes.describe(type)).append('=').append(cost));
         return "FlowControlConfig{enabled=" + enabled + ", defaultThreshold=" + defaultThreshold + ", defaultCost=" +
-            defaultCost + ", flushBound=" + flushBound + ", typeCosts={" + costs + "}}";
+            defaultCost + ", flushBound=" + flushBound + ", shadowIdleTimeout=" + shadowIdleTimeout + ", typeCosts={" + costs + "}}";
     }
 }

@@ -7,10 +7,9 @@ public interface ShadowDeltaSink
     /**
      * One shadow's net delta for its owner.
      *
-     * @param ownerNode the owner.
-     * @param accountId the account.
-     * @param delta     charges minus repayments since the last flush, not 0.
+     * @param shadow the shadow (its owner and account id say where the delta goes).
+     * @param delta  charges minus repayments since the last flush, not 0.
      * @return false if the delta could not be sent now: it is kept for the next flush.
      */
-    boolean accept(int ownerNode, long accountId, long delta);
+    boolean accept(ShadowAccount shadow, long delta);
 }

@@ -394,8 +394,9 @@ public final class ClusterDemo
             counters.deadLetters(), counters.handlerFailures());
         final FlowControl flow = one.system().flow();
         out.printf(Locale.ROOT, "          credit: node 1 has %d account%s open (its own owes %d), %d written off; it " +
-            "shadows %d of other nodes' accounts%n", flow.openAccounts(), flow.openAccounts() == 1 ? "" : "s",
-            flow.nodeAccount().debt(), flow.writtenOff(), flow.shadowCount());
+            "shadows %d of other nodes' accounts (%d idle ones forgotten)%n", flow.openAccounts(),
+            flow.openAccounts() == 1 ? "" : "s", flow.nodeAccount().debt(), flow.writtenOff(), flow.shadowCount(),
+            flow.shadowsForgotten());
     }
 
     private void shutdown(final Node one, final NodeProcess two, final LocalCluster cluster) throws InterruptedException
