@@ -415,7 +415,7 @@ final class NodeConfigMapper
         return in.element((ConfigObject)value, elementPath);
     }
 
-    /** A count of credit units: a whole number from 1 to 2^62. */
+    /** The shadow idle timeout, checked against {@link FlowControlConfig#shadowIdleTimeout}'s own range. */
     private Duration shadowIdleTimeout()
     {
         final Duration timeout = in.duration(FLOW_SHADOW_IDLE_TIMEOUT);
@@ -430,6 +430,7 @@ final class NodeConfigMapper
         return timeout;
     }
 
+    /** A count of credit units: a whole number from 1 to 2^62. */
     private long credit(final String key)
     {
         final ConfigValue value = in.value(key);

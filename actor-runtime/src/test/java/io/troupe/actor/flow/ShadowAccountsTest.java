@@ -79,7 +79,7 @@ class ShadowAccountsTest
         assertThat(flushRequests.get()).as("one request until the flush").isEqualTo(1);
 
         final List<String> sent = new ArrayList<>();
-        assertThat(flow.drainShadows((shadow1, delta) -> sent.add(shadow1.ownerNode() + ":" + shadow1.accountId() + "=" + delta))).isEqualTo(1);
+        assertThat(flow.drainShadows(recordingInto(sent))).isEqualTo(1);
         assertThat(sent).containsExactly("7:1=15");
         assertThat(shadow.pending()).isZero();
         assertThat(flow.isFlushRequested()).isFalse();
@@ -87,7 +87,7 @@ class ShadowAccountsTest
         shadow.repay(10);
         assertThat(flushRequests.get()).isEqualTo(2);
         sent.clear();
-        flow.drainShadows((shadow1, delta) -> sent.add(shadow1.ownerNode() + ":" + shadow1.accountId() + "=" + delta));
+        flow.drainShadows(recordingInto(sent));
         assertThat(sent).containsExactly("7:1=-10");
     }
 
@@ -99,11 +99,11 @@ class ShadowAccountsTest
         shadow.charge(4);
         quiet.charge(3);
         quiet.repay(3);
-        assertThat(flow.drainShadows((shadow1, delta) -> false)).isZero();
+        assertThat(flow.drainShadows((flushed, delta) -> false)).isZero();
         assertThat(shadow.pending()).isEqualTo(4);
         shadow.charge(1);
         final List<Long> deltas = new ArrayList<>();
-        flow.drainShadows((shadow1, delta) -> deltas.add(delta));
+        flow.drainShadows((flushed, delta) -> deltas.add(delta));
         assertThat(deltas).containsExactly(5L);
     }
 
@@ -123,7 +123,7 @@ class ShadowAccountsTest
         // events still charged to a dropped shadow repay it: dropped at the next flush, and counted
         a.repay(4);
         final List<Long> deltas = new ArrayList<>();
-        flow.drainShadows((shadow1, delta) -> deltas.add(delta));
+        flow.drainShadows((flushed, delta) -> deltas.add(delta));
         assertThat(deltas).containsExactly(1L);
         assertThat(flow.shadowDebtDropped()).isEqualTo(10);
         assertThat(flow.dropShadowsOf(9)).isZero();
@@ -146,7 +146,7 @@ class ShadowAccountsTest
     void aShadowWithoutChangesForAWholeSweepIsForgottenAndAChangeAfterThatIsStillFlushed()
     {
         final List<String> sent = new ArrayList<>();
-        final ShadowDeltaSink sink = (shadow, delta) -> sent.add(shadow.ownerNode() + ":" + shadow.accountId() + "=" + delta);
+        final ShadowDeltaSink sink = recordingInto(sent);
         final ShadowAccount quiet = (ShadowAccount)flow.resolve(7, 1L);
         final ShadowAccount busy = (ShadowAccount)flow.resolve(7, 2L);
         final ShadowAccount unflushed = (ShadowAccount)flow.resolve(8, 1L);
@@ -247,5 +247,11 @@ class ShadowAccountsTest
             assertThat(net[i]).as("net delta of account %d: every charge met its repayment", i).isZero();
         }
         assertThat(flow.shadowsForgotten()).as("sweeps forgot shadows while events were in flight").isPositive();
+    }
+
+    /** A sink that takes every delta and records it as {@code owner:account=delta}. */
+    private static ShadowDeltaSink recordingInto(final List<String> sent)
+    {
+        return (shadow, delta) -> sent.add(shadow.ownerNode() + ":" + shadow.accountId() + "=" + delta);
     }
 }
