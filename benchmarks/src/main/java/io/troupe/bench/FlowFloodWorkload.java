@@ -9,7 +9,6 @@ import io.troupe.actor.flow.CreditAccount;
 import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.actor.flow.PollingIngress;
 import io.troupe.interconnect.IdleMode;
-import io.troupe.interconnect.Interconnect;
 import io.troupe.memquota.MemoryQuotaConfig;
 
 import java.time.Duration;
@@ -131,31 +130,17 @@ final class FlowFloodWorkload implements Workload
         final ActorSystem system = ActorSystem.start(BenchSystems.config(settings.threads, RemoteNodes.DRIVER_NODE)
             .flowControl(withAccounts ? new FlowControlConfig() : FlowControlConfig.disabled())
             .memoryQuota(MemoryQuotaConfig.of(settings.quotaMb << 20)));
-        try
+        return RemoteNodes.runPair(system, port, peerPort, settings.idle, settings.threads, (interconnect, peer) ->
         {
-            final Interconnect interconnect = RemoteNodes.start(
-                system, RemoteNodes.clusterId(port, peerPort), port, RemoteNodes.PEER_NODE, peerPort, settings.idle);
-            try (PeerProcess peer = RemoteNodes.startPeer(peerPort, port, settings.idle, settings.threads,
-                "--" + RemotePeerWorkload.ACCOUNTS, withAccounts ? "on" : "off",
-                "--" + RemotePeerWorkload.QUOTA_MB, Long.toString(settings.quotaMb)))
-            {
-                final Run run = new Run(system, peer, prefix);
-                RemoteNodes.awaitAnswer(system, interconnect, peer, run.monitor, FloodTally.REQUEST,
-                    RemoteCodecs.FLOOD_TALLY_TYPE, CONNECT_TIMEOUT);
-                final long serviceNs = run.flood(givenServiceNs, settings);
-                RemoteNodes.reportHealth(interconnect);
-                BenchSystems.reportHealth(system);
-                return serviceNs;
-            }
-            finally
-            {
-                interconnect.close();
-            }
-        }
-        finally
-        {
-            system.shutdown(Duration.ZERO);
-        }
+            final Run run = new Run(system, peer, prefix);
+            RemoteNodes.awaitAnswer(system, interconnect, peer, run.monitor, FloodTally.REQUEST,
+                RemoteCodecs.FLOOD_TALLY_TYPE, CONNECT_TIMEOUT);
+            final long serviceNs = run.flood(givenServiceNs, settings);
+            RemoteNodes.reportHealth(interconnect);
+            BenchSystems.reportHealth(system);
+            return serviceNs;
+        }, "--" + RemotePeerWorkload.ACCOUNTS, withAccounts ? "on" : "off",
+            "--" + RemotePeerWorkload.QUOTA_MB, Long.toString(settings.quotaMb));
     }
 
     /** The options every mode shares. */

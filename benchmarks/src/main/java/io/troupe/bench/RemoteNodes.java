@@ -106,6 +106,62 @@ final class RemoteNodes
     }
 
     /**
+     * What a remote workload does once both nodes are up.
+     *
+     * @param <T> what it returns.
+     */
+    @FunctionalInterface
+    interface PairWork<T>
+    {
+        /**
+         * Runs the workload.
+         *
+         * @param interconnect this node's interconnect.
+         * @param peer         the child process.
+         * @return the workload's result.
+         * @throws InterruptedException if interrupted.
+         */
+        T run(Interconnect interconnect, PeerProcess peer) throws InterruptedException;
+    }
+
+    /**
+     * Runs a workload on the two nodes and takes them down afterwards: starts this node's interconnect on
+     * {@code system}, then the child ({@link #startPeer}), runs {@code work}, then stops the child, closes the
+     * interconnect and shuts the system down, whether the work returned or threw.
+     *
+     * @param system      this node's actor system, shut down at the end.
+     * @param port        this node's UDP port.
+     * @param peerPort    the child's UDP port.
+     * @param idle        the idle mode of both.
+     * @param threads     the child's pool threads.
+     * @param work        the workload.
+     * @param peerOptions further options of {@code remote.peer}, as name and value pairs.
+     * @param <T>         what the work returns.
+     * @return what the work returned.
+     * @throws InterruptedException if interrupted.
+     */
+    static <T> T runPair(final ActorSystem system, final int port, final int peerPort, final IdleMode idle,
+        final int threads, final PairWork<T> work, final String... peerOptions) throws InterruptedException
+    {
+        try
+        {
+            final Interconnect interconnect = start(system, clusterId(port, peerPort), port, PEER_NODE, peerPort, idle);
+            try (PeerProcess peer = startPeer(peerPort, port, idle, threads, peerOptions))
+            {
+                return work.run(interconnect, peer);
+            }
+            finally
+            {
+                interconnect.close();
+            }
+        }
+        finally
+        {
+            system.shutdown(Duration.ZERO);
+        }
+    }
+
+    /**
      * Starts the child node: {@code remote.peer} listening on {@code peerPort}, with this node at
      * {@code driverPort} as its peer, the same idle mode and pool threads, and any further options.
      *

@@ -76,26 +76,14 @@ final class RemoteRttWorkload implements Workload
             RemoteNodes.HOST, port, RemoteNodes.PEER_NODE, peerPort);
 
         final ActorSystem system = BenchSystems.start(threads, RemoteNodes.DRIVER_NODE);
-        try
+        RemoteNodes.runPair(system, port, peerPort, idle, threads, (interconnect, peer) ->
         {
-            final Interconnect interconnect = RemoteNodes.start(
-                system, RemoteNodes.clusterId(port, peerPort), port, RemoteNodes.PEER_NODE, peerPort, idle);
-            try (PeerProcess peer = RemoteNodes.startPeer(peerPort, port, idle, threads))
-            {
-                final ActorId echoService = ServiceId.of(RemoteNodes.PEER_NODE, RemotePeerWorkload.ECHO);
-                RemoteNodes.awaitAnswer(system, interconnect, peer, echoService, new Ping(0), RemoteCodecs.PING_TYPE,
-                    CONNECT_TIMEOUT);
-                measure(system, interconnect, peer, echoService, warmupNs, samples, idle);
-            }
-            finally
-            {
-                interconnect.close();
-            }
-        }
-        finally
-        {
-            system.shutdown(Duration.ZERO);
-        }
+            final ActorId echoService = ServiceId.of(RemoteNodes.PEER_NODE, RemotePeerWorkload.ECHO);
+            RemoteNodes.awaitAnswer(system, interconnect, peer, echoService, new Ping(0), RemoteCodecs.PING_TYPE,
+                CONNECT_TIMEOUT);
+            measure(system, interconnect, peer, echoService, warmupNs, samples, idle);
+            return null;
+        });
     }
 
     private static void measure(

@@ -64,26 +64,14 @@ final class RemoteThroughputWorkload implements Workload
             RemoteNodes.PEER_NODE, peerPort);
 
         final ActorSystem system = BenchSystems.start(threads, RemoteNodes.DRIVER_NODE);
-        try
+        RemoteNodes.runPair(system, port, peerPort, idle, threads, (interconnect, peer) ->
         {
-            final Interconnect interconnect = RemoteNodes.start(
-                system, RemoteNodes.clusterId(port, peerPort), port, RemoteNodes.PEER_NODE, peerPort, idle);
-            try (PeerProcess peer = RemoteNodes.startPeer(peerPort, port, idle, threads))
-            {
-                final ActorId sinkService = ServiceId.of(RemoteNodes.PEER_NODE, RemotePeerWorkload.SINK);
-                RemoteNodes.awaitAnswer(system, interconnect, peer, sinkService, Tally.REQUEST, RemoteCodecs.TALLY_TYPE,
-                    CONNECT_TIMEOUT);
-                measure(system, interconnect, peer, sinkService, warmupNs, measureNs, idle);
-            }
-            finally
-            {
-                interconnect.close();
-            }
-        }
-        finally
-        {
-            system.shutdown(Duration.ZERO);
-        }
+            final ActorId sinkService = ServiceId.of(RemoteNodes.PEER_NODE, RemotePeerWorkload.SINK);
+            RemoteNodes.awaitAnswer(system, interconnect, peer, sinkService, Tally.REQUEST, RemoteCodecs.TALLY_TYPE,
+                CONNECT_TIMEOUT);
+            measure(system, interconnect, peer, sinkService, warmupNs, measureNs, idle);
+            return null;
+        });
     }
 
     private static void measure(
