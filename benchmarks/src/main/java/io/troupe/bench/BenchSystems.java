@@ -63,11 +63,16 @@ final class BenchSystems
     {
         final SystemCounters counters = system.counters();
         long lateWakeups = 0;
+        long activations = 0;
+        long steals = 0;
         for (final PoolCounters pool : counters.pools())
         {
             lateWakeups += pool.lateWakeups();
+            activations += pool.activations();
+            steals += pool.steals();
         }
-        Report.progress("  counters: events=%d failures=%d dropped=%d undelivered=%d lateWakeups=%d",
-            counters.eventsHandled(), counters.handlerFailures(), counters.dropped(), counters.undelivered(), lateWakeups);
+        Report.progress("  counters: events=%d activations=%d steals=%d failures=%d dropped=%d undelivered=%d " +
+            "lateWakeups=%d", counters.eventsHandled(), activations, steals, counters.handlerFailures(),
+            counters.dropped(), counters.undelivered(), lateWakeups);
     }
 }

@@ -2,10 +2,13 @@ package io.troupe.bench;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.actor.mailbox.MailboxType;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -22,6 +25,7 @@ final class FanInWorkload implements Workload
 {
     private static final String PRODUCERS = "producers";
     private static final String MAILBOX = "mailbox";
+    private static final String ACCOUNTS = "accounts";
     private static final int DEFAULT_PRODUCERS = 4;
     private static final int MAX_PRODUCERS = 1024;
     private static final List<String> MAILBOX_CHOICES = List.of("simple", "revolving");
@@ -35,14 +39,15 @@ final class FanInWorkload implements Workload
     @Override
     public List<String> options()
     {
-        return List.of(PRODUCERS, MAILBOX);
+        return List.of(PRODUCERS, MAILBOX, ACCOUNTS);
     }
 
     @Override
     public String usage()
     {
-        return "  local.fanin [--producers N] [--mailbox simple|revolving]\n" +
-            "                                 N plain threads sending to one actor (default 4, revolving mailbox);\n" +
+        return "  local.fanin [--producers N] [--mailbox simple|revolving] [--accounts on|off]\n" +
+            "                                 N plain threads sending to one actor (default 4, revolving mailbox,\n" +
+            "                                 credit accounts on);\n" +
             "                                 prints events received per second";
     }
 
@@ -52,16 +57,41 @@ final class FanInWorkload implements Workload
         final int producers = (int)options.count(PRODUCERS, DEFAULT_PRODUCERS, 1, MAX_PRODUCERS);
         final MailboxType mailbox =
             MailboxType.valueOf(options.choice(MAILBOX, "revolving", MAILBOX_CHOICES).toUpperCase(Locale.ROOT));
+        final boolean accounts = options.choice(ACCOUNTS, "on", List.of("on", "off")).equals("on");
         final int threads = options.threads();
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs();
-        Report.progress("local.fanin: producers=%d mailbox=%s threads=%d warmup=%.1fs window=%.1fs",
-            producers, mailbox, threads, warmupNs / 1e9, measureNs / 1e9);
+        Report.progress("local.fanin: producers=%d mailbox=%s accounts=%s threads=%d warmup=%.1fs window=%.1fs",
+            producers, mailbox, accounts ? "on" : "off", threads, warmupNs / 1e9, measureNs / 1e9);
 
+        final double receivedPerSecond =
+            measure(BenchSystems.config(threads, 1)
+                .flowControl(accounts ? new FlowControlConfig() : FlowControlConfig.disabled()), producers, mailbox, warmupNs, measureNs);
+        Report.result("local.fanin.producers" + producers, receivedPerSecond, "msgs/s");
+    }
+
+    /**
+     * Runs the fan-in on a fresh actor system of {@code config} and shuts it down.
+     *
+     * @param config    the actor system's configuration.
+     * @param producers the number of producer threads.
+     * @param mailbox   the receiving actor's mailbox type.
+     * @param warmupNs  load before the window opens.
+     * @param measureNs the window.
+     * @return events received per second in the window.
+     * @throws InterruptedException if interrupted.
+     */
+    static double measure(
+        final ActorSystemConfig config,
+        final int producers,
+        final MailboxType mailbox,
+        final long warmupNs,
+        final long measureNs) throws InterruptedException
+    {
         final FanInLedger ledger = new FanInLedger();
         final AtomicBoolean running = new AtomicBoolean(true);
         final Thread[] senders = new Thread[producers];
-        try (ActorSystem system = BenchSystems.start(threads))
+        try (ActorSystem system = ActorSystem.start(config))
         {
             final ActorId target = system.register(new Sink(ledger), 0, mailbox);
             for (int i = 0; i < producers; i++)
@@ -70,7 +100,13 @@ final class FanInWorkload implements Workload
                 senders[i].setDaemon(true);
                 senders[i].start();
             }
-            final double receivedPerSecond = RateWindow.perSecond(ledger::received, warmupNs, measureNs);
+            TimeUnit.NANOSECONDS.sleep(warmupNs);
+            final ThreadCpu cpu = ThreadCpu.start();
+            final long receivedAtStart = ledger.received();
+            final double receivedPerSecond = RateWindow.perSecond(ledger::received, 0, measureNs);
+            final long received = Math.max(1, ledger.received() - receivedAtStart);
+            Report.progress("  cpu per event: producers %.1f ns, workers %.1f ns",
+                (double)cpu.usedNs("fanin-producer-") / received, (double)cpu.usedNs("bench-") / received);
             running.set(false);
             for (final Thread sender : senders)
             {
@@ -78,7 +114,7 @@ final class FanInWorkload implements Workload
             }
             BenchSystems.reportHealth(system);
             Report.progress("  sent=%d received=%d", ledger.sent(), ledger.received());
-            Report.result("local.fanin.producers" + producers, receivedPerSecond, "msgs/s");
+            return receivedPerSecond;
         }
         finally
         {

@@ -5,25 +5,37 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.flow.CreditAccount;
 import io.troupe.actor.flow.FlowControlConfig;
+import io.troupe.actor.mailbox.MailboxType;
+import io.troupe.interconnect.IdleMode;
 
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * {@code flow.overhead}: what credit accounting costs on local ping-pong. The {@code local.pingpong} workload
- * (N pairs bouncing one event each) runs with flow control on and off, alternately on fresh actor systems,
- * {@code --rounds} times each; the medians are reported. With flow control on, each pair's first ball is
- * charged to an account of its own, as an external source's would be, and every bounce is charged to that
- * account and repaid; off, nothing is charged.
+ * {@code flow.overhead}: what credit accounting costs, on each workload it can touch. A workload runs with flow
+ * control on (the default {@code FlowControlConfig}) and off ({@code FlowControlConfig.disabled()}),
+ * alternately on fresh actor systems (and, for {@code remote}, fresh child nodes), {@code --rounds} times each;
+ * the medians and their ratio (on / off) are reported per workload.
+ *
+ * <ul>
+ *   <li>{@code pingpong}, {@code pingpong4}: {@code local.pingpong} with 1 and 4 pairs (or {@code --pairs}).
+ *       With flow control on, each pair's first ball is charged to an account of its own, as an external
+ *       source's would be, and every bounce is charged to that account and repaid.</li>
+ *   <li>{@code fanin}: {@code local.fanin}, 4 producer threads into one actor's revolving mailbox; their sends
+ *       are outside any handler, so with flow control on they are charged to the node's account.</li>
+ *   <li>{@code remote}: {@code remote.throughput}, both nodes on or both off.</li>
+ * </ul>
  */
 final class FlowOverheadWorkload implements Workload
 {
     private static final String PAIRS = "pairs";
     private static final String ROUNDS = "rounds";
-    private static final int DEFAULT_PAIRS = 1;
+    private static final String WORKLOAD = "workload";
+    private static final List<String> WORKLOADS = List.of("pingpong", "pingpong4", "fanin", "remote");
+    private static final int FANIN_PRODUCERS = 4;
     private static final int MAX_PAIRS = 100_000;
-    private static final int DEFAULT_ROUNDS = 3;
+    private static final int DEFAULT_ROUNDS = 7;
     private static final int MAX_ROUNDS = 100;
     private static final double DEFAULT_SECONDS = 5;
 
@@ -36,41 +48,96 @@ final class FlowOverheadWorkload implements Workload
     @Override
     public List<String> options()
     {
-        return List.of(PAIRS, ROUNDS);
+        return List.of(PAIRS, ROUNDS, WORKLOAD, RemoteNodes.IDLE);
     }
 
     @Override
     public String usage()
     {
-        return "  flow.overhead [--pairs N] [--rounds R]\n" +
-            "                                 local ping-pong of N pairs (default 1) with credit accounts on and off,\n" +
-            "                                 alternately, R rounds each (default 3), --seconds 5 each; prints the\n" +
-            "                                 median events handled per second of each";
+        return "  flow.overhead [--workload pingpong|pingpong4|fanin|remote|all] [--rounds R] [--pairs N]\n" +
+            "                                 each workload (default all four) with credit accounts on and off,\n" +
+            "                                 alternately, R rounds each (default 7), --seconds 5 each; prints the\n" +
+            "                                 medians and their ratio (on / off) per workload";
     }
 
     @Override
     public void run(final Options options) throws InterruptedException
     {
-        final int pairs = (int)options.count(PAIRS, DEFAULT_PAIRS, 1, MAX_PAIRS);
         final int rounds = (int)options.count(ROUNDS, DEFAULT_ROUNDS, 1, MAX_ROUNDS);
-        final int threads = options.threads();
+        final String chosen = options.choice(WORKLOAD, "all", List.of("pingpong", "pingpong4", "fanin", "remote", "all"));
+        final List<String> workloads = chosen.equals("all") ? WORKLOADS : List.of(chosen);
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs(DEFAULT_SECONDS);
-        Report.progress("flow.overhead: pairs=%d rounds=%d threads=%d warmup=%.1fs window=%.1fs",
-            pairs, rounds, threads, warmupNs / 1e9, measureNs / 1e9);
-        final double[] on = new double[rounds];
-        final double[] off = new double[rounds];
-        for (int round = 0; round < rounds; round++)
+        for (final String workload : workloads)
         {
-            on[round] = measure(true, pairs, threads, warmupNs, measureNs);
-            off[round] = measure(false, pairs, threads, warmupNs, measureNs);
-            Report.progress("  round %d: on %.0f, off %.0f msgs/s", round + 1, on[round], off[round]);
+            final Side side = side(workload, options, warmupNs, measureNs);
+            Report.progress("flow.overhead.%s: rounds=%d warmup=%.1fs window=%.1fs", workload, rounds,
+                warmupNs / 1e9, measureNs / 1e9);
+            final double[] on = new double[rounds];
+            final double[] off = new double[rounds];
+            for (int round = 0; round < rounds; round++)
+            {
+                // alternate which side goes first, so that a drift of the machine favours neither
+                if (round % 2 == 0)
+                {
+                    on[round] = side.measure(true);
+                    off[round] = side.measure(false);
+                }
+                else
+                {
+                    off[round] = side.measure(false);
+                    on[round] = side.measure(true);
+                }
+                Report.progress("  %s round %d: on %.0f, off %.0f msgs/s", workload, round + 1, on[round], off[round]);
+            }
+            final double medianOn = median(on);
+            final double medianOff = median(off);
+            Report.progress("  %s: cost of accounting %.1f%% of the throughput", workload,
+                100.0 * (medianOff - medianOn) / medianOff);
+            Report.result("flow.overhead." + workload + ".on", medianOn, "msgs/s");
+            Report.result("flow.overhead." + workload + ".off", medianOff, "msgs/s");
+            Report.result("flow.overhead." + workload + ".ratio", medianOn / medianOff, "ratio", 3);
         }
-        final double medianOn = median(on);
-        final double medianOff = median(off);
-        Report.progress("  cost of accounting: %.1f%% of the throughput", 100.0 * (medianOff - medianOn) / medianOff);
-        Report.result("flow.overhead.on", medianOn, "msgs/s");
-        Report.result("flow.overhead.off", medianOff, "msgs/s");
+    }
+
+    /** One measurement of a workload, with flow control on or off. */
+    @FunctionalInterface
+    private interface Side
+    {
+        double measure(boolean flowOn) throws InterruptedException;
+    }
+
+    private static Side side(final String workload, final Options options, final long warmupNs, final long measureNs)
+    {
+        switch (workload)
+        {
+            case "pingpong":
+            case "pingpong4":
+            {
+                final int pairs = (int)options.count(PAIRS, workload.equals("pingpong") ? 1 : 4, 1, MAX_PAIRS);
+                final int threads = options.threads();
+                return flowOn -> measure(flowOn, pairs, threads, warmupNs, measureNs);
+            }
+            case "fanin":
+            {
+                final int threads = options.threads();
+                return flowOn -> FanInWorkload.measure(BenchSystems.config(threads, 1).flowControl(flowConfig(flowOn)),
+                    FANIN_PRODUCERS, MailboxType.REVOLVING, warmupNs, measureNs);
+            }
+            case "remote":
+            {
+                final int threads = options.threads(RemoteNodes.DEFAULT_THREADS);
+                final IdleMode idle = RemoteNodes.idle(options);
+                return flowOn -> RemoteThroughputWorkload.measure(flowOn, threads, idle, warmupNs, measureNs);
+            }
+            default:
+                throw new UsageException("unknown flow.overhead workload " + workload);
+        }
+    }
+
+    private static FlowControlConfig flowConfig(final boolean flowOn)
+    {
+        return flowOn ? new FlowControlConfig() : FlowControlConfig.disabled();
     }
 
     private static double measure(
@@ -78,7 +145,7 @@ final class FlowOverheadWorkload implements Workload
         throws InterruptedException
     {
         final ActorSystem system = ActorSystem.start(BenchSystems.config(threads, 1)
-            .flowControl(flowOn ? new FlowControlConfig() : FlowControlConfig.disabled()));
+            .flowControl(flowConfig(flowOn)));
         try
         {
             final CreditAccount[] sources = new CreditAccount[pairs];

@@ -3,6 +3,7 @@ package io.troupe.bench;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ServiceId;
+import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.interconnect.IdleMode;
 import io.troupe.interconnect.Interconnect;
 
@@ -56,25 +57,45 @@ final class RemoteThroughputWorkload implements Workload
         final int threads = options.threads(RemoteNodes.DEFAULT_THREADS);
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs();
+        final double rate = measure(true, threads, idle, warmupNs, measureNs);
+        Report.result("remote.throughput", rate, "msgs/s");
+    }
+
+    /**
+     * Runs the stream once between this process (node 1) and a fresh child (node 2), both with credit accounts
+     * on or off, and takes both down.
+     *
+     * @param accounts  whether both nodes run with credit accounts (the default) or {@code disabled()}.
+     * @param threads   pool threads per node.
+     * @param idle      the idle mode of both nodes.
+     * @param warmupNs  streaming before the window opens.
+     * @param measureNs the window.
+     * @return events the sink received per second in the window, on its clock.
+     * @throws InterruptedException if interrupted.
+     */
+    static double measure(
+        final boolean accounts, final int threads, final IdleMode idle, final long warmupNs, final long measureNs)
+        throws InterruptedException
+    {
         final int port = RemoteNodes.freeUdpPort(0);
         final int peerPort = RemoteNodes.freeUdpPort(port);
-        Report.progress("remote.throughput: idle=%s threads=%d per node warmup=%.1fs window=%.1fs max-unacked=%d " +
-            "ack-every=%d; node %d on %s:%d, node %d (child) on port %d", idle, threads, warmupNs / 1e9, measureNs / 1e9,
-            Streamer.MAX_UNACKED, ChunkSink.ACK_EVERY, RemoteNodes.DRIVER_NODE, RemoteNodes.HOST, port,
-            RemoteNodes.PEER_NODE, peerPort);
+        Report.progress("remote.throughput: idle=%s threads=%d per node accounts=%s warmup=%.1fs window=%.1fs " +
+            "max-unacked=%d ack-every=%d; node %d on %s:%d, node %d (child) on port %d", idle, threads,
+            accounts ? "on" : "off", warmupNs / 1e9, measureNs / 1e9, Streamer.MAX_UNACKED, ChunkSink.ACK_EVERY,
+            RemoteNodes.DRIVER_NODE, RemoteNodes.HOST, port, RemoteNodes.PEER_NODE, peerPort);
 
-        final ActorSystem system = BenchSystems.start(threads, RemoteNodes.DRIVER_NODE);
-        RemoteNodes.runPair(system, port, peerPort, idle, threads, (interconnect, peer) ->
+        final ActorSystem system = ActorSystem.start(BenchSystems.config(threads, RemoteNodes.DRIVER_NODE)
+            .flowControl(accounts ? new FlowControlConfig() : FlowControlConfig.disabled()));
+        return RemoteNodes.runPair(system, port, peerPort, idle, threads, (interconnect, peer) ->
         {
             final ActorId sinkService = ServiceId.of(RemoteNodes.PEER_NODE, RemotePeerWorkload.SINK);
             RemoteNodes.awaitAnswer(system, interconnect, peer, sinkService, Tally.REQUEST, RemoteCodecs.TALLY_TYPE,
                 CONNECT_TIMEOUT);
-            measure(system, interconnect, peer, sinkService, warmupNs, measureNs, idle);
-            return null;
-        });
+            return stream(system, interconnect, peer, sinkService, warmupNs, measureNs, idle);
+        }, "--" + RemotePeerWorkload.ACCOUNTS, accounts ? "on" : "off");
     }
 
-    private static void measure(
+    private static double stream(
         final ActorSystem system,
         final Interconnect interconnect,
         final PeerProcess peer,
@@ -111,7 +132,7 @@ final class RemoteThroughputWorkload implements Workload
             throw new IllegalStateException("the sink received nothing during the window: the stream stalled");
         }
         Report.progress("  idle mode: %s (report it next to the figure)", idle);
-        Report.result("remote.throughput", received * 1e9 / sinkNs, "msgs/s");
+        return received * 1e9 / sinkNs;
     }
 
     private static Tally tally(final ActorSystem system, final ActorId sinkService) throws InterruptedException
