@@ -49,6 +49,10 @@ abstract class ContextFields extends ContextPadLeft
     long credit;
     /** The account the handler chose for its sends ({@link ActorContext#chargeTo}), or null. */
     Chargeable chargeTo;
+    /** The account of the repayments this activation has held back so far, or null. */
+    Chargeable heldAccount;
+    /** What is held back for {@link #heldAccount}: paid when the account changes or the activation ends. */
+    long heldRepayment;
 }
 
 /** 128 bytes behind the context's fields. */
@@ -80,6 +84,12 @@ abstract class ContextPadRight extends ContextFields
  * account first draws on the event's own cost, and only the rest is charged; what is left of the cost is
  * repaid when the handler returns. The totals are those of charging every send and repaying the event after
  * the handler, with one atomic operation less per hop on a chain of events (ping-pong costs none).
+ *
+ * <p>Repayments are batched: what is left of each event's cost is added to a repayment held for its account,
+ * and paid in one add when an event of another account comes or the activation ends (an activation handles at
+ * most {@code eventsPerActivation} events). So a worker draining a queue of one source's events (fan-in) repays
+ * once per activation, not once per event, and an account's debt overstates what is outstanding by at most the
+ * cost of the events this worker has handled in its current activation.
  */
 final class ContextImpl extends ContextPadRight implements ActorContext
 {
@@ -110,7 +120,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         this.slot = slot;
         this.current = envelope;
-        final Chargeable account = envelope.takeRepayment();
+        final Chargeable account = envelope.accountToRepay();
         this.creditAccount = account;
         this.credit = account == null ? 0 : envelope.cost();
     }
@@ -125,7 +135,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
             creditAccount = null;
             if (credit != 0)
             {
-                account.repay(credit);
+                holdRepayment(account, credit);
                 credit = 0;
             }
         }
@@ -139,8 +149,32 @@ final class ContextImpl extends ContextPadRight implements ActorContext
 
     void exit()
     {
+        payHeldRepayment();
         mailbox = null;
         retired = false;
+    }
+
+    private void holdRepayment(final Chargeable account, final long amount)
+    {
+        if (account != heldAccount)
+        {
+            payHeldRepayment();
+            heldAccount = account;
+        }
+        heldRepayment += amount;
+    }
+
+    /** Pays what this activation held back; called when it ends, so nothing is held while the worker idles. */
+    private void payHeldRepayment()
+    {
+        final Chargeable account = heldAccount;
+        if (account != null)
+        {
+            heldAccount = null;
+            final long amount = heldRepayment;
+            heldRepayment = 0;
+            account.repay(amount);
+        }
     }
 
     int nodeId()

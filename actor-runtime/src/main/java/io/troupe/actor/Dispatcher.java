@@ -155,7 +155,7 @@ final class Dispatcher implements MailboxRunner
             onFailure(ctx, envelope, error);
         }
         ctx.end();
-        envelope.settle();
+        envelope.settleHandled(); // the context repaid its cost
     }
 
     private void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error)

@@ -287,6 +287,19 @@ public final class Envelope extends Node
     }
 
     /**
+     * The account a handling context is to repay once the handler has run, read without marking the envelope:
+     * the envelope was written by another thread, and a write here would cost the handling worker a second
+     * transfer of its cache line per event. The envelope is then finished with {@link #settleHandled}, never
+     * {@link #settle}.
+     *
+     * @return the account still to be repaid, or null.
+     */
+    Chargeable accountToRepay()
+    {
+        return repaid ? null : account;
+    }
+
+    /**
      * Takes over the repayment of this envelope's cost: settling it no longer repays. Runtime use, by whoever
      * repays or hands the cost on instead (the handling context, or a transport that sends it to another
      * node).
@@ -351,6 +364,18 @@ public final class Envelope extends Node
             repaid = true;
             account.repay(cost);
         }
+        if (event instanceof WirePayload)
+        {
+            ((WirePayload)event).settle();
+        }
+    }
+
+    /**
+     * Finishes an envelope whose handling context repaid its cost (see {@link #accountToRepay}): only a wire
+     * payload is left to settle.
+     */
+    void settleHandled()
+    {
         if (event instanceof WirePayload)
         {
             ((WirePayload)event).settle();

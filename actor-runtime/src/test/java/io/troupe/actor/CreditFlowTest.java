@@ -356,6 +356,61 @@ class CreditFlowTest
         settlesAtZero(account);
     }
 
+    /**
+     * Workers repay in batches: the debt an ingress reads may overstate what is outstanding by the events the
+     * worker has handled in its current activation, never more than {@code eventsPerActivation}, and is exact
+     * once the activation ends.
+     */
+    @Test
+    void repaymentsLagByAtMostOneActivation() throws Exception
+    {
+        final int perActivation = 10;
+        final int events = 95;
+        system = ActorSystem.start(TestActors.config(NODE)
+            .pool(PoolConfig.named("main").threads(1).eventsPerActivation(perActivation)
+                .timePerActivation(Duration.ofSeconds(10))));
+        final CreditAccount account = system.flow().openAccount(1_000_000);
+        final long[] seen = new long[events];
+        final AtomicInteger handled = new AtomicInteger();
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final ActorId reader = system.register((ctx, envelope) ->
+        {
+            if (BLOCK.equals(envelope.event()))
+            {
+                entered.countDown();
+                try
+                {
+                    TestActors.await(release, "the test releases the reader");
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+                return;
+            }
+            seen[handled.getAndIncrement()] = account.debt();
+        });
+        system.send(reader, BLOCK);
+        TestActors.await(entered, "the reader blocks its only worker");
+        for (int i = 0; i < events; i++)
+        {
+            system.send(reader, i, USER_TYPE, 0, 0L, account, 1);
+        }
+        assertThat(account.debt()).isEqualTo(events);
+        release.countDown();
+        awaitUntil(() -> handled.get() == events, "every event is handled");
+        settlesAtZero(account);
+        for (int i = 0; i < events; i++)
+        {
+            final long outstanding = events - i; // this one and those behind it
+            assertThat(seen[i]).as("debt seen by event %d", i)
+                .isBetween(outstanding, outstanding + perActivation - 1);
+        }
+        // the first activation ran BLOCK and 9 events; each later one starts with every earlier event repaid
+        assertThat(seen[perActivation - 1]).isEqualTo(events - (perActivation - 1));
+    }
+
     /** An ingress: on each read, forwards one publication to D at cost 1, unless its account is in debt. */
     private static final class Ingress implements Behavior
     {

@@ -2,12 +2,11 @@ package io.troupe.actor.flow;
 
 import io.troupe.actor.ActorId;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
+import java.lang.invoke.VarHandle;
 
-/** 128 bytes ahead of the debt, so that an account's debt shares no cache line with its neighbours. */
+/** 128 bytes ahead of the fields every charge and repayment reads. */
 abstract class AccountPadLeft
 {
     long p00;
@@ -28,14 +27,18 @@ abstract class AccountPadLeft
     long p15;
 }
 
-/** The debt, written by every thread that charges or repays. */
-abstract class AccountDebt extends AccountPadLeft
+/** What every charge and repayment reads; written rarely (threshold changes, a waiter registering). */
+abstract class AccountHotFields extends AccountPadLeft
 {
-    volatile long debt;
+    /** Charges minus repayments minus write-offs, striped by thread. */
+    final StripedDebt debt = new StripedDebt();
+    volatile long threshold;
+    /** Set while some actor waits for {@link FundsCleared}; read by every repayment. */
+    volatile boolean hasWaiters;
 }
 
-/** 128 bytes behind the debt. */
-abstract class AccountPadRight extends AccountDebt
+/** 128 bytes behind them, so that no field another thread writes can share their cache line. */
+abstract class AccountPadRight extends AccountHotFields
 {
     long q00;
     long q01;
@@ -59,33 +62,24 @@ abstract class AccountPadRight extends AccountDebt
  * A credit account of this node: how much outstanding work, system-wide, one activity (an external source: a
  * client session, a socket, an Aeron image) has caused. Every envelope charged to it adds its cost to the debt
  * until the envelope is handled; an ingress actor stops reading its source while the debt is at or above the
- * threshold (see {@link #ensureClearFunds}). Thread-safe; charging and repaying are one atomic add each.
+ * threshold (see {@link #ensureClearFunds}). Thread-safe.
+ *
+ * <p>The debt is striped by thread ({@link StripedDebt}): an account many threads charge at once (the node's
+ * account, fed by every send from outside a handler) gives each thread a cell of its own, padded apart, so a
+ * charge is a plain store with no atomic instruction and no cache line shared with another sender. Reading the
+ * debt sums the cells, which {@link #debt}, {@link #ensureClearFunds} and a repayment while someone waits do.
+ * A repayment adds to the repaying thread's cell and then fences, so that it and a waiter registering at the
+ * same time cannot miss each other. Workers repay in batches, once per activation per account, so the debt may
+ * overstate what is outstanding by the cost of the events a worker has handled in its current activation (at
+ * most {@code eventsPerActivation} events).
  *
  * <p>Opened by {@link FlowControl#openAccount}; {@link #close} when the source is gone (events still charged
  * to it repay it as usual).
  */
 public final class CreditAccount extends AccountPadRight implements Chargeable
-{
-    private static final VarHandle DEBT;
-
-    static
-    {
-        try
-        {
-            DEBT = MethodHandles.lookup().findVarHandle(AccountDebt.class, "debt", long.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
-    private final FlowControl flow;
+{    private final FlowControl flow;
     private final long id;
     private final int ownerNode;
-    private volatile long threshold;
-    /** Set while some actor waits for {@link FundsCleared}; read by every repayment. */
-    private volatile boolean hasWaiters;
     /** Guarded by this. */
     private final List<ActorId> waiters = new ArrayList<>(1);
     private volatile boolean closed;
@@ -122,7 +116,7 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
      */
     public long debt()
     {
-        return debt;
+        return debt.sum();
     }
 
     /**
@@ -144,7 +138,7 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
     public void threshold(final long threshold)
     {
         this.threshold = FlowControlConfig.checkThreshold(threshold);
-        if (hasWaiters && debt < threshold)
+        if (hasWaiters && debt() < threshold)
         {
             notifyWaiters();
         }
@@ -157,7 +151,7 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
      */
     public boolean isClear()
     {
-        return debt < threshold;
+        return debt() < threshold;
     }
 
     /**
@@ -170,7 +164,7 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
      */
     public boolean ensureClearFunds(final ActorId waiter)
     {
-        if (debt < threshold)
+        if (debt() < threshold)
         {
             return true;
         }
@@ -183,8 +177,10 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
             }
             hasWaiters = true;
         }
-        // a repayment between the first check and hasWaiters may have missed us: look again
-        if (debt < threshold)
+        // a repayment between the first check and hasWaiters may have missed us: look again. Dekker-safe with
+        // repay(): it adds to its cell and fences before reading hasWaiters, and we write hasWaiters (volatile)
+        // before summing the cells (volatile reads), so one of the two sees the other.
+        if (debt() < threshold)
         {
             notifyWaiters();
         }
@@ -194,14 +190,17 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
     @Override
     public void charge(final long cost)
     {
-        DEBT.getAndAdd(this, cost);
+        debt.add(cost);
     }
 
     @Override
     public void repay(final long cost)
     {
-        final long after = (long)DEBT.getAndAdd(this, -cost) - cost;
-        if (hasWaiters && after < threshold)
+        debt.add(-cost);
+        // Dekker with ensureClearFunds: our add must be visible before we read hasWaiters, as its write of
+        // hasWaiters is before it sums the cells
+        VarHandle.fullFence();
+        if (hasWaiters && debt() < threshold)
         {
             notifyWaiters();
         }
@@ -275,7 +274,7 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
         final long now;
         synchronized (this)
         {
-            now = debt;
+            now = debt();
             if (waiters.isEmpty() || now >= threshold)
             {
                 return;
@@ -294,7 +293,7 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
     @Override
     public String toString()
     {
-        return "CreditAccount{" + ownerNode + ":" + Long.toHexString(id) + ", debt=" + debt + ", threshold=" +
+        return "CreditAccount{" + ownerNode + ":" + Long.toHexString(id) + ", debt=" + debt() + ", threshold=" +
             threshold + (closed ? ", closed" : "") + '}';
     }
 }
