@@ -17,7 +17,7 @@ public final class CollapsedException extends MemoryQuotaException
         super(reason == CollapseReason.MEMORY_RECLAIMED ?
             "queue collapsed: the memory quota reclaimed it (it held the oldest data while over quota); its " +
                 "contents were dropped, create a new queue to continue" :
-            "queue collapsed: its receiver was closed; its contents were dropped");
+            "queue collapsed: its receiver was closed; its contents were dropped", false);
         this.reason = reason;
     }
 
