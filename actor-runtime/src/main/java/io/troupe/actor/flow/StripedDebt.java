@@ -2,56 +2,6 @@ package io.troupe.actor.flow;
 
 import java.util.concurrent.atomic.LongAdder;
 
-/** 128 bytes ahead of the fields every add reads, so that no other object's written field shares their line. */
-abstract class StripedDebtPadLeft
-{
-    long p00;
-    long p01;
-    long p02;
-    long p03;
-    long p04;
-    long p05;
-    long p06;
-    long p07;
-    long p08;
-    long p09;
-    long p10;
-    long p11;
-    long p12;
-    long p13;
-    long p14;
-    long p15;
-}
-
-/** What every add reads: the slot table is written once, when the first thread adds. */
-abstract class StripedDebtFields extends StripedDebtPadLeft
-{
-    final LongAdder overflow = new LongAdder();
-    /** Cells by thread id modulo {@link StripedDebt#SLOTS}; null until the first add. */
-    volatile DebtCell[] slots;
-}
-
-/** 128 bytes behind those fields. */
-abstract class StripedDebtPadRight extends StripedDebtFields
-{
-    long q00;
-    long q01;
-    long q02;
-    long q03;
-    long q04;
-    long q05;
-    long q06;
-    long q07;
-    long q08;
-    long q09;
-    long q10;
-    long q11;
-    long q12;
-    long q13;
-    long q14;
-    long q15;
-}
-
 /**
  * A sum that many threads add to without contending: each thread adds to a {@link DebtCell} of its own with a
  * plain store (no atomic instruction, no cache line shared with another writer), and {@link #sum} adds the cells
@@ -65,17 +15,18 @@ abstract class StripedDebtPadRight extends StripedDebtFields
  * thread mapped to its slot, which continues the sum: thread termination happens-before {@link Thread#isAlive}
  * returning false, so the new owner sees the final value, and short-lived threads never make the table grow.
  *
- * <p>The fields every add reads are padded apart from other objects, so that no field another thread writes can
- * share their cache line and turn each add into a miss.
- *
  * <p>{@link #sum} is not a snapshot: adds that race with it may or may not be counted, as with {@code LongAdder}.
  */
-final class StripedDebt extends StripedDebtPadRight
+final class StripedDebt
 {
     /** Slots per account: thread ids modulo this pick a thread's cell. */
     static final int SLOTS = 16;
 
     private static final int MASK = SLOTS - 1;
+
+    private final LongAdder overflow = new LongAdder();
+    /** Cells by thread id modulo {@link #SLOTS}; null until the first add; written under this object's lock. */
+    private volatile DebtCell[] slots;
 
     /**
      * Adds to the sum, on the calling thread's cell.
