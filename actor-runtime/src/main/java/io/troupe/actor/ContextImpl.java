@@ -43,7 +43,8 @@ abstract class ContextFields extends ContextPadLeft
     Envelope current;
     boolean passAwayRequested;
     boolean retired;
-    /** The account the current event was charged to, whose repayment this context took over; or null. */
+    /** The account the current event was charged to, whose repayment this context took over; or null. Kept
+     * after the handler returns (and overwritten only when the next event's differs); read only during one. */
     Chargeable creditAccount;
     /** What is left of the current event's cost: sends charged to its account draw on it first. */
     long credit;
@@ -121,7 +122,11 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         this.slot = slot;
         this.current = envelope;
         final Chargeable account = envelope.accountToRepay();
-        this.creditAccount = account;
+        if (account != creditAccount)
+        {
+            // a stream of one source's events (fan-in) stores nothing here, and pays no GC write barrier
+            creditAccount = account;
+        }
         this.credit = account == null ? 0 : envelope.cost();
     }
 
@@ -129,15 +134,12 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         current = null;
         chargeTo = null;
-        final Chargeable account = creditAccount;
-        if (account != null)
+        final long left = credit;
+        if (left != 0)
         {
-            creditAccount = null;
-            if (credit != 0)
-            {
-                holdRepayment(account, credit);
-                credit = 0;
-            }
+            // creditAccount stays set for the next event's comparison; it is only read during a handler
+            holdRepayment(creditAccount, left);
+            credit = 0;
         }
         if (passAwayRequested)
         {
