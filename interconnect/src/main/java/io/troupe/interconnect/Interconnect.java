@@ -52,7 +52,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
     /** The longest close() waits for the media driver to put the goodbyes on the wire. */
     private static final long GOODBYE_SEND_LIMIT_NS = 500_000_000L;
-    private static final ThreadLocal<FrameEncoder> ENCODERS = ThreadLocal.withInitial(FrameEncoder::new);
+    /** Each sending thread's encoder and the buffer it wraps around each frame's bytes. */
+    private static final ThreadLocal<Encoding> ENCODINGS = ThreadLocal.withInitial(Encoding::new);
 
     private final ActorSystem system;
     private final InterconnectConfig config;
@@ -240,6 +241,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 agent.notifyUndelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
             }
             frame.repay();
+            agent.frames.release(frame);
         });
     }
 
@@ -255,23 +257,28 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             }
             return UndeliveredReason.DISCONNECTED;
         }
-        final byte[] frame = encode(envelope);
-        final OutboundFrame outbound = new OutboundFrame(frame, envelope.isTracked() ? envelope : null,
-            pairHash(envelope.sender(), envelope.recipient()), envelope.account(), envelope.cost());
+        final OutboundFramePool frames = agent.frames;
+        final OutboundFrame outbound = frames.acquire();
+        encode(envelope, outbound);
+        outbound.describe(envelope.isTracked() ? envelope : null, pairHash(envelope.sender(), envelope.recipient()),
+            envelope.account(), envelope.cost());
         try
         {
             if (!peer.outbound.send(outbound))
             {
+                frames.release(outbound);
                 peer.shed.incrementAndGet();
                 return UndeliveredReason.SHED;
             }
         }
         catch (final CollapsedException ex)
         {
+            frames.release(outbound);
             return UndeliveredReason.COLLAPSED;
         }
         catch (final MemoryQuotaException ex)
         {
+            frames.release(outbound);
             return UndeliveredReason.DISCONNECTED;
         }
         // queued: the frame answers for the cost from now on (handed on when written, repaid if dropped)
@@ -280,18 +287,21 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         return null;
     }
 
+    /** Encodes an envelope into a pooled frame, on the sending thread. */
     @SuppressWarnings("unchecked")
-    private byte[] encode(final Envelope envelope)
+    private void encode(final Envelope envelope, final OutboundFrame frame)
     {
-        final FrameEncoder encoder = ENCODERS.get();
+        final Encoding encoding = ENCODINGS.get();
+        final FrameEncoder encoder = encoding.encoder;
+        final UnsafeBuffer buffer = encoding.buffer;
         final WirePayload payload = envelope.payload();
         if (payload != null)
         {
             checkSize(envelope, payload.length());
-            final byte[] bytes = new byte[WireFormat.envelopeLength(payload.length())];
-            encoder.encodeEnvelope(new UnsafeBuffer(bytes), 0, envelope, accountOwner(envelope), accountId(envelope),
+            frame.wrapForEncoding(WireFormat.envelopeLength(payload.length()), buffer);
+            encoder.encodeEnvelope(buffer, 0, envelope, accountOwner(envelope), accountId(envelope),
                 envelope.cost(), payload.buffer(), 0, payload.length());
-            return bytes;
+            return;
         }
         final EventCodec<Object> codec = (EventCodec<Object>)codecs.codec(envelope.type());
         final Object event = envelope.event();
@@ -309,8 +319,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
         final int payloadLength = codec.encodedLength(event);
         checkSize(envelope, payloadLength);
-        final byte[] bytes = new byte[WireFormat.envelopeLength(payloadLength)];
-        final UnsafeBuffer buffer = new UnsafeBuffer(bytes);
+        frame.wrapForEncoding(WireFormat.envelopeLength(payloadLength), buffer);
         final int payloadAt = encoder.beginEnvelope(buffer, 0, envelope.recipient(), envelope.sender(), envelope.type(),
             envelope.flags(), envelope.cookie(), accountOwner(envelope), accountId(envelope), envelope.cost(), payloadLength);
         final int written = codec.encode(event, buffer, payloadAt);
@@ -319,7 +328,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             throw new IllegalStateException("codec " + codec.name() + " wrote " + written + " bytes after announcing " +
                 payloadLength);
         }
-        return bytes;
     }
 
     /** The owner of the account an envelope is charged to, 0 for an uncharged one. */
@@ -541,5 +549,12 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
         awaitGoodbyesSent();
         CloseHelper.quietCloseAll(aeron, driver);
+    }
+
+    /** A sending thread's encoding state. */
+    private static final class Encoding
+    {
+        final FrameEncoder encoder = new FrameEncoder();
+        final UnsafeBuffer buffer = new UnsafeBuffer();
     }
 }

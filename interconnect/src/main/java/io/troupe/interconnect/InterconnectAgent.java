@@ -78,6 +78,12 @@ final class InterconnectAgent implements Agent
     /** Whether every established peer has acknowledged everything queued and sent to it (while lingering). */
     private volatile boolean flushed;
 
+    /** Free frames kept for senders: enough to cover a burst of small events between two duty cycles. */
+    static final int FRAME_POOL_CAPACITY = 8192;
+
+    /** Pooled outbound frames: senders take them in {@link Interconnect#send}, this agent gives them back. */
+    final OutboundFramePool frames = new OutboundFramePool(FRAME_POOL_CAPACITY);
+
     InterconnectAgent(
         final InterconnectConfig config,
         final ActorSystem system,
@@ -236,10 +242,10 @@ final class InterconnectAgent implements Agent
                 }
             }
             final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
-            if (frame.frame.length > config.bulkThresholdBytes() || peer.bulkLaneCount[bucket] > 0 ||
+            if (frame.length > config.bulkThresholdBytes() || peer.bulkLaneCount[bucket] > 0 ||
                 peer.bulkUntil[bucket] > peer.bulkAcked)
             {
-                if (peer.bulkLaneBytes > 0 && peer.bulkLaneBytes + frame.frame.length > bulkLaneLimitBytes)
+                if (peer.bulkLaneBytes > 0 && peer.bulkLaneBytes + frame.length > bulkLaneLimitBytes)
                 {
                     peer.pending = frame; // the lane is full: wait for it (and keep what follows in order)
                     break;
@@ -247,7 +253,7 @@ final class InterconnectAgent implements Agent
                 peer.pending = null;
                 peer.bulkLane.addLast(frame);
                 peer.bulkLaneCount[bucket]++;
-                peer.bulkLaneBytes += frame.frame.length;
+                peer.bulkLaneBytes += frame.length;
                 continue;
             }
             if (!batch.accepts(frame) && !offerBatch(peer))
@@ -257,6 +263,7 @@ final class InterconnectAgent implements Agent
             }
             peer.pending = null;
             batch.add(frame, bucket);
+            frames.release(frame); // its bytes, account and tracked envelope are in the batch now
             peer.dataUntil[bucket] = Long.MAX_VALUE; // not on the wire yet: the pair's bulk frames wait
             sent++;
         }
@@ -289,9 +296,9 @@ final class InterconnectAgent implements Agent
         {
             peer.dataInFlight.add(position, tracked);
         }
-        for (final OutboundFrame charged : batch.charged())
+        for (int i = 0; i < batch.chargedCount(); i++)
         {
-            credit.onHandOff(peer.nodeId, charged.account, charged.cost);
+            credit.onHandOff(peer.nodeId, batch.chargedAccount(i), batch.chargedCost(i));
         }
         peer.eventsOut += batch.frames();
         peer.bytesOut += batch.frameBytes();
@@ -312,8 +319,8 @@ final class InterconnectAgent implements Agent
                 // frames are acknowledged, or this one could be handled before them
                 break;
             }
-            final long position = frame.frame.length > bulkMessageLimit ?
-                offerChunks(peer, frame) : offer(peer.bulk, frame.frame);
+            final long position = frame.length > bulkMessageLimit ?
+                offerChunks(peer, frame) : offer(peer.bulk, frame);
             if (position < 0)
             {
                 countPushBack(peer, position);
@@ -321,7 +328,7 @@ final class InterconnectAgent implements Agent
             }
             peer.bulkLane.pollFirst();
             peer.bulkLaneCount[bucket]--;
-            peer.bulkLaneBytes -= frame.frame.length;
+            peer.bulkLaneBytes -= frame.length;
             peer.bulkUntil[bucket] = position;
             peer.bulkSent = position;
             if (frame.tracked != null)
@@ -333,7 +340,8 @@ final class InterconnectAgent implements Agent
                 credit.onHandOff(peer.nodeId, frame.account, frame.cost);
             }
             peer.eventsOut++;
-            peer.bytesOut += frame.frame.length;
+            peer.bytesOut += frame.length;
+            frames.release(frame);
             sent++;
         }
         return sent;
@@ -347,9 +355,9 @@ final class InterconnectAgent implements Agent
         }
     }
 
-    private long offer(final ExclusivePublication publication, final byte[] frame)
+    private long offer(final ExclusivePublication publication, final OutboundFrame frame)
     {
-        sendBuffer.wrap(frame);
+        sendBuffer.wrap(frame.bytes, 0, frame.length);
         return publication.offer(sendBuffer, 0, frame.length);
     }
 
@@ -360,12 +368,12 @@ final class InterconnectAgent implements Agent
     private long offerChunks(final Peer peer, final OutboundFrame frame)
     {
         final int sliceLength = bulkMessageLimit - io.troupe.serialization.WireFormat.CHUNK_OVERHEAD;
-        sendBuffer.wrap(frame.frame);
+        sendBuffer.wrap(frame.bytes, 0, frame.length);
         long position = 0;
-        while (peer.chunkOffset < frame.frame.length)
+        while (peer.chunkOffset < frame.length)
         {
-            final int length = Math.min(sliceLength, frame.frame.length - peer.chunkOffset);
-            final int chunkLength = encoder.encodeChunk(scratch, 0, frame.frame.length, peer.chunkOffset, sendBuffer,
+            final int length = Math.min(sliceLength, frame.length - peer.chunkOffset);
+            final int chunkLength = encoder.encodeChunk(scratch, 0, frame.length, peer.chunkOffset, sendBuffer,
                 peer.chunkOffset, length);
             position = peer.bulk.offer(scratch, 0, chunkLength);
             if (position < 0)
@@ -474,9 +482,9 @@ final class InterconnectAgent implements Agent
         {
             notifyUndelivered(envelope, reason, false);
         }
-        for (final OutboundFrame charged : peer.batch.charged())
+        for (int i = 0; i < peer.batch.chargedCount(); i++)
         {
-            charged.repay();
+            peer.batch.chargedAccount(i).repay(peer.batch.chargedCost(i));
         }
         lost += peer.batch.frames();
         peer.batch.clear();
@@ -520,6 +528,7 @@ final class InterconnectAgent implements Agent
             notifyUndelivered(frame.tracked, reason, false);
         }
         frame.repay();
+        frames.release(frame);
     }
 
     /** Sends the sender of a tracked envelope its {@link Undelivered}, on behalf of the recipient. */

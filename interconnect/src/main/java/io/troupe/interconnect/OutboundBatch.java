@@ -22,7 +22,10 @@ final class OutboundBatch
     private final UnsafeBuffer buffer;
     private final int packLimit;
     private final List<Envelope> tracked = new ArrayList<>();
-    private final List<OutboundFrame> charged = new ArrayList<>();
+    /** Accounts and costs of the charged frames, copied so that a frame can go back to its pool once added. */
+    private Chargeable[] chargedAccounts = new Chargeable[64];
+    private int[] chargedCosts = new int[64];
+    private int charged;
     private int[] buckets = new int[64];
     private int length;
     private int frames;
@@ -43,21 +46,27 @@ final class OutboundBatch
     /** Whether the frame may join: it fits, or the batch is empty (then it travels alone if it must). */
     boolean accepts(final OutboundFrame frame)
     {
-        return frames == 0 || length + LENGTH_PREFIX + frame.frame.length <= packLimit;
+        return frames == 0 || length + LENGTH_PREFIX + frame.length <= packLimit;
     }
 
     void add(final OutboundFrame frame, final int bucket)
     {
-        buffer.putInt(length, frame.frame.length, ByteOrder.LITTLE_ENDIAN);
-        buffer.putBytes(length + LENGTH_PREFIX, frame.frame);
-        length += LENGTH_PREFIX + frame.frame.length;
+        buffer.putInt(length, frame.length, ByteOrder.LITTLE_ENDIAN);
+        buffer.putBytes(length + LENGTH_PREFIX, frame.bytes, 0, frame.length);
+        length += LENGTH_PREFIX + frame.length;
         if (frame.tracked != null)
         {
             tracked.add(frame.tracked);
         }
         if (frame.account != null)
         {
-            charged.add(frame);
+            if (charged == chargedAccounts.length)
+            {
+                chargedAccounts = java.util.Arrays.copyOf(chargedAccounts, charged * 2);
+                chargedCosts = java.util.Arrays.copyOf(chargedCosts, charged * 2);
+            }
+            chargedAccounts[charged] = frame.account;
+            chargedCosts[charged++] = frame.cost;
         }
         if (frames == buckets.length)
         {
@@ -103,20 +112,43 @@ final class OutboundBatch
     }
 
     /**
-     * The frames in the batch charged to a credit account, whose cost is handed on when the batch is written
-     * or repaid if it is dropped.
+     * How many frames in the batch are charged to a credit account, whose cost is handed on when the batch is
+     * written or repaid if it is dropped.
      *
-     * @return the frames, in batch order.
+     * @return the count.
      */
-    List<OutboundFrame> charged()
+    int chargedCount()
     {
         return charged;
+    }
+
+    /**
+     * The account of a charged frame.
+     *
+     * @param index 0 to {@link #chargedCount()} - 1, in batch order.
+     * @return the account.
+     */
+    Chargeable chargedAccount(final int index)
+    {
+        return chargedAccounts[index];
+    }
+
+    /**
+     * The cost of a charged frame.
+     *
+     * @param index 0 to {@link #chargedCount()} - 1, in batch order.
+     * @return the cost.
+     */
+    int chargedCost(final int index)
+    {
+        return chargedCosts[index];
     }
 
     void clear()
     {
         tracked.clear();
-        charged.clear();
+        java.util.Arrays.fill(chargedAccounts, 0, charged, null);
+        charged = 0;
         length = 0;
         frames = 0;
     }

@@ -3,37 +3,63 @@ package io.troupe.interconnect;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.flow.Chargeable;
 import io.troupe.memquota.HasMemoryCost;
+import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One encoded envelope frame waiting for a peer's publication. Encoded on the sending thread (user codecs
- * never run on the interconnect agent); the agent only copies bytes. The envelope is kept for tracked events
- * only, to report them {@code Undelivered} if the session dies. The credit account the event is charged to
- * stays charged while the frame waits: the agent hands the cost on when the frame is written (see
- * {@link RemoteCredit#onHandOff}), or repays it if the frame is dropped.
+ * One encoded envelope frame on its way to a peer, with what the interconnect needs once it is written or
+ * dropped. Frames are pooled ({@link OutboundFramePool}): a sender fills one, the agent hands it back once its
+ * bytes are copied into a datagram or it is dropped, so the steady-state remote send allocates no frame and no
+ * byte array. A frame belongs to one thread at a time (the sender, the queue, then the agent or a collapse).
  */
 final class OutboundFrame implements HasMemoryCost
 {
-    /** Bytes an entry costs besides its frame: this object, the array header, the queue entry. */
+    /** Nominal bookkeeping cost of a queued frame, on top of its bytes. */
     static final int OVERHEAD_BYTES = 64;
 
-    final byte[] frame;
-    final Envelope tracked;
-    /** Hash of (sender, recipient): frames of one pair stay on one stream while an earlier bulk one is unacked. */
-    final int pairHash;
-    /** The account the event is charged to, or null. */
-    final Chargeable account;
-    final int cost;
+    private static final byte[] NO_BYTES = new byte[0];
 
-    OutboundFrame(final byte[] frame, final Envelope tracked, final int pairHash, final Chargeable account, final int cost)
+    /** The encoded frame is {@code bytes[0, length)}; the array may be longer (it is reused). */
+    byte[] bytes = NO_BYTES;
+    int length;
+    Envelope tracked;
+    int pairHash;
+    Chargeable account;
+    int cost;
+
+    /**
+     * Makes room for a frame of {@code frameLength} bytes and wraps {@code buffer} around exactly them.
+     *
+     * @param frameLength the encoded length.
+     * @param buffer      the encoder's buffer, re-wrapped.
+     */
+    void wrapForEncoding(final int frameLength, final UnsafeBuffer buffer)
     {
-        this.frame = frame;
-        this.tracked = tracked;
-        this.pairHash = pairHash;
-        this.account = account;
-        this.cost = cost;
+        if (bytes.length < frameLength)
+        {
+            bytes = new byte[frameLength];
+        }
+        length = frameLength;
+        buffer.wrap(bytes, 0, frameLength);
     }
 
-    /** The frame will never be written: its cost goes back to its account. */
+    /**
+     * Sets what the frame answers for.
+     *
+     * @param trackedEnvelope the envelope if it is tracked, else null.
+     * @param pairKey         the (sender, recipient) hash that keeps a pair's frames in order.
+     * @param chargedTo       the account the envelope is charged to, or null.
+     * @param charge          its cost.
+     * @return this frame.
+     */
+    OutboundFrame describe(final Envelope trackedEnvelope, final int pairKey, final Chargeable chargedTo, final int charge)
+    {
+        this.tracked = trackedEnvelope;
+        this.pairHash = pairKey;
+        this.account = chargedTo;
+        this.cost = charge;
+        return this;
+    }
+
     void repay()
     {
         if (account != null)
@@ -42,9 +68,18 @@ final class OutboundFrame implements HasMemoryCost
         }
     }
 
+    /** Forgets what the frame answered for, before it goes back to the pool. */
+    void clear()
+    {
+        tracked = null;
+        account = null;
+        cost = 0;
+        length = 0;
+    }
+
     @Override
     public long memoryCost()
     {
-        return frame.length + OVERHEAD_BYTES;
+        return length + OVERHEAD_BYTES;
     }
 }

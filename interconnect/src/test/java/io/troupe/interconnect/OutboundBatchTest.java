@@ -2,6 +2,7 @@ package io.troupe.interconnect;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
@@ -12,9 +13,11 @@ class OutboundBatchTest
 {
     private static OutboundFrame frame(final int length, final byte fill, final boolean tracked)
     {
-        final byte[] bytes = new byte[length];
-        java.util.Arrays.fill(bytes, fill);
-        return new OutboundFrame(bytes, tracked ?
+        final OutboundFrame frame = new OutboundFrame();
+        final UnsafeBuffer buffer = new UnsafeBuffer();
+        frame.wrapForEncoding(length, buffer);
+        buffer.setMemory(0, length, fill);
+        return frame.describe(tracked ?
             new Envelope(ActorId.of(2, 1, 0), ActorId.of(1, 1, 0), 1, Envelope.FLAG_TRACK_DELIVERY, 0L, "x", null) : null, 0,
             null, 0);
     }
