@@ -111,6 +111,7 @@ final class RemoteThroughputWorkload implements Workload
         TimeUnit.NANOSECONDS.sleep(warmupNs);
         peer.checkAlive();
         final Tally start = tally(system, sinkService);
+        final ThreadCpu threads = ThreadCpu.start();
         final long sentAtStart = sent.get();
         final long startNs = System.nanoTime();
         TimeUnit.NANOSECONDS.sleep(measureNs);
@@ -120,6 +121,11 @@ final class RemoteThroughputWorkload implements Workload
         system.send(streamer, Streamer.STOP);
 
         final long received = end.received() - start.received();
+        final long sentInWindow = Math.max(1, sentAtEnd - sentAtStart);
+        // the sending side's allocation per event: the streamer's own (its event and envelope) and the send path's
+        Report.progress("  node 1 allocated per event sent: pool workers %.1f B, interconnect %.1f B",
+            (double)threads.allocatedBytes("bench-") / sentInWindow,
+            (double)threads.allocatedBytes("troupe-" + RemoteNodes.DRIVER_NODE + "-interconnect") / sentInWindow);
         final long sinkNs = end.atNs() - start.atNs();
         Report.progress("  window: sink received %d chunks in %.3f s (its clock); streamer sent %d in %.3f s (%.1f msgs/s)",
             received, sinkNs / 1e9, sentAtEnd - sentAtStart, (endNs - startNs) / 1e9,

@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * CPU time used by groups of threads (by name prefix) between two snapshots, so a driver can say how many
+ * CPU time and heap allocation of groups of threads (by name prefix) between two snapshots, so a driver can say how many
  * nanoseconds of CPU each side spent per event: a figure that does not depend on how the OS shared the cores
  * in a run, unlike the throughput, and so tells which side a change made dearer.
  */
@@ -16,6 +16,7 @@ final class ThreadCpu
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final Map<Long, Long> startNs = new HashMap<>();
+    private final Map<Long, Long> startBytes = new HashMap<>();
 
     private ThreadCpu()
     {
@@ -32,6 +33,7 @@ final class ThreadCpu
         for (final long id : THREADS.getAllThreadIds())
         {
             cpu.startNs.put(id, THREADS.getThreadCpuTime(id));
+            cpu.startBytes.put(id, allocatedBytes(id));
         }
         return cpu;
     }
@@ -54,5 +56,34 @@ final class ThreadCpu
             }
         }
         return used;
+    }
+
+    /**
+     * Bytes the live threads whose names start with {@code prefix} allocated on the heap since {@link #start}.
+     *
+     * @param prefix the thread name prefix.
+     * @return the bytes, or -1 if this JVM does not measure allocation per thread.
+     */
+    long allocatedBytes(final String prefix)
+    {
+        if (!(THREADS instanceof com.sun.management.ThreadMXBean))
+        {
+            return -1;
+        }
+        long allocated = 0;
+        for (final ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds()))
+        {
+            if (info != null && info.getThreadName().startsWith(prefix))
+            {
+                allocated += allocatedBytes(info.getThreadId()) - startBytes.getOrDefault(info.getThreadId(), 0L);
+            }
+        }
+        return allocated;
+    }
+
+    private static long allocatedBytes(final long threadId)
+    {
+        return THREADS instanceof com.sun.management.ThreadMXBean ?
+            ((com.sun.management.ThreadMXBean)THREADS).getThreadAllocatedBytes(threadId) : 0;
     }
 }

@@ -2,7 +2,7 @@ package io.troupe.interconnect;
 
 import io.troupe.actor.Envelope;
 import io.troupe.actor.flow.Chargeable;
-import io.troupe.memquota.HasMemoryCost;
+import io.troupe.memquota.QueuedElement;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -11,7 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * bytes are copied into a datagram or it is dropped, so the steady-state remote send allocates no frame and no
  * byte array. A frame belongs to one thread at a time (the sender, the queue, then the agent or a collapse).
  */
-final class OutboundFrame implements HasMemoryCost
+final class OutboundFrame implements QueuedElement
 {
     /** Nominal bookkeeping cost of a queued frame, on top of its bytes. */
     static final int OVERHEAD_BYTES = 64;
@@ -25,6 +25,7 @@ final class OutboundFrame implements HasMemoryCost
     int pairHash;
     Chargeable account;
     int cost;
+    private long enqueuedNs;
 
     /**
      * Makes room for a frame of {@code frameLength} bytes and wraps {@code buffer} around exactly them.
@@ -75,6 +76,18 @@ final class OutboundFrame implements HasMemoryCost
         account = null;
         cost = 0;
         length = 0;
+    }
+
+    @Override
+    public void enqueuedAt(final long nowNs)
+    {
+        enqueuedNs = nowNs;
+    }
+
+    @Override
+    public long enqueuedNs()
+    {
+        return enqueuedNs;
     }
 
     @Override

@@ -29,7 +29,8 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
     private static final CompletableFuture<Reclaimed> COLLAPSING = CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
 
     /** Swapped for an empty queue on collapse, so dropping the contents costs O(1) on the collapsing thread. */
-    private volatile ConcurrentLinkedQueue<Entry<T>> entries = new ConcurrentLinkedQueue<>();
+    /** Elements that are {@link QueuedElement}s as they are, others wrapped in an {@link Entry}. */
+    private volatile ConcurrentLinkedQueue<Object> entries = new ConcurrentLinkedQueue<>();
     private final CoarseClock clock;
     private final int capacity;
     private final AtomicInteger size = new AtomicInteger();
@@ -139,8 +140,16 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
             final CollapseReason now = collapsed;
             throw now != null ? new CollapsedException(now) : ex;
         }
-        final ConcurrentLinkedQueue<Entry<T>> queue = entries;
-        queue.offer(new Entry<>(clock.nowNs(), element, cost));
+        final ConcurrentLinkedQueue<Object> queue = entries;
+        if (element instanceof QueuedElement)
+        {
+            ((QueuedElement)element).enqueuedAt(clock.nowNs());
+            queue.offer(element);
+        }
+        else
+        {
+            queue.offer(new Entry<>(clock.nowNs(), element, cost));
+        }
         final CollapseReason after = collapsed;
         if (after != null)
         {
@@ -163,14 +172,23 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
         {
             throw new CollapsedException(reason);
         }
-        final Entry<T> entry = entries.poll();
-        if (entry == null)
+        final Object head = entries.poll();
+        if (head == null)
         {
             return null;
         }
         size.decrementAndGet();
-        participation.release(entry.cost);
-        return entry.element;
+        if (head instanceof Entry)
+        {
+            @SuppressWarnings("unchecked") // only T is wrapped
+            final Entry<T> entry = (Entry<T>)head;
+            participation.release(entry.cost);
+            return entry.element;
+        }
+        @SuppressWarnings("unchecked") // only T is queued
+        final T element = (T)head;
+        participation.release(element.memoryCost()); // unchanged while queued: the QueuedElement contract
+        return element;
     }
 
     /**
@@ -247,8 +265,13 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
     @Override
     public long oldestDataTimeNs()
     {
-        final Entry<T> head = entries.peek();
-        return head == null || collapsed != null ? NO_DATA : head.enqueuedNs;
+        final Object head = entries.peek();
+        if (head == null || collapsed != null)
+        {
+            return NO_DATA;
+        }
+        // a racing receive may hand the element on (and a pool reuse it) as we read: the age is a heuristic
+        return head instanceof Entry ? ((Entry<?>)head).enqueuedNs : ((QueuedElement)head).enqueuedNs();
     }
 
     @Override
@@ -271,7 +294,7 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
             toRun = new ArrayList<>(callbacks);
             callbacks.clear();
         }
-        final ConcurrentLinkedQueue<Entry<T>> dropped = entries;
+        final ConcurrentLinkedQueue<Object> dropped = entries;
         entries = new ConcurrentLinkedQueue<>(); // the contents leave the queue at once, however many there are
         size.set(0);
         participation.close(); // the tracker forgets all it claimed, at once
@@ -303,14 +326,15 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
     }
 
     /** Gives each dropped element to the owner's consumer; one failing call does not stop the rest. */
-    private void handOver(final ConcurrentLinkedQueue<Entry<T>> dropped)
+    @SuppressWarnings("unchecked") // only T is queued, as it is or wrapped
+    private void handOver(final ConcurrentLinkedQueue<Object> dropped)
     {
-        Entry<T> entry;
-        while ((entry = dropped.poll()) != null)
+        Object head;
+        while ((head = dropped.poll()) != null)
         {
             try
             {
-                onDropped.accept(entry.element);
+                onDropped.accept(head instanceof Entry ? ((Entry<T>)head).element : (T)head);
             }
             catch (final RuntimeException ex)
             {

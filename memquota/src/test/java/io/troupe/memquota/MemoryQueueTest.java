@@ -4,6 +4,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -53,6 +54,67 @@ class MemoryQueueTest
         assertThat(tracker.usedBytes()).isGreaterThanOrEqualTo(100_000);
         queue.receive();
         assertThat(tracker.usedBytes()).isLessThanOrEqualTo(Participation.LOCAL_CACHE_MAX_BYTES);
+    }
+
+    /** An element that keeps its own stamp is queued as it is, with the same FIFO, ages, bytes and drops. */
+    @Test
+    void queuedElementsAreHeldAsTheyAreWithTheSameAccountingAndAges()
+    {
+        final List<Stamped> dropped = new ArrayList<>();
+        final MemoryQueue<Stamped> queue = MemoryQueue.bounded(tracker.newAccount(), 10, dropped::add);
+        final long t0 = clock.nowNs();
+        final Stamped a = new Stamped(100);
+        final Stamped b = new Stamped(200);
+        assertThat(queue.send(a)).isTrue();
+        clock.advance(10);
+        assertThat(queue.send(b)).isTrue();
+        assertThat(a.enqueuedNs()).isEqualTo(t0);
+        assertThat(b.enqueuedNs()).isEqualTo(t0 + 10);
+        assertThat(queue.oldestDataTimeNs()).isEqualTo(t0);
+        assertThat(queue.usedBytes()).isEqualTo(tracker.usedBytes()).isEqualTo(REFILL + 100);
+
+        assertThat(queue.receive()).isSameAs(a);
+        assertThat(queue.oldestDataTimeNs()).isEqualTo(t0 + 10);
+        final Stamped big = new Stamped(100_000);
+        queue.send(big);
+        assertThat(tracker.usedBytes()).isGreaterThanOrEqualTo(100_000);
+        assertThat(queue.receive()).isSameAs(b);
+        assertThat(queue.receive()).isSameAs(big);
+        assertThat(tracker.usedBytes()).isLessThanOrEqualTo(Participation.LOCAL_CACHE_MAX_BYTES);
+
+        final Stamped c = new Stamped(10);
+        queue.send(c);
+        queue.close();
+        assertThat(dropped).containsExactly(c);
+    }
+
+    private static final class Stamped implements QueuedElement
+    {
+        private final long cost;
+        private long stamp = -1;
+
+        Stamped(final long cost)
+        {
+            this.cost = cost;
+        }
+
+        @Override
+        public void enqueuedAt(final long nowNs)
+        {
+            stamp = nowNs;
+        }
+
+        @Override
+        public long enqueuedNs()
+        {
+            return stamp;
+        }
+
+        @Override
+        public long memoryCost()
+        {
+            return cost;
+        }
     }
 
     @Test
