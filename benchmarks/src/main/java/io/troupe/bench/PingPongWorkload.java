@@ -6,6 +6,7 @@ import io.troupe.actor.Envelope;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * {@code local.pingpong}: measures actor-to-actor messaging throughput when every send wakes an idle actor.
@@ -60,7 +61,12 @@ final class PingPongWorkload implements Workload
                 final ActorId b = system.register(new Player());
                 system.send(new Envelope(b, a, 0, 0, 0L, Player.BALL, null));
             }
-            final double eventsPerSecond = RateWindow.perSecond(() -> system.counters().eventsHandled(), warmupNs, measureNs);
+            TimeUnit.NANOSECONDS.sleep(warmupNs);
+            final ThreadCpu cpu = ThreadCpu.start();
+            final long stealsAtStart = steals(system);
+            final double eventsPerSecond = RateWindow.perSecond(() -> system.counters().eventsHandled(), 0, measureNs);
+            Report.progress("  window: worker CPU ms %s; steals %d", cpu.perThreadMs("bench-"),
+                steals(system) - stealsAtStart);
             BenchSystems.reportHealth(system);
             Report.result("local.pingpong.pairs" + pairs, eventsPerSecond, "msgs/s");
         }
@@ -69,5 +75,15 @@ final class PingPongWorkload implements Workload
             // the balls never stop: do not wait for a drain that cannot happen
             system.shutdown(Duration.ZERO);
         }
+    }
+
+    private static long steals(final ActorSystem system)
+    {
+        long steals = 0;
+        for (final io.troupe.actor.PoolCounters pool : system.counters().pools())
+        {
+            steals += pool.steals();
+        }
+        return steals;
     }
 }

@@ -86,4 +86,27 @@ final class ThreadCpu
         return THREADS instanceof com.sun.management.ThreadMXBean ?
             ((com.sun.management.ThreadMXBean)THREADS).getThreadAllocatedBytes(threadId) : 0;
     }
+
+    /**
+     * CPU milliseconds per live thread whose name starts with {@code prefix}, since {@link #start}, as
+     * {@code name=ms} pairs: shows how the work spread over a pool's workers.
+     *
+     * @param prefix the thread name prefix.
+     * @return the pairs, space separated.
+     */
+    String perThreadMs(final String prefix)
+    {
+        final StringBuilder out = new StringBuilder();
+        for (final ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds()))
+        {
+            if (info != null && info.getThreadName().startsWith(prefix))
+            {
+                final long used = THREADS.getThreadCpuTime(info.getThreadId()) -
+                    startNs.getOrDefault(info.getThreadId(), 0L);
+                out.append(out.length() == 0 ? "" : " ").append(info.getThreadName()).append('=')
+                    .append(used / 1_000_000);
+            }
+        }
+        return out.toString();
+    }
 }
