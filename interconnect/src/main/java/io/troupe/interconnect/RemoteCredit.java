@@ -32,6 +32,9 @@ final class RemoteCredit implements ShadowDeltaSink
     private final long flushPeriodNs;
     /** Debt of this node's accounts held by each peer. */
     private final Int2ObjectHashMap<Long2ObjectHashMap<Held>> heldByPeer = new Int2ObjectHashMap<>();
+    /** The entry {@link #held} found last, and its peer; forgotten when the peer's entries go. */
+    private Held lastHeld;
+    private int lastHeldPeer;
     private final Int2ObjectHashMap<Batch> batches = new Int2ObjectHashMap<>();
     private long nextFlushNs;
     private long nextSweepNs;
@@ -182,6 +185,20 @@ final class RemoteCredit implements ShadowDeltaSink
 
     private Held held(final int peerNodeId, final CreditAccount account)
     {
+        // a stream hands off frames of one account to one peer: two hash lookups per frame for the same entry
+        final Held last = lastHeld;
+        if (last != null && last.account == account && lastHeldPeer == peerNodeId)
+        {
+            return last;
+        }
+        final Held found = lookUpHeld(peerNodeId, account);
+        lastHeld = found;
+        lastHeldPeer = peerNodeId;
+        return found;
+    }
+
+    private Held lookUpHeld(final int peerNodeId, final CreditAccount account)
+    {
         Long2ObjectHashMap<Held> held = heldByPeer.get(peerNodeId);
         if (held == null)
         {
@@ -205,6 +222,7 @@ final class RemoteCredit implements ShadowDeltaSink
      */
     void onSessionLost(final int peerNodeId)
     {
+        lastHeld = null;
         final Long2ObjectHashMap<Held> held = heldByPeer.remove(peerNodeId);
         if (held != null)
         {
