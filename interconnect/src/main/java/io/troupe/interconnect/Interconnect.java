@@ -16,7 +16,6 @@ import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.WirePayload;
 import io.troupe.actor.flow.Chargeable;
 import io.troupe.memquota.CollapsedException;
-import io.troupe.memquota.MemoryQueue;
 import io.troupe.memquota.MemoryQuotaException;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.EventCodecRegistry;
@@ -44,7 +43,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * sessions on its agent thread, and carries envelopes for other nodes ({@link RemoteTransport}).
  *
  * <p>Sending never blocks: an envelope for another node is encoded on the sending thread and queued for its
- * peer in a {@link MemoryQueue} of the node's memory quota; the agent drains the queues into the
+ * peer in an {@code OutboundQueue} of the node's memory quota; the agent drains the queues into the
  * publications. Thread safe.
  */
 public final class Interconnect implements RemoteTransport, AutoCloseable
@@ -96,7 +95,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs);
         for (final Peer peer : peerArray)
         {
-            peer.outbound = newOutboundQueue(peer, config, agent);
+            peer.outbound = newOutboundQueue(peer, config, system);
         }
         this.agentIdle = new AgentIdle();
         // a shadow whose pending delta passes the bound wakes the agent to flush it
@@ -231,18 +230,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         return new ChannelUriStringBuilder().media("udp").endpoint(config.bindHost() + ':' + config.bindPort()).build();
     }
 
-    static MemoryQueue<OutboundFrame> newOutboundQueue(final Peer peer, final InterconnectConfig config,
-        final InterconnectAgent agent)
+    static OutboundQueue newOutboundQueue(final Peer peer, final InterconnectConfig config, final ActorSystem system)
     {
-        return MemoryQueue.bounded(peer.account, config.outboundQueueCapacity(), frame ->
-        {
-            if (frame.tracked != null)
-            {
-                agent.notifyUndelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
-            }
-            frame.repay();
-            agent.frames.release(frame);
-        });
+        return new OutboundQueue(peer.account, system.memoryQuota().clock(), config.outboundQueueCapacity());
     }
 
     @Override

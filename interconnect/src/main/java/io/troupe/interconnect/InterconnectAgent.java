@@ -12,7 +12,6 @@ import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapsedException;
-import io.troupe.memquota.MemoryQueue;
 import io.troupe.serialization.FrameEncoder;
 import io.troupe.serialization.GoodbyeReason;
 import org.agrona.collections.Int2ObjectHashMap;
@@ -83,6 +82,8 @@ final class InterconnectAgent implements Agent
 
     /** Pooled outbound frames: senders take them in {@link Interconnect#send}, this agent gives them back. */
     final OutboundFramePool frames = new OutboundFramePool(FRAME_POOL_CAPACITY);
+    /** What a collapsed queue's frames go through. */
+    private final java.util.function.Consumer<OutboundFrame> dropCollapsed = this::onCollapsedFrame;
 
     InterconnectAgent(
         final InterconnectConfig config,
@@ -221,7 +222,7 @@ final class InterconnectAgent implements Agent
             return sent; // the window is closed: what is queued waits behind the batch
         }
         final OutboundBatch batch = peer.batch;
-        final MemoryQueue<OutboundFrame> queue = peer.outbound;
+        final OutboundQueue queue = peer.outbound;
         while (sent < DRAIN_LIMIT)
         {
             OutboundFrame frame = peer.pending;
@@ -386,13 +387,24 @@ final class InterconnectAgent implements Agent
         return position;
     }
 
-    private void replaceCollapsedQueue(final Peer peer, final MemoryQueue<OutboundFrame> collapsed)
+    private void replaceCollapsedQueue(final Peer peer, final OutboundQueue collapsed)
     {
-        // its tracked frames were reported by the collapse callback; open a fresh queue on the same account
-        if (peer.outbound == collapsed)
+        // the memory quota reclaimed it: its frames become Undelivered(COLLAPSED), then a fresh queue opens on
+        // the same account, once no sender can still be linking into the old one (else on a later cycle)
+        if (collapsed.drainCollapsed(dropCollapsed) && peer.outbound == collapsed)
         {
-            peer.outbound = Interconnect.newOutboundQueue(peer, config, this);
+            peer.outbound = Interconnect.newOutboundQueue(peer, config, system);
         }
+    }
+
+    private void onCollapsedFrame(final OutboundFrame frame)
+    {
+        if (frame.tracked != null)
+        {
+            notifyUndelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
+        }
+        frame.repay();
+        frames.release(frame);
     }
 
     private int sendAcks(final Peer peer, final long nowNs)
@@ -504,7 +516,7 @@ final class InterconnectAgent implements Agent
         peer.bulkLaneBytes = 0;
         peer.bulkLaneSize = 0;
         peer.chunkOffset = 0;
-        final MemoryQueue<OutboundFrame> queue = peer.outbound;
+        final OutboundQueue queue = peer.outbound;
         try
         {
             OutboundFrame frame;

@@ -5,11 +5,15 @@ import io.troupe.actor.flow.Chargeable;
 import io.troupe.memquota.QueuedElement;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * One encoded envelope frame on its way to a peer, with what the interconnect needs once it is written or
  * dropped. Frames are pooled ({@link OutboundFramePool}): a sender fills one, the agent hands it back once its
  * bytes are copied into a datagram or it is dropped, so the steady-state remote send allocates no frame and no
- * byte array. A frame belongs to one thread at a time (the sender, the queue, then the agent or a collapse).
+ * byte array. A frame belongs to one thread at a time (the sender, the queue, then the agent). It carries its
+ * own queue link and enqueue stamp, so queuing it allocates nothing either.
  */
 final class OutboundFrame implements QueuedElement
 {
@@ -17,6 +21,19 @@ final class OutboundFrame implements QueuedElement
     static final int OVERHEAD_BYTES = 64;
 
     private static final byte[] NO_BYTES = new byte[0];
+    private static final VarHandle NEXT;
+
+    static
+    {
+        try
+        {
+            NEXT = MethodHandles.lookup().findVarHandle(OutboundFrame.class, "next", OutboundFrame.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     /** The encoded frame is {@code bytes[0, length)}; the array may be longer (it is reused). */
     byte[] bytes = NO_BYTES;
@@ -26,6 +43,9 @@ final class OutboundFrame implements QueuedElement
     Chargeable account;
     int cost;
     private long enqueuedNs;
+    /** The next frame in its {@link OutboundQueue}. */
+    @SuppressWarnings("unused") // accessed through NEXT
+    private volatile OutboundFrame next;
 
     /**
      * Makes room for a frame of {@code frameLength} bytes and wraps {@code buffer} around exactly them.
@@ -59,6 +79,18 @@ final class OutboundFrame implements QueuedElement
         this.account = chargedTo;
         this.cost = charge;
         return this;
+    }
+
+    /** Sets the link to the next frame: null before the frame is queued, the successor once it is linked. */
+    void linkNext(final OutboundFrame successor)
+    {
+        NEXT.setRelease(this, successor);
+    }
+
+    /** The next frame in the queue, as its sender published it; null if none yet. */
+    OutboundFrame next()
+    {
+        return (OutboundFrame)NEXT.getAcquire(this);
     }
 
     void repay()

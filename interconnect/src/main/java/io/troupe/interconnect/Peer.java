@@ -37,7 +37,7 @@ final class Peer
     ExclusivePublication bulk;
 
     volatile boolean established;
-    volatile MemoryQueue<OutboundFrame> outbound;
+    volatile OutboundQueue outbound;
 
     // ---- agent thread only
     int state = DISCONNECTED;
@@ -161,7 +161,7 @@ final class Peer
 
     PeerCounters counters()
     {
-        final MemoryQueue<OutboundFrame> queue = outbound;
+        final OutboundQueue queue = outbound;
         return new PeerCounters(nodeId, established, peerIncarnation, eventsOut, bytesOut, eventsIn, bytesIn,
             backPressured, (queue == null ? 0 : queue.size()) + bulkLaneSize, sessionsUp, sessionsDown, rejectedFrames,
             handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs, rttSmoothedNs, rttMinNs);

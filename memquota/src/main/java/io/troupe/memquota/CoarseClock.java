@@ -33,6 +33,7 @@ public interface CoarseClock
         private final long resolutionNs;
         private volatile long cachedNs = System.nanoTime();
         private int readsSinceCheck;
+        private volatile boolean updatedByAgent;
 
         private CachedClock(final long resolutionNs)
         {
@@ -51,9 +52,23 @@ public interface CoarseClock
             return now;
         }
 
+        /**
+         * Says that an agent calls {@link #update} at least once per resolution from now on (the memory
+         * reclaimer does): reads then return the cached time and write nothing, so the threads that stamp
+         * elements (every remote send) share no written cache line through the clock.
+         */
+        public void updatedByAgent()
+        {
+            updatedByAgent = true;
+        }
+
         @Override
         public long nowNs()
         {
+            if (updatedByAgent)
+            {
+                return cachedNs;
+            }
             // every 64th read checks the real clock: bounded staleness without a timer thread, and the counter
             // race between threads only changes which read does the check
             if ((++readsSinceCheck & 63) == 0)

@@ -25,6 +25,10 @@ public final class MemoryReclaimer implements Agent
     {
         this.tracker = tracker;
         this.cachedClock = tracker.clock() instanceof CoarseClock.CachedClock ? (CoarseClock.CachedClock)tracker.clock() : null;
+        if (cachedClock != null)
+        {
+            cachedClock.updatedByAgent(); // our duty cycle updates it (the runner must idle at most ~resolution)
+        }
     }
 
     /**
