@@ -50,6 +50,9 @@ final class TestCluster implements AutoCloseable
     /** The flow control settings of the nodes started from now on (a fresh config for each). */
     java.util.function.Supplier<io.troupe.actor.flow.FlowControlConfig> flowControl =
         io.troupe.actor.flow.FlowControlConfig::new;
+    /** The memory quota of the nodes started from now on (none by default). */
+    java.util.function.Supplier<io.troupe.memquota.MemoryQuotaConfig> memoryQuota =
+        io.troupe.memquota.MemoryQuotaConfig::disabled;
 
     static TestCluster of(final int count)
     {
@@ -95,7 +98,8 @@ final class TestCluster implements AutoCloseable
     Node start(final Node node, final InterconnectConfig config)
     {
         node.system = ActorSystem.start(new ActorSystemConfig().nodeId(node.id).threadNamePrefix("it-")
-            .pool(PoolConfig.named("default").threads(1)).flowControl(flowControl.get()));
+            .pool(PoolConfig.named("default").threads(1)).flowControl(flowControl.get())
+            .memoryQuota(memoryQuota.get()));
         node.interconnect = Interconnect.start(node.system, config, CODECS);
         return node;
     }

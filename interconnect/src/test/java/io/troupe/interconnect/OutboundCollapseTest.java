@@ -1,0 +1,86 @@
+package io.troupe.interconnect;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.flow.CreditAccount;
+import io.troupe.memquota.MemoryQuotaConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A peer's outbound queue reclaimed by the node's memory quota: node 2 stops reading, node 1 keeps sending
+ * tracked events until its 4 MiB quota is full, and the quota collapses the queue that holds the oldest data.
+ * Every event ends exactly once as undelivered (shed at a full quota, collapsed, or lost with the session) and
+ * its cost is repaid; the queue the agent replaces it with keeps working.
+ */
+@Timeout(60)
+class OutboundCollapseTest
+{
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private TestCluster cluster;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (cluster != null)
+        {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void aReclaimedQueueReportsEveryTrackedFrameOnceAndIsReplaced() throws Exception
+    {
+        cluster = TestCluster.of(2);
+        cluster.memoryQuota = () -> MemoryQuotaConfig.of(4L << 20);
+        cluster.startAll();
+        cluster.awaitConnected(Duration.ofSeconds(10));
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final ActorId consumer = two.system.register((ctx, envelope) -> { });
+        final CreditAccount account = one.system.flow().openAccount(Long.MAX_VALUE);
+        final Map<Long, UndeliveredReason> ended = new ConcurrentHashMap<>();
+        final AtomicInteger duplicates = new AtomicInteger();
+        final int total = 20_000;
+        final String kilobyte = "x".repeat(1024);
+        final ActorId sender = one.system.register((ctx, envelope) ->
+        {
+            if (envelope.event() instanceof Undelivered)
+            {
+                final Undelivered notice = (Undelivered)envelope.event();
+                if (ended.put(notice.cookie(), notice.reason()) != null)
+                {
+                    duplicates.incrementAndGet();
+                }
+                return;
+            }
+            for (int i = 0; i < total; i++)
+            {
+                ctx.send(consumer, kilobyte, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, i, account, 1);
+            }
+        });
+
+        // node 2 stops reading without a word: Aeron's window fills and the rest waits in node 1's queue
+        two.interconnect.kill();
+        one.system.send(sender, "go");
+        TestCluster.await(() -> ended.containsValue(UndeliveredReason.COLLAPSED), WAIT,
+            "the quota collapses node 1's queue to node 2");
+        TestCluster.await(() -> !one.interconnect.isConnected(2), WAIT, "node 1 declares node 2 down");
+        TestCluster.await(() -> ended.size() == total, WAIT, "every tracked event is reported");
+        TestCluster.await(() -> account.debt() == 0, WAIT, "every charge is settled");
+        assertThat(duplicates.get()).as("no event is reported twice").isZero();
+        assertThat(ended.keySet()).hasSize(total);
+        assertThat(ended.values()).contains(UndeliveredReason.COLLAPSED);
+    }
+}
