@@ -77,11 +77,11 @@ final class InterconnectAgent implements Agent
     /** Whether every established peer has acknowledged everything queued and sent to it (while lingering). */
     private volatile boolean flushed;
 
-    /** Free frames kept for senders: enough to cover a burst of small events between two duty cycles. */
-    static final int FRAME_POOL_CAPACITY = 8192;
-
-    /** Pooled outbound frames: senders take them in {@link Interconnect#send}, this agent gives them back. */
-    final OutboundFramePool frames = new OutboundFramePool(FRAME_POOL_CAPACITY);
+    /**
+     * Pooled outbound frames: senders take them in {@link Interconnect#send}, this agent gives them back. As many
+     * small frames are kept as one peer's outbound queue holds, so a sender that keeps a queue full allocates none.
+     */
+    final OutboundFramePool frames;
     /** What a collapsed queue's frames go through. */
     private final java.util.function.Consumer<OutboundFrame> dropCollapsed = this::onCollapsedFrame;
 
@@ -100,6 +100,7 @@ final class InterconnectAgent implements Agent
         final io.troupe.serialization.EventCodecRegistry codecs)
     {
         this.config = config;
+        this.frames = new OutboundFramePool(config.outboundQueueCapacity());
         this.system = system;
         this.nodeId = system.nodeId();
         this.incarnation = incarnation;
