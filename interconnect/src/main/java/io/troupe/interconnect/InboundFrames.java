@@ -10,6 +10,7 @@ import io.troupe.serialization.AckFrame;
 import io.troupe.serialization.ChunkAssembler;
 import io.troupe.serialization.ChunkFrame;
 import io.troupe.serialization.CreditDeltasFrame;
+import io.troupe.serialization.EnvelopeCompaction;
 import io.troupe.serialization.EnvelopeFrame;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.FrameDecoder;
@@ -20,6 +21,7 @@ import io.troupe.serialization.HandshakeFrame;
 import io.troupe.serialization.HeartbeatFrame;
 import io.troupe.serialization.WireFormat;
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,8 @@ final class InboundFrames implements FrameHandler
     /** Decodes frames put back together from chunks (a second decoder: the first is mid-call then). */
     private final FrameDecoder wholeDecoder;
     private final int maxFrameBytes;
+    /** Where a compact envelope frame is rebuilt whole; grows up to the largest frame. */
+    private final UnsafeBuffer expanded = new UnsafeBuffer(new byte[1024]);
     final AtomicLong unauthenticated = new AtomicLong();
     final AtomicLong misrouted = new AtomicLong();
     private int streamId;
@@ -82,20 +86,60 @@ final class InboundFrames implements FrameHandler
     {
         final int end = offset + length;
         int at = offset;
+        int baseAt = -1; // the message's last whole entry, if an envelope frame: what a compact entry repeats
         messagePositionBefore = -1;
         while (at < end)
         {
-            final int frameLength = end - at < OutboundBatch.LENGTH_PREFIX ? -1 :
+            final int entry = end - at < OutboundBatch.LENGTH_PREFIX ? 0 :
                 buffer.getInt(at, java.nio.ByteOrder.LITTLE_ENDIAN);
-            if (frameLength <= 0 || frameLength > end - at - OutboundBatch.LENGTH_PREFIX)
+            final boolean compact = (entry & OutboundBatch.COMPACT_FLAG) != 0;
+            final int frameLength = entry & ~OutboundBatch.COMPACT_FLAG;
+            if (frameLength == 0 || frameLength > end - at - OutboundBatch.LENGTH_PREFIX ||
+                compact && (baseAt < 0 || frameLength < EnvelopeCompaction.COMPACT_OVERHEAD))
             {
                 onBadBatch(header.sessionId(), end - at);
                 return;
             }
             at += OutboundBatch.LENGTH_PREFIX;
-            onFragment(agent.config.dataStreamId(), buffer, at, frameLength, header);
+            if (compact)
+            {
+                onCompactFragment(buffer, baseAt, at, frameLength, header);
+            }
+            else
+            {
+                baseAt = EnvelopeCompaction.isBase(buffer, at, frameLength) ? at : -1;
+                onFragment(agent.config.dataStreamId(), buffer, at, frameLength, header);
+            }
             at += frameLength;
         }
+    }
+
+    /**
+     * Rebuilds the whole envelope frame a compact entry stands for and decodes it like any other. Nothing is
+     * sized for it before its session is known to be established and its length is within the largest frame.
+     */
+    private void onCompactFragment(
+        final DirectBuffer buffer, final int baseAt, final int at, final int compactLength, final Header header)
+    {
+        final Peer peer = agent.peersBySession.get(header.sessionId());
+        if (peer == null || peer.state != Peer.ESTABLISHED)
+        {
+            unauthenticated.incrementAndGet(); // as its whole form would be
+            return;
+        }
+        final int frameLength = EnvelopeCompaction.expandedLength(compactLength);
+        if (frameLength > maxFrameBytes)
+        {
+            reject(agent.config.dataStreamId(), header.sessionId(), "a compact envelope frame of " + frameLength +
+                " bytes, above the largest frame (" + maxFrameBytes + ")", null);
+            return;
+        }
+        if (expanded.capacity() < frameLength)
+        {
+            expanded.wrap(new byte[Math.min(maxFrameBytes, Math.max(frameLength, expanded.capacity() * 2))]);
+        }
+        EnvelopeCompaction.expand(buffer, baseAt, buffer, at, compactLength, expanded);
+        onFragment(agent.config.dataStreamId(), expanded, 0, frameLength, header);
     }
 
     private void onBadBatch(final int fromSession, final int remaining)

@@ -15,10 +15,13 @@ import java.util.Set;
  */
 public final class InterconnectConfig
 {
-    /** Protocol version this build speaks (the handshake's range is [min, max]). */
-    public static final int PROTOCOL_VERSION = 1;
+    /**
+     * Protocol version this build speaks (the handshake's range is [min, max]). Version 2 packs compact envelope
+     * frames into data-stream messages, which a version 1 node cannot read.
+     */
+    public static final int PROTOCOL_VERSION = 2;
     /** Oldest protocol version this build accepts. */
-    public static final int MIN_PROTOCOL_VERSION = 1;
+    public static final int MIN_PROTOCOL_VERSION = 2;
     /** Shortest cluster secret accepted, in bytes. */
     public static final int MIN_SECRET_BYTES = 16;
 

@@ -2,6 +2,7 @@ package io.troupe.interconnect;
 
 import io.troupe.actor.Envelope;
 import io.troupe.actor.flow.Chargeable;
+import io.troupe.serialization.EnvelopeCompaction;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
@@ -12,12 +13,20 @@ import java.util.List;
  * Envelope frames for a peer's data stream, packed into one Aeron message so that small events share a
  * datagram (and a send, a receive and a poll) instead of each paying for their own. The message is a sequence
  * of {@code int32 length (little-endian), frame} entries, at least one; a frame larger than the packing limit
- * travels alone. Agent thread only.
+ * travels alone.
+ *
+ * <p>An entry whose length has its top bit ({@link #COMPACT_FLAG}) set is a compact envelope frame
+ * ({@link EnvelopeCompaction}): the frame repeats the base, the last whole entry of the message if that is an
+ * envelope frame, in everything but its cookie and payload, so only those are sent. A stream of small events
+ * from one actor to another thus takes 36 bytes per 24-byte event rather than 100, and about three times as
+ * many events share a datagram. Agent thread only.
  */
 final class OutboundBatch
 {
     /** Bytes of the length before each frame. */
     static final int LENGTH_PREFIX = Integer.BYTES;
+    /** Set in an entry's length: the entry is a compact envelope frame. */
+    static final int COMPACT_FLAG = 0x8000_0000;
 
     private final UnsafeBuffer buffer;
     private final int packLimit;
@@ -29,6 +38,10 @@ final class OutboundBatch
     private int[] buckets = new int[64];
     private int length;
     private int frames;
+    /** Sum of the whole frames' lengths, compact ones counted as the frames they stand for. */
+    private long frameBytes;
+    /** Where the base (the last whole entry, if an envelope frame) starts in the buffer, -1 if none. */
+    private int baseAt = -1;
 
     /**
      * A batch.
@@ -46,14 +59,35 @@ final class OutboundBatch
     /** Whether the frame may join: it fits, or the batch is empty (then it travels alone if it must). */
     boolean accepts(final OutboundFrame frame)
     {
-        return frames == 0 || length + LENGTH_PREFIX + frame.length <= packLimit;
+        return frames == 0 ||
+            length + LENGTH_PREFIX + (repeatsBase(frame) ? EnvelopeCompaction.compactLength(frame.length) : frame.length) <=
+                packLimit;
+    }
+
+    /** Whether the frame may go compact: it repeats the base but for its cookie and payload. */
+    private boolean repeatsBase(final OutboundFrame frame)
+    {
+        return baseAt >= 0 && frame.length >= EnvelopeCompaction.FIXED_LENGTH &&
+            EnvelopeCompaction.repeatsHeader(frame.bytes, buffer.byteArray(), baseAt);
     }
 
     void add(final OutboundFrame frame, final int bucket)
     {
-        buffer.putInt(length, frame.length, ByteOrder.LITTLE_ENDIAN);
-        buffer.putBytes(length + LENGTH_PREFIX, frame.bytes, 0, frame.length);
-        length += LENGTH_PREFIX + frame.length;
+        final int at = length + LENGTH_PREFIX;
+        if (repeatsBase(frame))
+        {
+            final int compactLength = EnvelopeCompaction.writeCompact(buffer, at, frame.bytes, frame.length);
+            buffer.putInt(length, compactLength | COMPACT_FLAG, ByteOrder.LITTLE_ENDIAN);
+            length = at + compactLength;
+        }
+        else
+        {
+            buffer.putInt(length, frame.length, ByteOrder.LITTLE_ENDIAN);
+            buffer.putBytes(at, frame.bytes, 0, frame.length);
+            baseAt = EnvelopeCompaction.isBase(buffer, at, frame.length) ? at : -1;
+            length = at + frame.length;
+        }
+        frameBytes += frame.length;
         if (frame.tracked != null)
         {
             tracked.add(frame.tracked);
@@ -95,10 +129,10 @@ final class OutboundBatch
         return frames;
     }
 
-    /** The frames' own bytes, without their lengths. */
+    /** The frames' own bytes, without their lengths, a compact frame counted as the whole frame it stands for. */
     long frameBytes()
     {
-        return length - (long)frames * LENGTH_PREFIX;
+        return frameBytes;
     }
 
     int bucket(final int index)
@@ -151,5 +185,7 @@ final class OutboundBatch
         charged = 0;
         length = 0;
         frames = 0;
+        frameBytes = 0;
+        baseAt = -1;
     }
 }

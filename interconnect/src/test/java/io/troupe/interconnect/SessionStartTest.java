@@ -48,16 +48,29 @@ class SessionStartTest
         }
     }
 
-    /** Decodes a data-stream message: frames, each after its int32 length. */
+    /** Decodes a data-stream message: frames, each after its int32 length, compact ones rebuilt whole. */
     private static void decodePacked(final FrameDecoder decoder, final org.agrona.DirectBuffer buffer, final int offset,
         final int length)
     {
+        final org.agrona.concurrent.UnsafeBuffer expanded = new org.agrona.concurrent.UnsafeBuffer(new byte[65536]);
         int at = offset;
+        int baseAt = -1;
         while (at < offset + length)
         {
-            final int frameLength = buffer.getInt(at, java.nio.ByteOrder.LITTLE_ENDIAN);
-            decoder.decode(buffer, at + OutboundBatch.LENGTH_PREFIX, frameLength);
-            at += OutboundBatch.LENGTH_PREFIX + frameLength;
+            final int entry = buffer.getInt(at, java.nio.ByteOrder.LITTLE_ENDIAN);
+            final int frameLength = entry & ~OutboundBatch.COMPACT_FLAG;
+            at += OutboundBatch.LENGTH_PREFIX;
+            if ((entry & OutboundBatch.COMPACT_FLAG) != 0)
+            {
+                decoder.decode(expanded, 0,
+                    io.troupe.serialization.EnvelopeCompaction.expand(buffer, baseAt, buffer, at, frameLength, expanded));
+            }
+            else
+            {
+                baseAt = at;
+                decoder.decode(buffer, at, frameLength);
+            }
+            at += frameLength;
         }
     }
 
