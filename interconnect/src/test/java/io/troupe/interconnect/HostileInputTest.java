@@ -98,6 +98,39 @@ class HostileInputTest
                 }
             }
             TestCluster.await(() -> two.interconnect.unauthenticatedFrames() >= 1_000, CONNECT, "forged frames counted");
+            long before = -1;
+            while (before != two.interconnect.unauthenticatedFrames()) // until the first flood is all counted
+            {
+                before = two.interconnect.unauthenticatedFrames();
+                Thread.sleep(300);
+            }
+            final long counted = before;
+            // compact entries (cookie + payload, repeating the message's previous envelope): alone, and after a
+            // well-formed envelope, from the same unauthenticated session; each is counted, none is delivered
+            final Publication data = rogue.get(1);
+            for (int i = 0; i < 200; i++)
+            {
+                int at = 0;
+                if (i % 2 == 1)
+                {
+                    final byte[] payload = {0, 0, 0, 4, 'e', 'v', 'i', 'l'};
+                    final int frameLength = encoder.encodeEnvelope(buffer, OutboundBatch.LENGTH_PREFIX, new Envelope(sink,
+                        ActorId.NONE, TestCluster.TEXT, 0, 0L, "evil", null), 0, 0L, 1, new UnsafeBuffer(payload), 0,
+                        payload.length);
+                    buffer.putInt(0, frameLength, java.nio.ByteOrder.LITTLE_ENDIAN);
+                    at = OutboundBatch.LENGTH_PREFIX + frameLength;
+                }
+                buffer.putInt(at, 16 | OutboundBatch.COMPACT_FLAG, java.nio.ByteOrder.LITTLE_ENDIAN);
+                buffer.putLong(at + OutboundBatch.LENGTH_PREFIX, i);
+                buffer.putLong(at + OutboundBatch.LENGTH_PREFIX + 8, 0x0400_0000_6c69_7665L);
+                final int length = at + OutboundBatch.LENGTH_PREFIX + 16;
+                while (data.offer(buffer, 0, length) < 0)
+                {
+                    Thread.onSpinWait();
+                }
+            }
+            TestCluster.await(() -> two.interconnect.unauthenticatedFrames() >= counted + 300, CONNECT,
+                "forged compact frames counted");
         }
 
         one.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
