@@ -17,7 +17,8 @@ public final class Main
     /** Exit code for a run that failed. */
     static final int EXIT_FAILED = 1;
 
-    private static final List<Workload> WORKLOADS = List.of(new PingPongWorkload(), new FanInWorkload());
+    private static final List<Workload> WORKLOADS = List.of(new PingPongWorkload(), new FanInWorkload(),
+        new RemoteThroughputWorkload(), new RemoteRttWorkload(), new RemotePeerWorkload());
 
     private Main()
     {
@@ -90,11 +91,11 @@ public final class Main
             .append("common options:\n")
             .append("  --warmup <seconds>             load before the measurement window (default 5)\n")
             .append("  --seconds <seconds>            length of the measurement window (default 10)\n")
-            .append("  --threads <n>                  default dispatcher threads (default 2)\n")
+            .append("  --threads <n>                  default dispatcher threads (default 2; 1 per node for remote.*)\n")
             .append("  --executor fork-join|affinity  the default dispatcher's executor (default: the workload's choice)\n")
             .append("  --dispatcher-throughput <n>    messages per actor before its thread moves on (default: the\n")
             .append("                                 workload's choice)\n")
-            .append("  -Dpekko.<path>=<value>         (a JVM flag) overrides any Pekko setting\n")
+            .append("  -Dpekko.<path>=<value>         (a JVM flag) overrides any Pekko setting; remote.* pass it to the child\n")
             .append("output: one line per figure on stdout: RESULT name=<name> value=<number> unit=<unit>\n")
             .toString();
     }

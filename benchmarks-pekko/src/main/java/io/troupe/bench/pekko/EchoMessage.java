@@ -1,0 +1,6 @@
+package io.troupe.bench.pekko;
+
+/** What {@link Echo} handles: {@link Ping} and {@link EchoTo}. */
+interface EchoMessage
+{
+}

@@ -1,0 +1,6 @@
+package io.troupe.bench.pekko;
+
+/** What {@link ChunkSink} handles: {@link Chunk}, {@link AckTo} and {@link TallyRequest}. */
+interface SinkMessage
+{
+}
