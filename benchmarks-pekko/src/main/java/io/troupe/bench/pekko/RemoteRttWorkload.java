@@ -30,7 +30,7 @@ final class RemoteRttWorkload implements Workload
     /** Chosen default dispatcher throughput (benchmarks-pekko/README.md). */
     static final int DEFAULT_THROUGHPUT = 5;
     /** Chosen default Aeron idle CPU level (benchmarks-pekko/README.md). */
-    static final int DEFAULT_IDLE_CPU_LEVEL = 5;
+    static final int DEFAULT_IDLE_CPU_LEVEL = 2;
     /** Chosen default number of inbound lanes (benchmarks-pekko/README.md). */
     static final int DEFAULT_INBOUND_LANES = 4;
 
