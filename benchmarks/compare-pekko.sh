@@ -121,10 +121,12 @@ run_side()
 {
     local side=$1 jar=$2 tag=$3 round=$4
     shift 4
-    local out="$logs/run-$round-$side-$tag.out" err="$logs/run-$round-$side-$tag.err"
+    local run="$logs/w$workload_index-r$round-$side"
+    [[ "$tag" == - ]] || run+="-$tag"
+    local out="$run.out" err="$run.err"
     echo "compare-pekko: round $round, $side: $*" >&2
     if ! "$java_bin" "${jvm_flags[@]}" -jar "$jar" "$@" >"$out" 2>"$err"; then
-        echo "compare-pekko: the $side run of round $round failed; its stderr:" >&2
+        echo "compare-pekko: the $side run of round $round failed (logs in $logs); its stderr:" >&2
         tail -40 "$err" >&2
         exit 1
     fi
@@ -133,7 +135,9 @@ run_side()
 }
 
 : >"$logs/results"
+workload_index=0
 for spec in "${workloads[@]}"; do
+    workload_index=$((workload_index + 1))
     # shellcheck disable=SC2206
     args=($spec)
     if [[ "${args[0]}" == remote.rtt ]]; then
