@@ -26,8 +26,7 @@ final class Pinger extends AbstractMatchingBehavior<PingerMessage>
     private final long warmupNs;
     private final long samples;
     private final Histogram histogram = new Histogram(HIGHEST_NS, 3);
-    private final CompletableFuture<Histogram> done;
-    private final AtomicLong roundTrips;
+    private final Results results;
     private long warmupEndNs;
     private long completed;
     private long warmupRoundTrips = -1;
@@ -59,8 +58,6 @@ final class Pinger extends AbstractMatchingBehavior<PingerMessage>
         }
     }
 
-    private final Results results;
-
     private Pinger(final ActorContext<PingerMessage> context, final ActorRef<EchoMessage> echo, final long warmupNs,
         final long samples, final Results results)
     {
@@ -69,8 +66,6 @@ final class Pinger extends AbstractMatchingBehavior<PingerMessage>
         this.warmupNs = warmupNs;
         this.samples = samples;
         this.results = results;
-        this.done = results.done();
-        this.roundTrips = results.roundTrips();
     }
 
     /**
@@ -95,7 +90,7 @@ final class Pinger extends AbstractMatchingBehavior<PingerMessage>
         {
             final long nowNs = System.nanoTime();
             completed++;
-            roundTrips.lazySet(completed);
+            results.roundTrips().lazySet(completed);
             if (nowNs - warmupEndNs >= 0)
             {
                 if (warmupRoundTrips < 0)
@@ -106,7 +101,7 @@ final class Pinger extends AbstractMatchingBehavior<PingerMessage>
                 if (histogram.getTotalCount() == samples)
                 {
                     results.warmup().set(warmupRoundTrips);
-                    done.complete(histogram);
+                    results.done().complete(histogram);
                     return this;
                 }
             }
