@@ -9,18 +9,23 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Why not a {@link LongAdder}: its cells are picked by a hash of the thread and shared when threads collide,
  * so every add is an atomic compare-and-set. Why not a thread-local: finding it costs a chain of dependent loads
- * on every send. Here a thread finds its cell in one array load, at its thread id modulo {@link #SLOTS}, and
- * checks that it owns it. A thread whose slot is owned by another live thread adds to an overflow
- * {@code LongAdder} instead (correct, only slower). A cell whose owner has terminated is taken over by the next
- * thread mapped to its slot, which continues the sum: thread termination happens-before {@link Thread#isAlive}
- * returning false, so the new owner sees the final value, and short-lived threads never make the table grow.
+ * on every send. Here a thread finds its cell within {@link #PROBES} slots from its thread id modulo
+ * {@link #SLOTS} (usually at the first), checking that it owns it: two threads whose ids collide each get a
+ * cell of their own. A thread whose slots are all owned by other live threads adds to an overflow
+ * {@code LongAdder} instead (correct, only slower, and without a lock). A cell whose owner has terminated is
+ * taken over by the next thread that finds it in its slots, which continues the sum: thread termination
+ * happens-before {@link Thread#isAlive} returning false, so the new owner sees the final value, and short-lived
+ * threads never make the table grow. Cells are never removed, so the first empty slot a thread meets ends its
+ * search: it claimed the first empty slot it found, and those before it stay taken.
  *
  * <p>{@link #sum} is not a snapshot: adds that race with it may or may not be counted, as with {@code LongAdder}.
  */
 final class StripedDebt
 {
-    /** Slots per account: thread ids modulo this pick a thread's cell. */
-    static final int SLOTS = 16;
+    /** Slots per account: a thread's cell is within {@link #PROBES} slots of its thread id modulo this. */
+    static final int SLOTS = 32;
+    /** Slots a thread looks at for its cell. */
+    static final int PROBES = 4;
 
     private static final int MASK = SLOTS - 1;
 
@@ -39,14 +44,22 @@ final class StripedDebt
         final DebtCell[] table = slots;
         if (table != null)
         {
-            final DebtCell cell = table[(int)thread.getId() & MASK];
-            if (cell != null && cell.owner == thread)
+            final int home = (int)thread.getId();
+            for (int i = 0; i < PROBES; i++)
             {
-                cell.add(delta);
-                return;
+                final DebtCell cell = table[(home + i) & MASK];
+                if (cell == null)
+                {
+                    break;
+                }
+                if (cell.owner == thread)
+                {
+                    cell.add(delta);
+                    return;
+                }
             }
         }
-        addSlow(thread, delta);
+        addSlow(thread, table, delta);
     }
 
     /**
@@ -90,9 +103,23 @@ final class StripedDebt
         return count;
     }
 
-    private void addSlow(final Thread thread, final long delta)
+    /**
+     * What was added through the overflow (by threads that found no cell): 0 while every thread has its own.
+     *
+     * @return the overflow's sum.
+     */
+    long overflowSum()
     {
-        final DebtCell cell = claimCell(thread);
+        return overflow.sum();
+    }
+
+    /**
+     * The first add of a thread, or one whose slots are all owned by others: claims a cell if one of its slots
+     * is free or owned by a terminated thread (under the lock), else adds to the overflow without locking.
+     */
+    private void addSlow(final Thread thread, final DebtCell[] table, final long delta)
+    {
+        final DebtCell cell = table == null || mayClaim(table, thread) ? claimCell(thread) : null;
         if (cell != null)
         {
             cell.add(delta);
@@ -103,6 +130,22 @@ final class StripedDebt
         }
     }
 
+    /** Whether one of the thread's slots is free or owned by a thread that has terminated. */
+    private static boolean mayClaim(final DebtCell[] table, final Thread thread)
+    {
+        final int home = (int)thread.getId();
+        for (int i = 0; i < PROBES; i++)
+        {
+            final DebtCell cell = table[(home + i) & MASK];
+            if (cell == null || !cell.owner.isAlive())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The thread's cell: its own, a new one in its first free slot, or a terminated thread's; null if none. */
     private synchronized DebtCell claimCell(final Thread thread)
     {
         DebtCell[] table = slots;
@@ -111,25 +154,33 @@ final class StripedDebt
             table = new DebtCell[SLOTS];
             slots = table;
         }
-        final int slot = (int)thread.getId() & MASK;
-        final DebtCell cell = table[slot];
-        if (cell == null)
+        final int home = (int)thread.getId();
+        DebtCell orphan = null;
+        for (int i = 0; i < PROBES; i++)
         {
-            final DebtCell created = new DebtCell(thread);
-            table[slot] = created;
-            // publish the cell: readers of the slot table see it with its owner set
-            slots = table;
-            return created;
+            final int slot = (home + i) & MASK;
+            final DebtCell cell = table[slot];
+            if (cell == null)
+            {
+                final DebtCell created = new DebtCell(thread);
+                table[slot] = created;
+                // publish the cell: readers of the slot table see it with its owner set
+                slots = table;
+                return created;
+            }
+            if (cell.owner == thread)
+            {
+                return cell;
+            }
+            if (orphan == null && !cell.owner.isAlive())
+            {
+                orphan = cell;
+            }
         }
-        if (cell.owner == thread)
+        if (orphan != null)
         {
-            return cell;
+            orphan.owner = thread;
         }
-        if (!cell.owner.isAlive())
-        {
-            cell.owner = thread;
-            return cell;
-        }
-        return null;
+        return orphan;
     }
 }

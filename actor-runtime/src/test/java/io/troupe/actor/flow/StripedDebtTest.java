@@ -59,6 +59,45 @@ class StripedDebtTest
     }
 
     @Test
+    void liveThreadsWhoseIdsCollideEachGetACellOfTheirOwn() throws Exception
+    {
+        // a producer whose id collides with a worker's must not fall back to the overflow (a lock-free but
+        // contended adder) on every send: it takes the next free slot
+        final StripedDebt debt = new StripedDebt();
+        final CountDownLatch done = new CountDownLatch(1);
+        final CountDownLatch added = new CountDownLatch(StripedDebt.PROBES);
+        final List<Thread> colliding = new ArrayList<>();
+        Thread first = null;
+        while (colliding.size() < StripedDebt.PROBES)
+        {
+            final Thread thread = new Thread(() ->
+            {
+                debt.add(5);
+                added.countDown();
+                awaitLatch(done); // stay alive, so no cell can be taken over
+            });
+            if (first == null || (thread.getId() - first.getId()) % StripedDebt.SLOTS == 0)
+            {
+                first = first == null ? thread : first;
+                colliding.add(thread);
+            }
+        }
+        for (final Thread thread : colliding)
+        {
+            thread.start();
+        }
+        awaitLatch(added);
+        assertThat(debt.sum()).isEqualTo(5L * StripedDebt.PROBES);
+        assertThat(debt.cellCount()).as("every colliding thread owns a cell").isEqualTo(StripedDebt.PROBES);
+        assertThat(debt.overflowSum()).isZero();
+        done.countDown();
+        for (final Thread thread : colliding)
+        {
+            thread.join();
+        }
+    }
+
+    @Test
     void aDeadThreadsCellIsTakenOverWithItsSumSoShortLivedThreadsDoNotGrowTheTable() throws Exception
     {
         final StripedDebt debt = new StripedDebt();
