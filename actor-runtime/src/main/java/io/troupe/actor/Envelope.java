@@ -32,6 +32,8 @@ public final class Envelope extends Node
     public static final int CHANNEL_SHIFT = 24;
     /** Largest channel number. */
     public static final int MAX_CHANNEL = 0xFF;
+    /** The sign bit of {@link #cost}: repaid, or its repayment taken over. */
+    private static final int REPAID = Integer.MIN_VALUE;
     /** Nominal cost of an envelope in a memory-tracked mailbox, before its event's own cost. */
     public static final long ENVELOPE_COST_BYTES = 64;
 
@@ -44,9 +46,11 @@ public final class Envelope extends Node
     private ActorId forwardTo;
     private long enqueuedNs;
     private Chargeable account;
+    /**
+     * The cost, and in its sign bit ({@link #REPAID}) whether it was repaid or its repayment taken over (by the
+     * handling context or a transport): one field rather than two keeps an envelope at 64 bytes.
+     */
     private int cost;
-    /** Whether the cost was repaid, or its repayment taken over (by the handling context or a transport). */
-    private boolean repaid;
 
     /**
      * Creates an envelope.
@@ -249,7 +253,7 @@ public final class Envelope extends Node
      */
     public int cost()
     {
-        return cost;
+        return cost & ~REPAID;
     }
 
     /**
@@ -282,6 +286,10 @@ public final class Envelope extends Node
         {
             throw new IllegalStateException("envelope already charged to " + this.account);
         }
+        if (cost < 0)
+        {
+            throw new IllegalArgumentException("a cost is 0 or more, got " + cost);
+        }
         this.account = account;
         this.cost = cost;
     }
@@ -296,7 +304,7 @@ public final class Envelope extends Node
      */
     Chargeable accountToRepay()
     {
-        return repaid ? null : account;
+        return cost < 0 ? null : account;
     }
 
     /**
@@ -308,11 +316,11 @@ public final class Envelope extends Node
      */
     public Chargeable takeRepayment()
     {
-        if (account == null || repaid)
+        if (account == null || cost < 0)
         {
             return null;
         }
-        repaid = true;
+        cost |= REPAID;
         return account;
     }
 
@@ -359,10 +367,11 @@ public final class Envelope extends Node
      */
     void settle()
     {
-        if (account != null && !repaid)
+        final int owed = cost;
+        if (account != null && owed >= 0)
         {
-            repaid = true;
-            account.repay(cost);
+            cost = owed | REPAID;
+            account.repay(owed);
         }
         if (event instanceof WirePayload)
         {
@@ -411,6 +420,6 @@ public final class Envelope extends Node
         return "Envelope{to=" + recipient + ", from=" + sender + ", type=" + type + ", flags=0x" +
             Integer.toHexString(flags) + ", cookie=" + cookie + ", event=" + event +
             (account == null ? "" : ", account=" + account.ownerNode() + ":" + Long.toHexString(account.accountId()) +
-                ", cost=" + cost) + '}';
+                ", cost=" + cost()) + '}';
     }
 }

@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  *
  * <p>The event and its envelope are made once and sent again and again (untracked, charged to no account), so
- * the figure is the send path's own allocation, without the 96 bytes a real sender spends on a new envelope
+ * the figure is the send path's own allocation, without the 88 bytes a real sender spends on a new envelope
  * and event (see {@code remote.throughput}'s stderr). The chunk's seq stays 0, so the sink never acknowledges
  * (it counts every chunk after the first as out of order, which costs the sending node nothing).
  */
