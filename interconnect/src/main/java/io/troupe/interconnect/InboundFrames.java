@@ -87,6 +87,7 @@ final class InboundFrames implements FrameHandler
         final int end = offset + length;
         int at = offset;
         int baseAt = -1; // the message's last whole entry, if an envelope frame: what a compact entry repeats
+        Boolean fromEstablished = null; // looked up at the message's first compact entry, once
         messagePositionBefore = -1;
         while (at < end)
         {
@@ -103,7 +104,19 @@ final class InboundFrames implements FrameHandler
             at += OutboundBatch.LENGTH_PREFIX;
             if (compact)
             {
-                onCompactFragment(buffer, baseAt, at, frameLength, header);
+                if (fromEstablished == null)
+                {
+                    final Peer peer = agent.peersBySession.get(header.sessionId());
+                    fromEstablished = peer != null && peer.state == Peer.ESTABLISHED;
+                }
+                if (fromEstablished)
+                {
+                    onCompactFragment(buffer, baseAt, at, frameLength, header);
+                }
+                else
+                {
+                    unauthenticated.incrementAndGet(); // as its whole form would be
+                }
             }
             else
             {
@@ -115,18 +128,12 @@ final class InboundFrames implements FrameHandler
     }
 
     /**
-     * Rebuilds the whole envelope frame a compact entry stands for and decodes it like any other. Nothing is
-     * sized for it before its session is known to be established and its length is within the largest frame.
+     * Rebuilds the whole envelope frame a compact entry of an established session stands for and decodes it like
+     * any other. Nothing is sized for it before its length is known to be within the largest frame.
      */
     private void onCompactFragment(
         final DirectBuffer buffer, final int baseAt, final int at, final int compactLength, final Header header)
     {
-        final Peer peer = agent.peersBySession.get(header.sessionId());
-        if (peer == null || peer.state != Peer.ESTABLISHED)
-        {
-            unauthenticated.incrementAndGet(); // as its whole form would be
-            return;
-        }
         final int frameLength = EnvelopeCompaction.expandedLength(compactLength);
         if (frameLength > maxFrameBytes)
         {

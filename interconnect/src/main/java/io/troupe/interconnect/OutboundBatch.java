@@ -42,6 +42,9 @@ final class OutboundBatch
     private long frameBytes;
     /** Where the base (the last whole entry, if an envelope frame) starts in the buffer, -1 if none. */
     private int baseAt = -1;
+    /** The frame {@link #accepts} last judged against the current base, so {@link #add} need not compare again. */
+    private OutboundFrame judged;
+    private boolean judgedCompact;
 
     /**
      * A batch.
@@ -59,9 +62,14 @@ final class OutboundBatch
     /** Whether the frame may join: it fits, or the batch is empty (then it travels alone if it must). */
     boolean accepts(final OutboundFrame frame)
     {
-        return frames == 0 ||
-            length + LENGTH_PREFIX + (repeatsBase(frame) ? EnvelopeCompaction.compactLength(frame.length) : frame.length) <=
-                packLimit;
+        if (frames == 0)
+        {
+            return true;
+        }
+        judged = frame;
+        judgedCompact = repeatsBase(frame);
+        return length + LENGTH_PREFIX +
+            (judgedCompact ? EnvelopeCompaction.compactLength(frame.length) : frame.length) <= packLimit;
     }
 
     /** Whether the frame may go compact: it repeats the base but for its cookie and payload. */
@@ -74,7 +82,9 @@ final class OutboundBatch
     void add(final OutboundFrame frame, final int bucket)
     {
         final int at = length + LENGTH_PREFIX;
-        if (repeatsBase(frame))
+        final boolean compact = frame == judged ? judgedCompact : repeatsBase(frame);
+        judged = null;
+        if (compact)
         {
             final int compactLength = EnvelopeCompaction.writeCompact(buffer, at, frame.bytes, frame.length);
             buffer.putInt(length, compactLength | COMPACT_FLAG, ByteOrder.LITTLE_ENDIAN);
@@ -187,5 +197,6 @@ final class OutboundBatch
         frames = 0;
         frameBytes = 0;
         baseAt = -1;
+        judged = null;
     }
 }

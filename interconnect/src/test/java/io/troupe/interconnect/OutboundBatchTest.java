@@ -139,4 +139,19 @@ class OutboundBatchTest
         batch.add(envelopeFrame(a, 2, 24), 0);
         assertThat(batch.length()).isEqualTo(limit);
     }
+
+    @Test
+    void aFrameJudgedCompactThenLeftForTheNextMessageStartsItWhole()
+    {
+        final ActorId a = ActorId.of(1, 1, 0);
+        final int whole = envelopeFrame(a, 1, 24).length;
+        final OutboundBatch batch = new OutboundBatch(OutboundBatch.LENGTH_PREFIX + whole + 10, 4096);
+        batch.add(envelopeFrame(a, 1, 24), 0);
+        final OutboundFrame next = envelopeFrame(a, 2, 24);
+        assertThat(batch.accepts(next)).as("not even its compact form fits").isFalse();
+        batch.clear(); // the agent offered the full batch
+        assertThat(batch.accepts(next)).isTrue();
+        batch.add(next, 0);
+        assertThat(batch.buffer().getInt(0, ByteOrder.LITTLE_ENDIAN)).as("no base in a new message").isEqualTo(whole);
+    }
 }
