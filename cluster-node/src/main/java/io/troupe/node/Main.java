@@ -1,14 +1,11 @@
 package io.troupe.node;
 
-import io.troupe.node.demo.ClusterDemo;
-import io.troupe.node.demo.LocalDemo;
-
 import java.io.PrintStream;
 import java.util.Arrays;
 
 /**
- * Entry point of the node jar, behind the {@code ./troupe} launcher: {@code node} runs a node, {@code demo} the
- * 3-node demo ({@code demo --local} the single-node one); the operations commands come with the CLI.
+ * The node's command line: {@code node} runs a node. The {@code ./troupe} launcher's jar (the samples module)
+ * adds the demo in front of it; the operations commands come with the CLI.
  */
 public final class Main
 {
@@ -26,7 +23,15 @@ public final class Main
         System.exit(run(args, System.out, System.err));
     }
 
-    static int run(final String[] args, final PrintStream out, final PrintStream err)
+    /**
+     * Runs a subcommand without exiting.
+     *
+     * @param args the subcommand and its options.
+     * @param out  standard output.
+     * @param err  standard error.
+     * @return the exit code: 0 done, 1 failed, 2 usage or config error.
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
         if (args.length == 0 || "help".equals(args[0]) || "--help".equals(args[0]) || "-h".equals(args[0]))
         {
@@ -36,12 +41,6 @@ public final class Main
         final String[] rest = Arrays.copyOfRange(args, 1, args.length);
         switch (args[0])
         {
-            case "demo":
-                if (rest.length > 0 && "--local".equals(rest[0]))
-                {
-                    return LocalDemo.run(Arrays.copyOfRange(rest, 1, rest.length), out, err);
-                }
-                return ClusterDemo.run(rest, out, err);
             case "node":
                 return NodeCommand.run(rest, out, err, system ->
                 {
@@ -53,17 +52,22 @@ public final class Main
         }
     }
 
+    /**
+     * Prints the usage lines of the node's commands (a launcher that adds commands prints its own around them).
+     *
+     * @param stream where to.
+     */
+    public static void commands(final PrintStream stream)
+    {
+        NodeCommand.usage(stream);
+    }
+
     private static void usage(final PrintStream stream)
     {
         stream.println("usage: troupe <command> [options]");
         stream.println();
         stream.println("commands:");
-        stream.println("  demo [--seconds N] [--pairs N]");
-        stream.println("        start a 3-node cluster on 127.0.0.1 (this process and two child processes), run remote");
-        stream.println("        ping-pong, a remote service call and a node stop, print what happened, stop everything");
-        stream.println("  demo --local [--seconds N] [--pairs N] [--threads N]");
-        stream.println("        the single-node demo: one node in this process, local ping-pong and a service lookup");
-        NodeCommand.usage(stream);
+        commands(stream);
         stream.println("  help  this text");
     }
 }

@@ -4,7 +4,6 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.broker.BrokerCodecs;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.interconnect.Interconnect;
-import io.troupe.node.demo.DemoEvents;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.EventCodecRegistry;
 import org.slf4j.Logger;
@@ -25,8 +24,8 @@ import java.util.function.Consumer;
  * <p>{@link #start} creates the data directory, starts the actor system from
  * {@link NodeConfig#actorSystemConfig()}, lets the caller register the node's actors and services, and only
  * then starts the interconnect from {@link NodeConfig#interconnectConfig()}, so that no peer ever reaches the
- * node without them; the interconnect speaks an {@link EventCodecRegistry} of Troupe's codecs, the node's own
- * demo codecs ({@link DemoEvents#CODECS}) and the caller's.
+ * node without them; the interconnect speaks an {@link EventCodecRegistry} of Troupe's codecs, the broker's
+ * and the caller's.
  *
  * <p>{@link #close()} is the clean shutdown:
  * <ol>
@@ -74,8 +73,7 @@ public final class Node implements AutoCloseable
      * Starts a node without actors of its own (others may still register some later).
      *
      * @param config      the node's config.
-     * @param extraCodecs codecs of the caller's own event types that cross nodes, in user spaces other than
-     *                    {@link DemoEvents#SPACE}.
+     * @param extraCodecs codecs of the caller's own event types that cross nodes, in user spaces.
      * @return the running node.
      * @throws UncheckedIOException  if the data directory cannot be created.
      * @throws IllegalStateException if two codecs claim one type id or one class.
@@ -95,8 +93,7 @@ public final class Node implements AutoCloseable
      * @param config      the node's config.
      * @param setup       registers the node's actors and services, on the running actor system, before the
      *                    interconnect starts; it may send to local actors, not yet to other nodes.
-     * @param extraCodecs codecs of the caller's own event types that cross nodes, in user spaces other than
-     *                    {@link DemoEvents#SPACE}.
+     * @param extraCodecs codecs of the caller's own event types that cross nodes, in user spaces.
      * @return the running node.
      * @throws UncheckedIOException  if the data directory cannot be created.
      * @throws IllegalStateException if two codecs claim one type id or one class.
@@ -138,8 +135,8 @@ public final class Node implements AutoCloseable
     }
 
     /**
-     * The codecs a node speaks: Troupe's, the broker's (so any node can host and reach brokers), the node's demo
-     * events and the given ones.
+     * The codecs a node speaks: Troupe's, the broker's (so any node can host and reach brokers) and the given
+     * ones.
      *
      * @param extraCodecs the caller's codecs.
      * @return the registry.
@@ -148,10 +145,6 @@ public final class Node implements AutoCloseable
     public static EventCodecRegistry codecs(final EventCodec<?>... extraCodecs)
     {
         final EventCodecRegistry.Builder builder = BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs());
-        for (final EventCodec<?> codec : DemoEvents.CODECS)
-        {
-            builder.register(codec);
-        }
         for (final EventCodec<?> codec : extraCodecs)
         {
             builder.register(codec);

@@ -1,7 +1,7 @@
 package io.troupe.node;
 
 import io.troupe.actor.ActorSystem;
-import io.troupe.node.demo.DemoRole;
+import io.troupe.serialization.EventCodec;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -14,17 +14,18 @@ import java.util.function.Consumer;
  * been reported). A config error prints its message and exits with 2; a node that cannot start (a port in use,
  * say) or fails to close exits with 1.
  *
- * <p>{@code --demo-role} (not in the usage text) also registers the demo's services ({@link DemoRole}): the
- * 3-node {@code troupe demo} starts its nodes with it.
+ * <p>An application that runs nodes with services of its own (the samples' demo, say) calls
+ * {@link #run(String[], PrintStream, PrintStream, Consumer, EventCodec[])} from its own main, with what to
+ * register once the actor system is up and the codecs of its events.
  */
-final class NodeCommand
+public final class NodeCommand
 {
     /** Exit code of a node that stopped cleanly. */
-    static final int EXIT_CLEAN = 0;
+    public static final int EXIT_CLEAN = 0;
     /** Exit code of a node that could not start, or could not close. */
-    static final int EXIT_FAILED = 1;
+    public static final int EXIT_FAILED = 1;
     /** Exit code of a usage or config error. */
-    static final int EXIT_USAGE = 2;
+    public static final int EXIT_USAGE = 2;
     /** What the shutdown hook allows beyond the drain deadline and the linger before it gives up on a clean close. */
     private static final long CLOSE_GRACE_MS = 10_000;
 
@@ -32,7 +33,12 @@ final class NodeCommand
     {
     }
 
-    static void usage(final PrintStream stream)
+    /**
+     * Prints this command's usage lines.
+     *
+     * @param stream where to.
+     */
+    public static void usage(final PrintStream stream)
     {
         stream.println("  node --config FILE");
         stream.println("        run one node until SIGTERM or Ctrl-C (the config is described in cluster-node/README.md)");
@@ -42,26 +48,27 @@ final class NodeCommand
      * Runs the command: returns only if the node did not start, or, once it has, never (the shutdown hook ends
      * the process).
      *
-     * @param args  the options after {@code node}.
-     * @param out   where the node says it is up.
-     * @param err   where errors go.
-     * @param roles registers what runs on the node beyond what the options ask for (tests add their actors),
-     *              before the node's interconnect starts.
+     * @param args   the options after {@code node}.
+     * @param out    where the node says it is up.
+     * @param err    where errors go.
+     * @param setup  registers the application's actors and services once the actor system is up, before the
+     *               node's interconnect starts.
+     * @param codecs the codecs of the application's events, beyond Troupe's and the broker's.
      * @return the exit code.
      */
-    static int run(final String[] args, final PrintStream out, final PrintStream err, final Consumer<ActorSystem> roles)
+    public static int run(
+        final String[] args,
+        final PrintStream out,
+        final PrintStream err,
+        final Consumer<ActorSystem> setup,
+        final EventCodec<?>... codecs)
     {
         Path configFile = null;
-        boolean demoRole = false;
         for (int i = 0; i < args.length; i++)
         {
             if ("--config".equals(args[i]) && i + 1 < args.length)
             {
                 configFile = Path.of(args[++i]);
-            }
-            else if ("--demo-role".equals(args[i]))
-            {
-                demoRole = true;
             }
             else
             {
@@ -87,18 +94,10 @@ final class NodeCommand
             err.println(ex.getMessage());
             return EXIT_USAGE;
         }
-        final boolean withDemo = demoRole;
         final Node node;
         try
         {
-            node = Node.start(config, system ->
-            {
-                if (withDemo)
-                {
-                    DemoRole.register(system);
-                }
-                roles.accept(system);
-            });
+            node = Node.start(config, setup, codecs);
         }
         catch (final RuntimeException ex)
         {
@@ -108,7 +107,7 @@ final class NodeCommand
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAndHalt(node, out, err), "troupe-node-shutdown"));
         out.println("troupe node " + config.nodeId() + " is up (pid " + ProcessHandle.current().pid() + ", bind " +
             config.interconnectConfig().bindHost() + ':' + config.interconnectConfig().bindPort() +
-            (demoRole ? ", with the demo's services" : "") + "); SIGTERM or Ctrl-C stops it");
+            "); SIGTERM or Ctrl-C stops it");
         out.flush();
         try
         {

@@ -1,6 +1,6 @@
 package io.troupe.node;
 
-import io.troupe.node.demo.LocalCluster;
+import io.troupe.node.local.LocalCluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,8 +45,7 @@ class MainTest
     void helpListsTheCommands()
     {
         assertThat(run("help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("demo [--seconds N]", "demo --local", "node --config FILE")
-            .doesNotContain("--demo-role");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("node --config FILE").doesNotContain("demo");
         assertThat(run()).isEqualTo(2);
         assertThat(run("nonsense")).isEqualTo(2);
         assertThat(err()).contains("unknown command 'nonsense'");
@@ -86,55 +85,5 @@ class MainTest
         }
         assertThat(err()).contains("troupe node: node 1 could not start");
         assertThat(cluster.aeronDir(1)).doesNotExist();
-    }
-
-    @Test
-    void demoOptionsAreChecked()
-    {
-        assertThat(run("demo", "--seconds", "0")).isEqualTo(2);
-        assertThat(err()).contains("--seconds 0 out of range 1..3600");
-        assertThat(run("demo", "--local", "--bogus", "1")).isEqualTo(2);
-        assertThat(err()).contains("unknown option --bogus");
-    }
-
-    @Test
-    void theDemoRunsThreeNodesInThreeProcessesAndLeavesNothingBehind() throws Exception
-    {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
-            "-Djava.io.tmpdir=" + dir,
-            "-cp", System.getProperty("java.class.path"),
-            Main.class.getName(), "demo", "--seconds", "1", "--pairs", "2"));
-        final Path output = dir.resolve("demo.out");
-        final Process demo = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        final boolean exited = demo.waitFor(90, TimeUnit.SECONDS);
-        if (!exited)
-        {
-            demo.descendants().forEach(ProcessHandle::destroyForcibly);
-            demo.destroyForcibly();
-        }
-        final String printed = Files.readString(output);
-        assertThat(exited).as("the demo finished; it printed:%n%s", printed).isTrue();
-        assertThat(demo.exitValue()).as("exit code; it printed:%n%s", printed).isZero();
-        assertThat(printed).contains(
-            "sessions  all 3 up",
-            "msgs/s",
-            "round trip p50",
-            "-> \"echo: hello from node 1\"",
-            "node 1 got NodeDisconnected(3)",
-            "node 3 exited with 0",
-            "Undelivered(DISCONNECTED)",
-            "counters  node 1   peer  session",
-            "node 2 exited with 0",
-            "all Aeron dirs removed",
-            "done");
-        // node 2 is still up when the counters are printed: its heartbeats' smoothed round trip is shown
-        assertThat(printed).containsPattern("\\n {10,}2  up {7}[0-9,]+ us ");
-        try (var left = Files.list(dir))
-        {
-            assertThat(left.filter(path -> path.getFileName().toString().startsWith("troupe-demo-")))
-                .as("the demo's files are deleted").isEmpty();
-        }
     }
 }

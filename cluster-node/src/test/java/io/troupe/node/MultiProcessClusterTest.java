@@ -9,9 +9,8 @@ import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.interconnect.PeerCounters;
-import io.troupe.node.demo.DemoEvents;
-import io.troupe.node.demo.LocalCluster;
-import io.troupe.node.demo.NodeProcess;
+import io.troupe.node.local.LocalCluster;
+import io.troupe.node.local.NodeProcess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,7 +66,8 @@ class MultiProcessClusterTest
 
     private Node startHere(final int nodeId)
     {
-        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()));
+        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()),
+            TestEvents.NOTE_CODEC);
         nodes.add(node);
         return node;
     }
@@ -75,7 +75,7 @@ class MultiProcessClusterTest
     private NodeProcess startTestNode(final int nodeId, final Path received)
     {
         return cluster.start(nodeId, TestNodeMain.class.getName(), List.of("--received", received.toString(),
-            "--config", cluster.configFile(nodeId).toString(), "--demo-role"));
+            "--config", cluster.configFile(nodeId).toString()));
     }
 
     @Test
@@ -137,10 +137,10 @@ class MultiProcessClusterTest
         final Sighting up = sender.nextAfter(restartNs, NodeConnected.class, STARTUP);
         assertThat(up).as("node 2 is back: " + twoAgain.logTail(5)).isNotNull();
         assertThat(peer(one, 2).incarnation()).isNotEqualTo(firstIncarnation);
-        final Object echo = one.system().ask(DemoEvents.ECHO.onNode(2), new DemoEvents.Text("again"), DemoEvents.TEXT,
+        final Object echo = one.system().ask(TestEvents.ECHO.onNode(2), new TestEvents.Note("again"), TestEvents.NOTE,
             Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
-        assertThat(echo).isEqualTo(new DemoEvents.Text("echo: again"));
-        one.system().send(TestNodeMain.SINK.onNode(2), new DemoEvents.Ping(0, 0), DemoEvents.PING, 0, 4242L);
+        assertThat(echo).isEqualTo(new TestEvents.Note("echo: again"));
+        one.system().send(TestNodeMain.SINK.onNode(2), new TestEvents.Note("last"), TestEvents.NOTE, 0, 4242L);
         await(() -> cookies(receivedAgain).contains(4242L), Duration.ofSeconds(10), "an event reached node 2 again",
             twoAgain);
     }
@@ -400,7 +400,7 @@ class MultiProcessClusterTest
                 for (int i = 0; i < BATCH; i++)
                 {
                     final long cookie = next.getAndIncrement();
-                    ctx.send(sink, new DemoEvents.Ping(cookie, 0), DemoEvents.PING, Envelope.FLAG_TRACK_DELIVERY, cookie);
+                    ctx.send(sink, new TestEvents.Note("#"), TestEvents.NOTE, Envelope.FLAG_TRACK_DELIVERY, cookie);
                 }
                 ctx.schedule(Duration.ofMillis(1), TICK);
             }

@@ -7,9 +7,7 @@ import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.node.demo.DemoEvents;
-import io.troupe.node.demo.DemoRole;
-import io.troupe.node.demo.LocalCluster;
+import io.troupe.node.local.LocalCluster;
 import io.troupe.serialization.RecordCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -58,7 +56,8 @@ class NodeTest
 
     private Node start(final LocalCluster cluster, final int nodeId)
     {
-        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()), DemoRole::register);
+        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()), TestEvents::registerEcho,
+            TestEvents.NOTE_CODEC);
         nodes.add(node);
         return node;
     }
@@ -73,13 +72,9 @@ class NodeTest
 
         assertThat(one.config().dataDir()).isDirectory();
         assertThat(cluster.aeronDir(1)).isDirectory();
-        final Object echo = one.system().ask(DemoEvents.ECHO.onNode(2), new DemoEvents.Text("hi"), DemoEvents.TEXT,
+        final Object echo = one.system().ask(TestEvents.ECHO.onNode(2), new TestEvents.Note("hi"), TestEvents.NOTE,
             Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
-        assertThat(echo).isEqualTo(new DemoEvents.Text("echo: hi"));
-        final Object status = one.system().ask(DemoEvents.STATUS_SERVICE.onNode(2), new DemoEvents.Text("?"),
-            DemoEvents.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
-        assertThat(status).isEqualTo(new DemoEvents.Status(2, ProcessHandle.current().pid(),
-            two.interconnect().incarnation(), "1"));
+        assertThat(echo).isEqualTo(new TestEvents.Note("echo: hi"));
     }
 
     @Test
@@ -133,7 +128,7 @@ class NodeTest
                 handled.add(envelope.cookie());
                 firstHandled.countDown();
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // slow: the drain deadline passes first
-            })));
+            })), TestEvents.NOTE_CODEC);
         nodes.add(two);
         await(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
 
@@ -146,7 +141,7 @@ class NodeTest
             {
                 for (long i = 0; i < count; i++)
                 {
-                    ctx.send(SLOW.onNode(2), new DemoEvents.Ping(i, 0), DemoEvents.PING, Envelope.FLAG_TRACK_DELIVERY, i);
+                    ctx.send(SLOW.onNode(2), new TestEvents.Note("#" + i), TestEvents.NOTE, Envelope.FLAG_TRACK_DELIVERY, i);
                 }
             }
             else if (envelope.event() instanceof Undelivered notice && undelivered.put(envelope.cookie(), notice) != null)
@@ -176,19 +171,19 @@ class NodeTest
     }
 
     @Test
-    void theCodecsAreTroupesTheDemosAndTheCallersAndAClashFailsAtStart()
+    void theCodecsAreTroupesTheBrokersAndTheCallersAndAClashFailsAtStart()
     {
         final int type = io.troupe.actor.EventTypes.typeId(io.troupe.actor.EventTypes.SPACE_USER_FIRST, 9);
         final RecordCodec<Long> extra = RecordCodec.of(type, "test.Long", Long.class, (out, v) -> out.writeLong(v),
             in -> in.readLong());
         assertThat(Node.codecs(extra).codec(type)).isSameAs(extra);
-        assertThat(Node.codecs().codec(DemoEvents.PING)).isSameAs(DemoEvents.PING_CODEC);
+        assertThat(Node.codecs().codec(TestEvents.NOTE)).as("no codecs of an application's by default").isNull();
         assertThat(Node.codecs().codec(Undelivered.TYPE)).isNotNull();
         assertThat(Node.codecs().codec(io.troupe.broker.BrokerAsk.TYPE)).as("every node speaks the broker's events").isNotNull();
-        assertThatThrownBy(() -> Node.codecs(RecordCodec.of(DemoEvents.TEXT, "test.Clash", String.class,
-            (out, v) -> out.writeString(v), in -> in.readString())))
+        assertThatThrownBy(() -> Node.codecs(TestEvents.NOTE_CODEC, RecordCodec.of(TestEvents.NOTE, "test.Clash",
+            String.class, (out, v) -> out.writeString(v), in -> in.readString())))
             .isInstanceOf(IllegalStateException.class)
-            .hasMessageContaining("demo.Text");
+            .hasMessageContaining("test.Note");
     }
 
     @Test

@@ -14,7 +14,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
- * A node process for the multi-process tests: {@code troupe node} plus a sink service, {@link #SINK}, that
+ * A node process for the multi-process tests: {@code troupe node} plus the echo service ({@link TestEvents}) and a sink service, {@link #SINK}, that
  * appends the cookie of every event it receives to a file, eight bytes each, one write per event, so that
  * the file tells what the node had received even when it is killed with SIGKILL (written bytes are in the
  * page cache, which outlives the process).
@@ -39,7 +39,11 @@ final class TestNodeMain
         }
         final Path received = Path.of(args[1]);
         System.exit(NodeCommand.run(Arrays.copyOfRange(args, 2, args.length), System.out, System.err,
-            system -> system.registerService(SINK, system.register(new Sink(received)))));
+            system ->
+            {
+                system.registerService(SINK, system.register(new Sink(received)));
+                TestEvents.registerEcho(system);
+            }, TestEvents.NOTE_CODEC));
     }
 
     /** Writes every cookie it receives to the file. */

@@ -1,4 +1,4 @@
-package io.troupe.node.demo;
+package io.troupe.samples.demo;
 
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.ServiceId;
@@ -8,8 +8,8 @@ import io.troupe.serialization.RecordCodec;
 import java.util.List;
 
 /**
- * The events and services of the demo workload ({@code troupe demo}, {@code troupe node --demo-role}). Every
- * node speaks these events, so that any node can take part in the demo; they live in the last user event
+ * The events and services of the demo workload ({@code troupe demo} and its {@link DemoNode}s). Every demo
+ * node speaks these events; they live in the last user event
  * space, {@link #SPACE}, out of the way of applications, which count their spaces up from
  * {@link EventTypes#SPACE_USER_FIRST}.
  */

@@ -1,4 +1,4 @@
-package io.troupe.node.demo;
+package io.troupe.samples.demo;
 
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorSystem;
@@ -8,7 +8,7 @@ import io.troupe.interconnect.Interconnect;
 import io.troupe.interconnect.PeerCounters;
 
 /**
- * The demo's services on a node ({@code troupe node --demo-role}): {@link DemoEvents#ECHO},
+ * The demo's services on a node ({@link DemoNode}): {@link DemoEvents#ECHO},
  * {@link DemoEvents#PING_PONG} and {@link DemoEvents#STATUS_SERVICE}.
  */
 public final class DemoRole

@@ -1,4 +1,4 @@
-package io.troupe.node.demo;
+package io.troupe.node.local;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.troupe.node.demo;
+package io.troupe.samples.demo;
 
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;

@@ -1,4 +1,4 @@
-package io.troupe.node.demo;
+package io.troupe.samples.demo;
 
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
@@ -15,6 +15,8 @@ import io.troupe.interconnect.PeerCounters;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfig;
 import io.troupe.node.NodeConfigLoader;
+import io.troupe.node.local.LocalCluster;
+import io.troupe.node.local.NodeProcess;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,7 +34,7 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * {@code ./troupe demo}: a 3-node cluster on 127.0.0.1 in three processes. Node 1 runs in this process and
- * drives the workload; nodes 2 and 3 run in child JVMs ({@code troupe node --demo-role}, see {@link DemoRole}).
+ * drives the workload; nodes 2 and 3 run in child JVMs ({@link DemoNode}, with the services of {@link DemoRole}).
  * It waits for every session, runs remote ping-pong between nodes 1 and 2, asks node 3's echo service, stops
  * node 3 with SIGTERM and times how long node 1 takes to see it go, prints node 1's per-peer counters, and
  * stops everything: no child process and no Aeron directory is left, on success or failure.
@@ -170,10 +172,10 @@ public final class ClusterDemo
                 "workload%n", ProcessHandle.current().pid());
             out.printf("cluster   \"%s\", UDP ports %d, %d, %d; configs and logs in %s%n", cluster.clusterId(),
                 cluster.port(1), cluster.port(2), cluster.port(3), dir);
-            final NodeProcess two = cluster.start(2);
-            final NodeProcess three = cluster.start(3);
+            final NodeProcess two = DemoNode.start(cluster, 2);
+            final NodeProcess three = DemoNode.start(cluster, 3);
             final NodeConfig config = NodeConfigLoader.load(cluster.configFile(1), new Properties());
-            final Node one = Node.start(config);
+            final Node one = Node.start(config, DemoNode.codecs());
             local[0] = one;
 
             awaitSessions(one, two, three);

@@ -1,4 +1,4 @@
-package io.troupe.node.demo;
+package io.troupe.node.local;
 
 import io.troupe.node.NodeConfigLoader;
 
@@ -20,7 +20,7 @@ import java.util.Properties;
 import java.util.stream.Stream;
 
 /**
- * A cluster of nodes on 127.0.0.1 for the demo and the multi-process tests: writes a config file per node
+ * A cluster of nodes on 127.0.0.1 for development, demos and multi-process tests: writes a config file per node
  * into a directory (free UDP ports, a random secret in a file, small Aeron terms, one pool thread per node),
  * starts nodes in child JVMs, and stops them all on {@link #close()}.
  *
@@ -237,14 +237,16 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
-     * Starts a node in a child JVM with the demo's services: {@code troupe node --config <its file> --demo-role}.
+     * Starts a plain node in a child JVM: {@code troupe node --config <its file>} ({@link #NODE_MAIN}); a node
+     * with services of its own is started with {@link #start(int, String, List)} and a main class that runs
+     * {@link io.troupe.node.NodeCommand#run} with them.
      *
      * @param nodeId the node.
      * @return the process.
      */
     public NodeProcess start(final int nodeId)
     {
-        return start(nodeId, NODE_MAIN, List.of("node", "--config", configFile(nodeId).toString(), "--demo-role"));
+        return start(nodeId, NODE_MAIN, List.of("node", "--config", configFile(nodeId).toString()));
     }
 
     /**

@@ -1,0 +1,58 @@
+package io.troupe.samples;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.PoolConfig;
+import io.troupe.actor.ServiceId;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A first actor: one actor system in this process, an echo actor registered as a local service, and an ask
+ * from outside any actor. The README's first example, compiled and run by the tests.
+ */
+public final class FirstActor
+{
+    /** The echo service's id; node 0 means "this node". */
+    public static final ServiceId ECHO = ServiceId.of(0, "echo");
+
+    private FirstActor()
+    {
+    }
+
+    /**
+     * Starts a system, asks the echo service once, prints the reply and stops.
+     *
+     * @param args unused.
+     * @throws Exception if the ask fails.
+     */
+    public static void main(final String[] args) throws Exception
+    {
+        System.out.println(run("hello"));
+    }
+
+    /**
+     * Starts a system with an echo service, asks it, and closes the system.
+     *
+     * @param text what to send.
+     * @return the reply.
+     * @throws ExecutionException   if the ask failed (not delivered, say).
+     * @throws TimeoutException     if no reply came within a second.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    public static Object run(final String text) throws ExecutionException, TimeoutException, InterruptedException
+    {
+        try (ActorSystem system = ActorSystem.start(new ActorSystemConfig()
+            .nodeId(1)
+            .pool(PoolConfig.named("default").threads(2))))
+        {
+            final ActorId echo = system.register((ctx, envelope) -> ctx.reply("echo: " + envelope.event()));
+            system.registerService(ECHO, echo);
+            return system.ask(ECHO, text, Duration.ofSeconds(1)).get(5, TimeUnit.SECONDS);
+        }
+    }
+}

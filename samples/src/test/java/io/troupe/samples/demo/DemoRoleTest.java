@@ -1,0 +1,49 @@
+package io.troupe.samples.demo;
+
+import io.troupe.node.Node;
+import io.troupe.node.NodeConfigLoader;
+import io.troupe.node.local.LocalCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The demo's services answer across nodes, with the demo's codecs. */
+@Timeout(60)
+class DemoRoleTest
+{
+    private static final Duration ASK = Duration.ofSeconds(5);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void echoPingPongAndStatusAnswerFromAnotherNode() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        try (Node one = Node.start(NodeConfigLoader.load(cluster.configFile(1), new Properties()), DemoNode.codecs());
+            Node two = Node.start(NodeConfigLoader.load(cluster.configFile(2), new Properties()), DemoRole::register,
+                DemoNode.codecs()))
+        {
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!(one.interconnect().isConnected(2) && two.interconnect().isConnected(1)))
+            {
+                assertThat(System.nanoTime() - deadlineNs).as("sessions up within 20 s").isNegative();
+                Thread.sleep(10);
+            }
+            assertThat(one.system().ask(DemoEvents.ECHO.onNode(2), new DemoEvents.Text("hi"), DemoEvents.TEXT, ASK)
+                .get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Text("echo: hi"));
+            assertThat(one.system().ask(DemoEvents.PING_PONG.onNode(2), new DemoEvents.Ping(7, 11), DemoEvents.PING, ASK)
+                .get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Ping(7, 11));
+            assertThat(one.system().ask(DemoEvents.STATUS_SERVICE.onNode(2), new DemoEvents.Text("?"), DemoEvents.TEXT, ASK)
+                .get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Status(2, ProcessHandle.current().pid(),
+                two.interconnect().incarnation(), "1"));
+        }
+    }
+}
