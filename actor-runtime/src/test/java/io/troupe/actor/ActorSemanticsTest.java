@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.mailbox.MailboxType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,9 +19,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.troupe.actor.TestActors.USER_TYPE;
-import static io.troupe.actor.TestActors.await;
-import static io.troupe.actor.TestActors.awaitEquals;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -153,7 +151,7 @@ class ActorSemanticsTest
         }
         go.countDown();
 
-        await(checker.done, "all numbered events");
+        Await.latch(checker.done, "all numbered events");
         for (final Thread thread : threads)
         {
             thread.join(TestActors.WAIT.toMillis());
@@ -209,7 +207,7 @@ class ActorSemanticsTest
         final List<String> seen = new ArrayList<>();
         for (int i = 0; i < 7; i++)
         {
-            seen.add(next(log));
+            seen.add(Await.next(log));
         }
         assertThat(seen).containsExactly(
             "A:inc:1", "A:inc:2", "A:flip:2", // the flip itself is still handled by A
@@ -229,8 +227,8 @@ class ActorSemanticsTest
             ids.add(ctx.register(child));
         });
         system.send(parent, "spawn");
-        assertThat(next(ids)).isEqualTo(parent);
-        final ActorId childId = next(ids);
+        assertThat(Await.next(ids)).isEqualTo(parent);
+        final ActorId childId = Await.next(ids);
 
         assertThat(childId.hint()).isNotEqualTo(parent.hint());
         assertThat(childId.localId()).isNotEqualTo(parent.localId());
@@ -276,8 +274,8 @@ class ActorSemanticsTest
         }, alpha, MailboxType.SIMPLE);
 
         system.send(parent, "spawn");
-        final ActorId child = next(ids);
-        assertThat(next(parentThreads)).startsWith(prefix + "alpha-");
+        final ActorId child = Await.next(ids);
+        assertThat(Await.next(parentThreads)).startsWith(prefix + "alpha-");
         assertThat(child.poolId()).isEqualTo(beta);
         assertThat(parent.poolId()).isEqualTo(alpha);
 
@@ -287,14 +285,14 @@ class ActorSemanticsTest
         }
         for (int i = 0; i < 20; i++)
         {
-            assertThat(next(childThreads)).startsWith(prefix + "beta-");
+            assertThat(Await.next(childThreads)).startsWith(prefix + "beta-");
         }
 
         // The mailbox type shows in reuse: a vacant mailbox is reused only for the same pool and type.
         final long vacantBefore = system.counters().mailboxesVacant();
         system.send(child, "die");
-        assertThat(next(childThreads)).startsWith(prefix + "beta-");
-        awaitEquals(() -> system.counters().mailboxesVacant(), vacantBefore + 1, "vacant mailboxes");
+        assertThat(Await.next(childThreads)).startsWith(prefix + "beta-");
+        Await.equal(() -> system.counters().mailboxesVacant(), vacantBefore + 1, "vacant mailboxes");
         final ActorId simpleOnBeta = system.register(new TestActors.Recorder(), beta, MailboxType.SIMPLE);
         final ActorId revolvingOnAlpha = system.register(new TestActors.Recorder(), alpha, MailboxType.REVOLVING);
         assertThat(simpleOnBeta.hint()).isNotEqualTo(child.hint());
@@ -356,7 +354,7 @@ class ActorSemanticsTest
         });
         final SystemCounters beforeSpawn = system.counters();
         system.send(primary, "spawn");
-        final ActorId siblingId = next(ids);
+        final ActorId siblingId = Await.next(ids);
 
         assertThat(siblingId.hint()).isEqualTo(primary.hint());
         assertThat(siblingId.poolId()).isEqualTo(primary.poolId());
@@ -381,7 +379,7 @@ class ActorSemanticsTest
             thread.start();
             threads.add(thread);
         }
-        await(done, "events to both actors");
+        Await.latch(done, "events to both actors");
         for (final Thread thread : threads)
         {
             thread.join(TestActors.WAIT.toMillis());
@@ -410,12 +408,12 @@ class ActorSemanticsTest
             }
         });
         system.send(primary, "spawn");
-        final ActorId sibling = next(ids);
+        final ActorId sibling = Await.next(ids);
         final long alive = system.counters().actorsAlive();
         final long vacant = system.counters().mailboxesVacant();
 
         system.send(sibling, "die");
-        awaitEquals(() -> system.counters().actorsAlive(), alive - 1, "actors alive");
+        Await.equal(() -> system.counters().actorsAlive(), alive - 1, "actors alive");
         assertThat(system.counters().mailboxesVacant()).as("the primary still lives there").isEqualTo(vacant);
 
         final TestActors.Probe probe = new TestActors.Probe();
@@ -434,7 +432,7 @@ class ActorSemanticsTest
         final BlockingQueue<ActorId> selves = new LinkedBlockingQueue<>();
         final ActorId actor = system.register((ctx, envelope) -> selves.add(ctx.self()));
         system.send(actor, "who");
-        assertThat(next(selves)).isEqualTo(actor).hasSameHashCodeAs(actor);
+        assertThat(Await.next(selves)).isEqualTo(actor).hasSameHashCodeAs(actor);
         assertThat(actor.nodeId()).isEqualTo(NODE);
     }
 
@@ -460,7 +458,7 @@ class ActorSemanticsTest
 
         assertThat(log.next().event()).isEqualTo("before");
         assertThat(log.next().event()).isEqualTo("after");
-        final TestActors.Failure failure = next(failures.received);
+        final TestActors.Failure failure = Await.next(failures.received);
         assertThat(failure.actor()).isEqualTo(actor);
         assertThat(failure.envelope().event()).isEqualTo("boom");
         assertThat(failure.envelope().cookie()).isEqualTo(99L);

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,9 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import static io.troupe.actor.TestActors.USER_TYPE;
-import static io.troupe.actor.TestActors.awaitEquals;
-import static io.troupe.actor.TestActors.awaitUntil;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -67,14 +65,14 @@ class AskTest
         final CompletableFuture<Object> reply = system.ask(echo, "ping", USER_TYPE, Duration.ofSeconds(5));
 
         assertThat(reply.get(5, TimeUnit.SECONDS)).isEqualTo("first:ping");
-        final Envelope request = next(requests);
+        final Envelope request = Await.next(requests);
         assertThat(request.type()).isEqualTo(USER_TYPE);
         assertThat(request.isTracked()).as("ask requests are tracked").isTrue();
         assertThat(request.sender().isNone()).as("the asker is a temporary actor").isFalse();
         assertThat(request.sender().nodeId()).isEqualTo(NODE);
         assertThat(request.recipient()).isEqualTo(echo);
         // the second reply finds the asker gone and is dropped
-        awaitEquals(() -> system.counters().dropped(), 1L, "the second reply is dropped");
+        Await.equal(() -> system.counters().dropped(), 1L, "the second reply is dropped");
     }
 
     @Test
@@ -89,9 +87,9 @@ class AskTest
         final long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertThat(cause).isInstanceOf(TimeoutException.class);
         assertThat(elapsedMs).isGreaterThanOrEqualTo(150);
-        assertThat(next(requests).event()).isEqualTo("hello?");
+        assertThat(Await.next(requests).event()).isEqualTo("hello?");
         assertThat(system.counters().timersFired()).isEqualTo(firedBefore + 1);
-        awaitEquals(() -> system.counters().actorsAlive(), 2L, "actors alive");
+        Await.equal(() -> system.counters().actorsAlive(), 2L, "actors alive");
     }
 
     @Test
@@ -99,7 +97,7 @@ class AskTest
     {
         final ActorId mortal = system.register((ctx, envelope) -> ctx.passAway());
         system.send(mortal, "die");
-        awaitEquals(() -> system.counters().actorsAlive(), 2L, "actors alive");
+        Await.equal(() -> system.counters().actorsAlive(), 2L, "actors alive");
         final ActorId neverExisted = ActorId.of(NODE, 987_654, 3_000);
 
         for (final ActorId target : List.of(mortal, neverExisted))
@@ -114,7 +112,7 @@ class AskTest
             assertThat(undelivered.type()).isEqualTo(USER_TYPE);
             assertThat(cause.getMessage()).contains(target.toString()).contains("ACTOR_UNKNOWN");
         }
-        awaitEquals(() -> system.counters().actorsAlive(), 2L, "askers passed away");
+        Await.equal(() -> system.counters().actorsAlive(), 2L, "askers passed away");
     }
 
     @Test
@@ -141,8 +139,8 @@ class AskTest
         {
             assertThat(failureOf(failure)).isInstanceOfAny(UndeliveredException.class, TimeoutException.class);
         }
-        awaitEquals(() -> system.counters().actorsAlive(), baseline, "actors alive after all asks");
-        awaitUntil(() -> system.counters().mailboxesVacant() == system.counters().mailboxesCreated() - 2,
+        Await.equal(() -> system.counters().actorsAlive(), baseline, "actors alive after all asks");
+        Await.until(() -> system.counters().mailboxesVacant() == system.counters().mailboxesCreated() - 2,
             "every asker's mailbox is vacant again");
     }
 
@@ -153,7 +151,7 @@ class AskTest
 
         assertThat(system.ask(echo, "quick", Duration.ofMillis(100)).get(5, TimeUnit.SECONDS)).isEqualTo("first:quick");
 
-        awaitEquals(() -> system.counters().timersStale(), before.timersStale() + 1, "stale timers");
+        Await.equal(() -> system.counters().timersStale(), before.timersStale() + 1, "stale timers");
         final SystemCounters after = system.counters();
         assertThat(after.timersScheduled()).isEqualTo(before.timersScheduled() + 1);
         assertThat(after.timersFired()).isEqualTo(before.timersFired());
@@ -209,6 +207,6 @@ class AskTest
             assertThat(thread.isAlive()).isFalse();
         }
         assertThat(wrong).isEmpty();
-        awaitEquals(() -> system.counters().actorsAlive(), 2L, "actors alive");
+        Await.equal(() -> system.counters().actorsAlive(), 2L, "actors alive");
     }
 }

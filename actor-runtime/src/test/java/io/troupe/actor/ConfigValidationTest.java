@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.mailbox.MailboxType;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -128,7 +129,7 @@ class ConfigValidationTest
             system.send(system.register(other, 1, MailboxType.SIMPLE), "second pool");
             assertThat(other.next().event()).isEqualTo("second pool");
         }
-        TestActors.awaitUntil(() -> TestActors.liveThreads(prefix).isEmpty(), "threads exit");
+        Await.until(() -> TestActors.liveThreads(prefix).isEmpty(), "threads exit");
     }
 
     @Test
@@ -149,7 +150,7 @@ class ConfigValidationTest
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("threads");
         assertThatThrownBy(config::conclude).isInstanceOf(IllegalArgumentException.class);
-        TestActors.awaitUntil(() -> TestActors.liveThreads(prefix).isEmpty(), "no threads left");
+        Await.until(() -> TestActors.liveThreads(prefix).isEmpty(), "no threads left");
     }
 
     @Test

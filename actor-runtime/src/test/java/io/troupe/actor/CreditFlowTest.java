@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.flow.Chargeable;
 import io.troupe.actor.flow.CreditAccount;
 import io.troupe.actor.flow.FlowControlConfig;
@@ -19,8 +20,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.troupe.actor.TestActors.USER_TYPE;
-import static io.troupe.actor.TestActors.awaitUntil;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -71,8 +70,8 @@ class CreditFlowTest
         system.send(system.register(dataspacePool, system.poolId("dataspace"), MailboxType.SIMPLE),
             BLOCK);
         system.send(system.register(peersPool, system.poolId("peers"), MailboxType.SIMPLE), BLOCK);
-        TestActors.await(dataspacePool.entered, "the dataspace pool is busy");
-        TestActors.await(peersPool.entered, "the peers' pool is busy");
+        Await.latch(dataspacePool.entered, "the dataspace pool is busy");
+        Await.latch(peersPool.entered, "the peers' pool is busy");
 
         final AtomicInteger peersHandled = new AtomicInteger();
         final ActorId[] peers = new ActorId[9];
@@ -93,26 +92,26 @@ class CreditFlowTest
 
         // A reads M and forwards it to D: +1
         system.send(a, READ);
-        assertThat(next(ingress.log)).isEqualTo("forwarded, debt 1");
+        assertThat(Await.next(ingress.log)).isEqualTo("forwarded, debt 1");
         assertThat(account.debt()).isEqualTo(1);
 
         // D handles M (-1) and sends M' to O1..O9 (+9)
         dataspacePool.release.countDown();
-        awaitUntil(() -> account.debt() == 9, "D's fan-out is billed to A's account");
+        Await.until(() -> account.debt() == 9, "D's fan-out is billed to A's account");
         assertThat(peersHandled.get()).isZero();
 
         // next time round A's loop it finds the debt over its threshold and stops reading
         system.send(a, READ);
-        assertThat(next(ingress.log)).isEqualTo("stopped, debt 9");
+        assertThat(Await.next(ingress.log)).isEqualTo("stopped, debt 9");
         assertThat(account.isClear()).isFalse();
         assertThat(account.waits()).isEqualTo(1);
 
         // the peers get round to M': each repays 1; below 5, A is told and resumes
         peersPool.release.countDown();
-        final String resumed = next(ingress.log);
+        final String resumed = Await.next(ingress.log);
         assertThat(resumed).startsWith("resumed, debt ");
         assertThat(Long.parseLong(resumed.substring("resumed, debt ".length()))).isLessThan(5);
-        awaitUntil(() -> peersHandled.get() == 9 && account.debt() == 0, "every M' is handled and repaid");
+        Await.until(() -> peersHandled.get() == 9 && account.debt() == 0, "every M' is handled and repaid");
         assertThat(account.clearedNotices()).isEqualTo(1);
         assertThat(system.flow().clearedNotices()).isEqualTo(1);
     }
@@ -137,25 +136,25 @@ class CreditFlowTest
             }
         });
         system.send(waiter, READ);
-        assertThat(next(events)).isEqualTo(true);
+        assertThat(Await.next(events)).isEqualTo(true);
 
         account.charge(3);
         system.send(waiter, READ);
         system.send(waiter, READ);
-        assertThat(next(events)).isEqualTo(false);
-        assertThat(next(events)).isEqualTo(false);
+        assertThat(Await.next(events)).isEqualTo(false);
+        assertThat(Await.next(events)).isEqualTo(false);
         account.repay(1); // 2: still not below the threshold
         TestActors.assertNothingArrives(events, Duration.ofMillis(50));
         account.repay(1);
-        assertThat(next(events)).isEqualTo(new FundsCleared(account.accountId(), 1));
+        assertThat(Await.next(events)).isEqualTo(new FundsCleared(account.accountId(), 1));
         TestActors.assertNothingArrives(events, Duration.ofMillis(50));
 
         // raising the threshold clears a waiter too
         account.charge(5);
         system.send(waiter, READ);
-        assertThat(next(events)).isEqualTo(false);
+        assertThat(Await.next(events)).isEqualTo(false);
         account.threshold(100);
-        assertThat(next(events)).isEqualTo(new FundsCleared(account.accountId(), 6));
+        assertThat(Await.next(events)).isEqualTo(new FundsCleared(account.accountId(), 6));
         account.repay(6);
         assertThat(account.debt()).isZero();
         assertThatThrownBy(() -> account.threshold(0)).isInstanceOf(IllegalArgumentException.class)
@@ -173,7 +172,7 @@ class CreditFlowTest
         final Gate sink = new Gate();
         final ActorId sinkId = system.register(sink);
         system.send(sinkId, BLOCK);
-        TestActors.await(sink.entered, "the sink blocks");
+        Await.latch(sink.entered, "the sink blocks");
         assertThat(nodeAccount.debt()).as("the blocked event is still outstanding").isEqualTo(1);
 
         final List<Chargeable> defaults = new CopyOnWriteArrayList<>();
@@ -191,26 +190,26 @@ class CreditFlowTest
         });
         // from outside, with no account: the node's account
         system.send(relay, "plain");
-        awaitUntil(() -> defaults.size() == 1 && nodeAccount.debt() == 9, "the relay's sends are charged");
+        Await.until(() -> defaults.size() == 1 && nodeAccount.debt() == 9, "the relay's sends are charged");
         assertThat(defaults).containsExactly(nodeAccount);
         assertThat(nodeAccount.debt()).isEqualTo(1 + 1 + 7);
         assertThat(source.debt()).isEqualTo(3);
 
         // from outside, charged to the source: the relay's sends are billed to the source
         system.send(relay, "sourced", USER_TYPE, 0, 0L, source, 2);
-        awaitUntil(() -> defaults.size() == 2 && source.debt() == 14, "the relay's sends are charged");
+        Await.until(() -> defaults.size() == 2 && source.debt() == 14, "the relay's sends are charged");
         assertThat(defaults).containsExactly(nodeAccount, source);
         assertThat(source.debt()).isEqualTo(3 + 1 + 7 + 3);
 
         // chargeTo: the rest of the handler bills another account
         system.send(relay, "choose", USER_TYPE, 0, 0L, source, 1);
-        awaitUntil(() -> defaults.size() == 4 && other.debt() == 8, "the relay's sends are charged");
+        Await.until(() -> defaults.size() == 4 && other.debt() == 8, "the relay's sends are charged");
         assertThat(defaults).containsExactly(nodeAccount, source, source, other);
         assertThat(other.debt()).isEqualTo(1 + 7);
         assertThat(source.debt()).isEqualTo(14 + 3);
 
         sink.release.countDown();
-        awaitUntil(() -> nodeAccount.debt() == 0 && source.debt() == 0 && other.debt() == 0, "everything is repaid");
+        Await.until(() -> nodeAccount.debt() == 0 && source.debt() == 0 && other.debt() == 0, "everything is repaid");
         assertThatThrownBy(() -> system.send(relay, "x", USER_TYPE, 0, 0L, source, -1))
             .isInstanceOf(IllegalArgumentException.class).hasMessage("envelope cost must be 0 or more, was -1");
     }
@@ -253,7 +252,7 @@ class CreditFlowTest
         {
             system.send(thrower, i, USER_TYPE, 0, 0L, account, 2);                                      // failed
         }
-        awaitUntil(() -> live.received.size() == 200 && failures.received.size() == 50, "everything arrived");
+        Await.until(() -> live.received.size() == 200 && failures.received.size() == 50, "everything arrived");
         settlesAtZero(account);
         settlesAtZero(system.flow().nodeAccount());
     }
@@ -261,7 +260,7 @@ class CreditFlowTest
     /** The debt reaches 0 and stays there: nothing was repaid twice (which would take it below 0). */
     private static void settlesAtZero(final CreditAccount account) throws InterruptedException
     {
-        awaitUntil(() -> account.debt() == 0, "every cost is repaid");
+        Await.until(() -> account.debt() == 0, "every cost is repaid");
         Thread.sleep(50);
         assertThat(account.debt()).as("nothing repaid twice").isZero();
     }
@@ -275,7 +274,7 @@ class CreditFlowTest
         mortal.passAwayAfterBlock = true;
         final ActorId mortalId = system.register(mortal);
         system.send(mortalId, BLOCK, USER_TYPE, 0, 0L, account, 1);
-        TestActors.await(mortal.entered, "the actor blocks");
+        Await.latch(mortal.entered, "the actor blocks");
         for (int i = 0; i < 100; i++)
         {
             system.send(mortalId, i, USER_TYPE, i % 2 == 0 ? Envelope.FLAG_TRACK_DELIVERY : 0, i, account, 1);
@@ -287,7 +286,7 @@ class CreditFlowTest
         final Gate stuck = new Gate();
         final ActorId stuckId = system.register(stuck);
         system.send(stuckId, BLOCK, USER_TYPE, 0, 0L, account, 1);
-        TestActors.await(stuck.entered, "the actor blocks");
+        Await.latch(stuck.entered, "the actor blocks");
         for (int i = 0; i < 100; i++)
         {
             system.send(stuckId, i, USER_TYPE, i % 2 == 0 ? Envelope.FLAG_TRACK_DELIVERY : 0, i, account, 1);
@@ -300,7 +299,7 @@ class CreditFlowTest
         releaser.start();
         system.shutdown(Duration.ofMillis(20)); // the drain deadline passes while the actor is stuck
         releaser.join();
-        awaitUntil(() -> account.debt() == 0, "what a stopped node still held is repaid");
+        Await.until(() -> account.debt() == 0, "what a stopped node still held is repaid");
         // refused after shutdown: repaid at once
         assertThat(system.send(stuckId, "late", USER_TYPE, 0, 0L, account, 5)).isFalse();
         assertThat(account.debt()).isZero();
@@ -320,8 +319,8 @@ class CreditFlowTest
             seen.add(ctx.ensureClearFunds(account));
         });
         system.send(actor, "x", USER_TYPE, 0, 0L, account, 1);
-        assertThat(next(seen)).isEqualTo("uncharged");
-        assertThat(next(seen)).isEqualTo(true);
+        assertThat(Await.next(seen)).isEqualTo("uncharged");
+        assertThat(Await.next(seen)).isEqualTo(true);
         assertThat(account.debt()).isEqualTo(10);
     }
 
@@ -352,7 +351,7 @@ class CreditFlowTest
         {
             system.send(actors[i % actors.length], 10, 0, 0, 0L, account, 1);
         }
-        awaitUntil(() -> leaves.get() == 64 * 1024, "every chain reaches its leaves");
+        Await.until(() -> leaves.get() == 64 * 1024, "every chain reaches its leaves");
         settlesAtZero(account);
     }
 
@@ -379,27 +378,20 @@ class CreditFlowTest
             if (BLOCK.equals(envelope.event()))
             {
                 entered.countDown();
-                try
-                {
-                    TestActors.await(release, "the test releases the reader");
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                }
+                Await.latch(release, "the test releases the reader");
                 return;
             }
             seen[handled.getAndIncrement()] = account.debt();
         });
         system.send(reader, BLOCK);
-        TestActors.await(entered, "the reader blocks its only worker");
+        Await.latch(entered, "the reader blocks its only worker");
         for (int i = 0; i < events; i++)
         {
             system.send(reader, i, USER_TYPE, 0, 0L, account, 1);
         }
         assertThat(account.debt()).isEqualTo(events);
         release.countDown();
-        awaitUntil(() -> handled.get() == events, "every event is handled");
+        Await.until(() -> handled.get() == events, "every event is handled");
         settlesAtZero(account);
         for (int i = 0; i < events; i++)
         {

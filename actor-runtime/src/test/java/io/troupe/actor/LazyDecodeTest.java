@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,7 +12,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 
 import static io.troupe.actor.TestActors.USER_TYPE;
 import static io.troupe.actor.TestActors.assertUndelivered;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -74,7 +74,7 @@ class LazyDecodeTest
         });
 
         assertThat(system.send(serialized(recipient, ActorId.NONE, 0, "from the wire"))).isTrue();
-        final Seen result = next(seen);
+        final Seen result = Await.next(seen);
 
         assertThat(result.first()).isEqualTo("from the wire");
         assertThat(result.second()).isSameAs(result.first());
@@ -102,7 +102,7 @@ class LazyDecodeTest
         system.send(serialized(recipient, ActorId.NONE, 0, "!broken"));
         system.send(serialized(recipient, ActorId.NONE, 0, "fine"));
 
-        final TestActors.Failure failure = next(failures.received);
+        final TestActors.Failure failure = Await.next(failures.received);
         assertThat(failure.actor()).isEqualTo(recipient);
         assertThat(failure.error()).isInstanceOf(MalformedEventException.class)
             .hasMessageContaining("malformed event of type 4096:7");

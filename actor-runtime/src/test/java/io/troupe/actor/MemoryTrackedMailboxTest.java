@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.mailbox.MailboxType;
 import io.troupe.memquota.Account;
 import io.troupe.memquota.HasMemoryCost;
@@ -18,8 +19,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import static io.troupe.actor.TestActors.awaitUntil;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -133,7 +132,7 @@ class MemoryTrackedMailboxTest
         {
             final ActorId actor = system.register(gated, 0, MailboxType.SIMPLE, account);
             system.send(actor, new Payload(-1));
-            TestActors.await(gated.entered, "the actor blocks");
+            Await.latch(gated.entered, "the actor blocks");
             final int backlog = 100;
             for (int i = 0; i < backlog; i++)
             {
@@ -149,8 +148,8 @@ class MemoryTrackedMailboxTest
             });
 
             gated.release.countDown();
-            awaitUntil(() -> gated.handled.get() == backlog + 1, "the backlog is handled");
-            awaitUntil(() -> quota.usedBytes() <= Participation.LOCAL_CACHE_MAX_BYTES, "handled events are released");
+            Await.until(() -> gated.handled.get() == backlog + 1, "the backlog is handled");
+            Await.until(() -> quota.usedBytes() <= Participation.LOCAL_CACHE_MAX_BYTES, "handled events are released");
         }
     }
 
@@ -169,29 +168,29 @@ class MemoryTrackedMailboxTest
         final ActorId youngId = system.register(young, 0, MailboxType.REVOLVING, youngAccount);
         system.send(oldId, "block");
         system.send(youngId, "block");
-        TestActors.await(old.entered, "old blocks");
-        TestActors.await(young.entered, "young blocks");
+        Await.latch(old.entered, "old blocks");
+        Await.latch(young.entered, "young blocks");
 
         // ~530 KB of old data: 400 tracked and 100 untracked events
         system.send(senderId, new Burst(oldId, 400, true));
         system.send(senderId, new Burst(oldId, 100, false));
-        awaitUntil(() -> quota.usedBytes() >= 500 * EVENT_BYTES, "old's backlog is claimed");
+        Await.until(() -> quota.usedBytes() >= 500 * EVENT_BYTES, "old's backlog is claimed");
         TimeUnit.MILLISECONDS.sleep(20); // younger data gets a later coarse time
         final long droppedBefore = system.counters().dropped();
 
         // ~640 KB of young data pushes the total over 1 MiB: the reclaimer takes the oldest mailbox only. While
         // use is over max, refills are refused, so some of young's events may be shed (reported as SHED).
         system.send(senderId, new Burst(youngId, 600, true));
-        awaitUntil(() -> quota.counters().participantsCollapsed() >= 1, "the quota reclaims");
+        Await.until(() -> quota.counters().participantsCollapsed() >= 1, "the quota reclaims");
         assertThat(quota.counters().participantsCollapsed()).isEqualTo(1);
-        awaitUntil(() -> quota.usedBytes() <= quota.config().lowWaterBytes(), "use falls under low water");
+        Await.until(() -> quota.usedBytes() <= quota.config().lowWaterBytes(), "use falls under low water");
 
         // old's worker drops the queue once its handler returns
         old.release.countDown();
-        final MailboxCollapsed collapsed = next(old.collapses);
+        final MailboxCollapsed collapsed = Await.next(old.collapses);
         assertThat(collapsed.actor()).isEqualTo(oldId);
         assertThat(collapsed.dropped()).isEqualTo(500);
-        awaitUntil(() -> system.counters().dropped() - droppedBefore >= 100, "untracked ones are counted as dropped");
+        Await.until(() -> system.counters().dropped() - droppedBefore >= 100, "untracked ones are counted as dropped");
         assertThat(old.events).containsExactly("block");
         assertThat(system.counters().mailboxesCollapsed()).isEqualTo(1);
 
@@ -199,7 +198,7 @@ class MemoryTrackedMailboxTest
         young.release.countDown();
         final int[] collapsedNotices = new int[1];
         final int[] shedNotices = new int[1];
-        awaitUntil(() ->
+        Await.until(() ->
         {
             Envelope notice;
             while ((notice = sender.received.poll()) != null)
@@ -224,10 +223,10 @@ class MemoryTrackedMailboxTest
 
         // the collapsed actor stays alive and its mailbox is tracked again
         system.send(oldId, new Payload(999));
-        awaitUntil(() -> old.handled.get() == 2, "old handles events again");
+        Await.until(() -> old.handled.get() == 2, "old handles events again");
         assertThat(old.events).last().isEqualTo(new Payload(999));
         // collapsed, shed and handled alike, every event's credit was repaid (all were charged to the node's)
-        awaitUntil(() -> system.flow().nodeAccount().debt() == 0, "every cost is repaid");
+        Await.until(() -> system.flow().nodeAccount().debt() == 0, "every cost is repaid");
         oldAccount.close();
         youngAccount.close();
     }
@@ -244,7 +243,7 @@ class MemoryTrackedMailboxTest
 
         system.send(actor, new Payload(1));
 
-        awaitUntil(account::isClosed, "the vacated mailbox closes its handle");
+        Await.until(account::isClosed, "the vacated mailbox closes its handle");
         assertThat(quota.usedBytes()).isZero();
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,6 @@ import java.util.function.BiFunction;
 import static io.troupe.actor.TestActors.USER_TYPE;
 import static io.troupe.actor.TestActors.assertNothingArrives;
 import static io.troupe.actor.TestActors.assertUndelivered;
-import static io.troupe.actor.TestActors.awaitEquals;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -111,7 +111,7 @@ class NonDeliveryTest
         system.send(to, "from outside");
         system.send(probeId, TestActors.Send.untracked(to, "from an actor"));
 
-        awaitEquals(() -> system.counters().dropped(), 2L, "dropped");
+        Await.equal(() -> system.counters().dropped(), 2L, "dropped");
         assertNothingArrives(probe.received, Duration.ofMillis(50));
         assertThat(deadLetters.received).isEmpty();
         assertThat(live.received).isEmpty();
@@ -213,7 +213,7 @@ class NonDeliveryTest
         assertThat(((UndeliveredException)failed.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
 
         system.send(remoteActor, "untracked");
-        awaitEquals(() -> system.counters().dropped(), 1L, "dropped");
+        Await.equal(() -> system.counters().dropped(), 1L, "dropped");
     }
 
     @Test
@@ -224,7 +224,7 @@ class NonDeliveryTest
 
         system.send(shortLived, new TestActors.Send(nobody, "last words", USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, 9L, null, true));
 
-        awaitEquals(() -> system.counters().dropped(), 1L, "the orphaned notice is dropped");
+        Await.equal(() -> system.counters().dropped(), 1L, "the orphaned notice is dropped");
         assertThat(system.counters().undelivered()).isEqualTo(1);
         assertNothingArrives(deadLetters.received, Duration.ofMillis(50));
         assertThat(system.counters().undelivered()).isEqualTo(1);

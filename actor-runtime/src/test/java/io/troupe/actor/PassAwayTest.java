@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.mailbox.MailboxType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,9 +19,6 @@ import java.util.concurrent.TimeUnit;
 import static io.troupe.actor.TestActors.USER_TYPE;
 import static io.troupe.actor.TestActors.assertNothingArrives;
 import static io.troupe.actor.TestActors.assertUndelivered;
-import static io.troupe.actor.TestActors.awaitUntil;
-import static io.troupe.actor.TestActors.awaitEquals;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -71,7 +69,7 @@ class PassAwayTest
         final ActorId actor = system.register(mortal(new LinkedBlockingQueue<>()));
         final long alive = system.counters().actorsAlive();
         system.send(actor, "die");
-        awaitEquals(() -> system.counters().actorsAlive(), alive - 1, "actors alive after passing away");
+        Await.equal(() -> system.counters().actorsAlive(), alive - 1, "actors alive after passing away");
         return actor;
     }
 
@@ -122,7 +120,7 @@ class PassAwayTest
         system.send(dead, "from outside");
         system.send(probeId, TestActors.Send.untracked(dead, "from an actor"));
 
-        awaitEquals(() -> system.counters().dropped(), droppedBefore + 2, "dropped");
+        Await.equal(() -> system.counters().dropped(), droppedBefore + 2, "dropped");
         assertNothingArrives(probe.received, Duration.ofMillis(100));
         assertThat(deadLetters.received).isEmpty();
         assertThat(system.counters().undelivered()).isZero();
@@ -180,10 +178,10 @@ class PassAwayTest
         system.send(obedient, Poison.INSTANCE, Poison.TYPE, 0, 0L);
         system.send(stubbornId, Poison.INSTANCE, Poison.TYPE, 0, 0L);
 
-        final Envelope poisoned = next(obedientLog);
+        final Envelope poisoned = Await.next(obedientLog);
         assertThat(poisoned.event()).isSameAs(Poison.INSTANCE);
         assertThat(poisoned.type()).isEqualTo(Poison.TYPE);
-        awaitEquals(() -> system.counters().actorsAlive(), alive - 1, "actors alive");
+        Await.equal(() -> system.counters().actorsAlive(), alive - 1, "actors alive");
 
         final Envelope ignored = stubborn.next();
         assertThat(ignored.event()).isSameAs(Poison.INSTANCE);
@@ -195,7 +193,7 @@ class PassAwayTest
         assertThat(gone.getCause()).isInstanceOf(UndeliveredException.class);
         assertThat(((UndeliveredException)gone.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
         assertThat(obedientLog).isEmpty();
-        awaitEquals(() -> system.counters().actorsAlive(), alive - 1, "actors alive after the ask");
+        Await.equal(() -> system.counters().actorsAlive(), alive - 1, "actors alive after the ask");
     }
 
     @ParameterizedTest
@@ -207,7 +205,7 @@ class PassAwayTest
         final ActorId old = system.register(mortal(oldLog), 0, type);
         final long vacant = system.counters().mailboxesVacant();
         system.send(old, "die");
-        awaitEquals(() -> system.counters().mailboxesVacant(), vacant + 1, "vacant mailboxes");
+        Await.equal(() -> system.counters().mailboxesVacant(), vacant + 1, "vacant mailboxes");
 
         final TestActors.Recorder fresh = new TestActors.Recorder();
         final ActorId freshId = system.register(fresh, 0, type);
@@ -279,7 +277,7 @@ class PassAwayTest
             }
             system.send(actor, me);
             final long vacantWhenGone = vacantAfterFirst + 1;
-            awaitUntil(() -> system.counters().actorsAlive() == 0 && system.counters().mailboxesVacant() == vacantWhenGone,
+            Await.until(() -> system.counters().actorsAlive() == 0 && system.counters().mailboxesVacant() == vacantWhenGone,
                 "actor " + round + " passed away and its mailbox is vacant");
             retired.add(actor);
         }
@@ -287,7 +285,7 @@ class PassAwayTest
         assertThat(system.counters().mailboxesCreated()).as("no new mailboxes").isEqualTo(createdAfterFirst);
         assertThat(system.counters().actorsRegistered()).isEqualTo(rounds);
         final long expectedDropped = staleSends;
-        awaitEquals(() -> system.counters().dropped(), expectedDropped, "stale events dropped");
+        Await.equal(() -> system.counters().dropped(), expectedDropped, "stale events dropped");
         assertThatThrownBy(() -> system.register(null)).isInstanceOf(NullPointerException.class);
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.mailbox.MailboxType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,11 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import static io.troupe.actor.TestActors.await;
-import static io.troupe.actor.TestActors.awaitEquals;
-import static io.troupe.actor.TestActors.awaitUntil;
 import static io.troupe.actor.TestActors.liveThreads;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -90,7 +87,7 @@ class PoolsAndCountersTest
         final ActorId b = system.register((ctx, envelope) -> seenByB.add(flooded.handled.get()));
 
         system.send(a, 0);
-        await(flooded.entered, "A blocks on its first event");
+        Await.latch(flooded.entered, "A blocks on its first event");
         for (int i = 1; i < flood; i++)
         {
             system.send(a, i);
@@ -98,8 +95,8 @@ class PoolsAndCountersTest
         system.send(b, "my turn");
         flooded.release.countDown();
 
-        final int aCountAtB = next(seenByB);
-        awaitEquals(() -> flooded.handled.get(), flood, "A handles its whole backlog");
+        final int aCountAtB = Await.next(seenByB);
+        Await.equal(() -> flooded.handled.get(), flood, "A handles its whole backlog");
         return aCountAtB;
     }
 
@@ -115,8 +112,8 @@ class PoolsAndCountersTest
         assertThat(aCountAtB).isLessThan(1_000);
         // B was activated from outside before A's first quantum ended: A goes behind it, so B runs next
         assertThat(aCountAtB).as("A's events handled before B's turn").isLessThanOrEqualTo(10);
-        awaitEquals(() -> system.counters().eventsHandled(), 1_001L, "events handled");
-        awaitUntil(() -> system.counters().pool("x").activations() >= 100 + 1, "A needs at least 100 activations");
+        Await.equal(() -> system.counters().eventsHandled(), 1_001L, "events handled");
+        Await.until(() -> system.counters().pool("x").activations() >= 100 + 1, "A needs at least 100 activations");
     }
 
     @Test
@@ -150,14 +147,14 @@ class PoolsAndCountersTest
         final ActorId ping = system.register(bounce);
         final ActorId pong = system.register(bounce);
         system.send(new Envelope(ping, pong, 0, 0, 0L, "ball", null));
-        awaitUntil(() -> bounces.get() > 1_000, "the pair to get going");
+        Await.until(() -> bounces.get() > 1_000, "the pair to get going");
 
         final BlockingQueue<Long> seenByOther = new LinkedBlockingQueue<>();
         final ActorId other = system.register((ctx, envelope) -> seenByOther.add(bounces.get()));
         system.send(other, "my turn");
 
-        final long bouncesAtOther = next(seenByOther);
-        awaitUntil(() -> bounces.get() > bouncesAtOther + 1_000, "the pair keeps going afterwards");
+        final long bouncesAtOther = Await.next(seenByOther);
+        Await.until(() -> bounces.get() > bouncesAtOther + 1_000, "the pair keeps going afterwards");
         stop.set(true);
     }
 
@@ -179,8 +176,8 @@ class PoolsAndCountersTest
         {
             system.send(actor, i);
         }
-        awaitEquals(() -> system.counters().pool("x").eventsHandled(), 100L, "events handled");
-        awaitUntil(() -> system.counters().pool("x").busyNs() > 0, "busy time is recorded");
+        Await.equal(() -> system.counters().pool("x").eventsHandled(), 100L, "events handled");
+        Await.until(() -> system.counters().pool("x").busyNs() > 0, "busy time is recorded");
         final PoolCounters first = system.counters().pool("x");
         assertThat(first.activations()).isBetween(1L, 100L);
         assertThat(first.idleNs()).as("the workers idled before the first event").isPositive();
@@ -190,15 +187,15 @@ class PoolsAndCountersTest
         {
             system.send(actor, i);
         }
-        awaitEquals(() -> system.counters().pool("x").eventsHandled(), 200L, "events handled");
-        awaitUntil(() -> system.counters().pool("x").busyNs() > first.busyNs(), "busy time grows");
+        Await.equal(() -> system.counters().pool("x").eventsHandled(), 200L, "events handled");
+        Await.until(() -> system.counters().pool("x").busyNs() > first.busyNs(), "busy time grows");
         final PoolCounters second = system.counters().pool("x");
         assertThat(second.activations()).isGreaterThan(first.activations());
         assertThat(second.lateWakeups()).as("every wake-up came from a sender").isZero();
         assertThat(handled.get()).isEqualTo(200);
 
         // idle time is booked when an idle worker picks up work: keep nudging until one does
-        awaitUntil(() ->
+        Await.until(() ->
         {
             system.send(actor, "nudge");
             return system.counters().pool("x").idleNs() > first.idleNs();
@@ -226,7 +223,7 @@ class PoolsAndCountersTest
                 expected += 2;
             }
             final int target = expected;
-            awaitUntil(() -> handled.get() == target, "burst " + burst + " handled");
+            Await.until(() -> handled.get() == target, "burst " + burst + " handled");
         }
         for (final PoolCounters pool : system.counters().pools())
         {
@@ -263,11 +260,11 @@ class PoolsAndCountersTest
         }
         for (int i = 0; i < 30; i++)
         {
-            assertThat(next(fastThreads)).isIn(prefix + "fast-0", prefix + "fast-1");
-            assertThat(next(batchThreads)).isEqualTo(prefix + "batch_1-0");
+            assertThat(Await.next(fastThreads)).isIn(prefix + "fast-0", prefix + "fast-1");
+            assertThat(Await.next(batchThreads)).isEqualTo(prefix + "batch_1-0");
         }
 
-        awaitEquals(() -> system.counters().eventsHandled(), 60L, "events handled");
+        Await.equal(() -> system.counters().eventsHandled(), 60L, "events handled");
         final List<PoolCounters> pools = system.counters().pools();
         assertThat(pools).extracting(PoolCounters::name).containsExactly("fast", "batch_1");
         assertThat(pools).extracting(PoolCounters::threads).containsExactly(2, 1);

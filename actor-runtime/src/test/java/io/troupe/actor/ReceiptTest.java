@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.RemoteTransportTest.RecordingTransport;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -10,7 +11,6 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 
 import static io.troupe.actor.TestActors.USER_TYPE;
-import static io.troupe.actor.TestActors.awaitUntil;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,19 +34,6 @@ class ReceiptTest
         }
     }
 
-    /** For a handler, which may not throw InterruptedException: waits for the test to let it go. */
-    private static void awaitQuietly(final CountDownLatch latch)
-    {
-        try
-        {
-            latch.await();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private static Envelope fromTheWire(final ActorId to, final ActorId from, final int flags)
     {
         final byte[] bytes = CountingDecoder.ascii("x");
@@ -65,14 +52,14 @@ class ReceiptTest
         final ActorId slow = system.register((ctx, envelope) ->
         {
             entered.countDown();
-            awaitQuietly(release);
+            Await.latch(release, "the test releases the handler");
         });
         final Envelope envelope = fromTheWire(slow, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
         system.send(envelope);
-        TestActors.await(entered, "the handler ran");
+        Await.latch(entered, "the handler ran");
         assertThat(envelope.payload().isSettled()).as("handling, not handled").isFalse();
         release.countDown();
-        awaitUntil(() -> envelope.payload().isSettled(), "settled after the handler returned");
+        Await.until(() -> envelope.payload().isSettled(), "settled after the handler returned");
 
         final ActorId failing = system.register((ctx, e) ->
         {
@@ -80,7 +67,7 @@ class ReceiptTest
         });
         final Envelope failed = fromTheWire(failing, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
         system.send(failed);
-        awaitUntil(() -> failed.payload().isSettled(), "settled after the handler threw");
+        Await.until(() -> failed.payload().isSettled(), "settled after the handler threw");
     }
 
     @Test
@@ -93,22 +80,22 @@ class ReceiptTest
 
         final Envelope tracked = fromTheWire(nobody, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
         system.send(tracked);
-        awaitUntil(() -> tracked.payload().isSettled(), "an unknown recipient: Undelivered sent");
+        Await.until(() -> tracked.payload().isSettled(), "an unknown recipient: Undelivered sent");
         assertThat(transport.sent.take().event()).isInstanceOf(Undelivered.class);
 
         final Envelope untracked = fromTheWire(nobody, ActorId.of(OTHER, 1, 1), 0);
         system.send(untracked);
-        awaitUntil(() -> untracked.payload().isSettled(), "an unknown recipient, untracked: dropped");
+        Await.until(() -> untracked.payload().isSettled(), "an unknown recipient, untracked: dropped");
 
         final Envelope fromOutside = fromTheWire(nobody, ActorId.NONE, Envelope.FLAG_TRACK_DELIVERY);
         system.send(fromOutside);
-        awaitUntil(() -> fromOutside.payload().isSettled(), "nobody to tell: a dead letter");
+        Await.until(() -> fromOutside.payload().isSettled(), "nobody to tell: a dead letter");
 
         final Envelope forwarded = new Envelope(nobody, ActorId.of(OTHER, 1, 1), USER_TYPE,
             Envelope.FLAG_TRACK_DELIVERY | Envelope.FLAG_FORWARD_ON_NONDELIVERY, 7L,
             fromTheWire(nobody, ActorId.NONE, 0).payload(), ActorId.of(OTHER, 2, 2));
         system.send(forwarded);
-        awaitUntil(() -> forwarded.payload().isSettled(), "forwarded to another node, whose transport took it");
+        Await.until(() -> forwarded.payload().isSettled(), "forwarded to another node, whose transport took it");
     }
 
     @Test
@@ -121,13 +108,13 @@ class ReceiptTest
         final ActorId busy = system.register((ctx, envelope) ->
         {
             entered.countDown();
-            awaitQuietly(release);
+            Await.latch(release, "the test releases the handler");
         });
         final ActorId other = system.register((ctx, envelope) ->
         {
         });
         system.send(busy, "block the only thread");
-        TestActors.await(entered, "the thread is busy");
+        Await.latch(entered, "the thread is busy");
         final Envelope queued = fromTheWire(other, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
         system.send(queued);
         final byte[] bytes = CountingDecoder.ascii("y");
@@ -137,7 +124,7 @@ class ReceiptTest
 
         final Thread closer = new Thread(system::close);
         closer.start();
-        awaitUntil(() -> !system.isRunning(), "shutting down");
+        Await.until(() -> !system.isRunning(), "shutting down");
         final Envelope refused = fromTheWire(other, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
         assertThat(system.send(refused)).isFalse();
         assertThat(refused.payload().isSettled()).as("refused at the door: a dead letter").isTrue();

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -9,7 +10,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 
 import static io.troupe.actor.TestActors.USER_TYPE;
 import static io.troupe.actor.TestActors.assertUndelivered;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -91,15 +91,15 @@ class RemoteTransportTest
 
         system.send(sender, TestActors.Send.tracked(remoteActor, "a", 1L));
         system.send(sender, TestActors.Send.tracked(remoteService, "b", 2L));
-        final Envelope first = next(transport.sent);
-        final Envelope second = next(transport.sent);
+        final Envelope first = Await.next(transport.sent);
+        final Envelope second = Await.next(transport.sent);
         assertThat(first.recipient()).isEqualTo(remoteActor);
         assertThat(first.sender()).isEqualTo(sender);
         assertThat(second.recipient()).as("a remote service is resolved by its own node").isEqualTo(remoteService);
 
         transport.answer = UndeliveredReason.SHED;
         system.send(sender, TestActors.Send.tracked(remoteActor, "c", 3L));
-        next(transport.sent);
+        Await.next(transport.sent);
         assertUndelivered(probe.next(), sender, remoteActor, USER_TYPE, 3L, UndeliveredReason.SHED);
 
         // local sends never reach the transport
@@ -119,7 +119,7 @@ class RemoteTransportTest
 
         system.send(sender, new TestActors.Send(ActorId.of(OTHER, 1, 1), "x", USER_TYPE,
             Envelope.FLAG_SUBSCRIBE_ON_SESSION, 0L, null, false));
-        assertThat(next(transport.subscriptions)).isEqualTo("+" + OTHER + " " + sender);
+        assertThat(Await.next(transport.subscriptions)).isEqualTo("+" + OTHER + " " + sender);
 
         final ActorId subscriber = system.register((ctx, envelope) ->
         {
@@ -133,9 +133,9 @@ class RemoteTransportTest
             }
         });
         system.send(subscriber, "sub");
-        assertThat(next(transport.subscriptions)).isEqualTo("+" + OTHER + " " + subscriber);
+        assertThat(Await.next(transport.subscriptions)).isEqualTo("+" + OTHER + " " + subscriber);
         system.send(subscriber, "unsub");
-        assertThat(next(transport.subscriptions)).isEqualTo("-" + OTHER + " " + subscriber);
+        assertThat(Await.next(transport.subscriptions)).isEqualTo("-" + OTHER + " " + subscriber);
     }
 
     @Test
@@ -155,7 +155,7 @@ class RemoteTransportTest
             }
         });
         system.send(subscriber, "sub");
-        assertThat(next(events)).isEqualTo(new NodeDisconnected(OTHER));
+        assertThat(Await.next(events)).isEqualTo(new NodeDisconnected(OTHER));
     }
 
     @Test

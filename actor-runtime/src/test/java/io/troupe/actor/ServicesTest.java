@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -181,7 +182,7 @@ class ServicesTest
         final ActorId mortal = system.register((ctx, envelope) -> ctx.passAway());
         system.registerService(ECHO, mortal);
         system.send(mortal, "die");
-        TestActors.awaitEquals(() -> system.counters().actorsAlive(), 2L, "actors alive");
+        Await.equal(() -> system.counters().actorsAlive(), 2L, "actors alive");
 
         system.send(probeId, TestActors.Send.tracked(ECHO, "hello?", 3L));
 

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -17,8 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.troupe.actor.TestActors.USER_TYPE;
-import static io.troupe.actor.TestActors.await;
-import static io.troupe.actor.TestActors.awaitUntil;
 import static io.troupe.actor.TestActors.liveThreads;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -76,7 +75,7 @@ class ShutdownTest
 
         assertThat(system.isRunning()).isFalse();
         assertThat(tookMs).as("an idle system has nothing to wait for").isLessThan(500);
-        awaitUntil(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
+        Await.until(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
     }
 
     @Test
@@ -119,7 +118,7 @@ class ShutdownTest
         assertThat(system.shutdown(Duration.ofSeconds(1))).isTrue();
         assertThat(millisSince(startNs)).as("later calls return at once").isLessThan(200);
         assertThat(system.isRunning()).isFalse();
-        awaitUntil(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
+        Await.until(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
     }
 
     @Test
@@ -141,7 +140,7 @@ class ShutdownTest
 
         assertThat(handled.get()).isEqualTo(1_000);
         assertThat(deadLetters.received).isEmpty();
-        awaitUntil(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
+        Await.until(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
     }
 
     @Test
@@ -196,7 +195,7 @@ class ShutdownTest
         assertThat(lettered).containsExactlyInAnyOrderElementsOf(expectedLetters);
         assertThat(system.counters().dropped() - droppedBefore).isEqualTo(expectedDropped);
         assertThat(system.counters().deadLetters()).isEqualTo(expectedLetters.size());
-        awaitUntil(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
+        Await.until(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
     }
 
     @Test
@@ -223,7 +222,7 @@ class ShutdownTest
             }
         });
         system.send(blocked, "block", USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, 0L);
-        await(entered, "the actor to block");
+        Await.latch(entered, "the actor to block");
         final int backlog = 50;
         for (long i = 1; i <= backlog; i++)
         {
@@ -239,7 +238,7 @@ class ShutdownTest
         // the stuck worker owns its mailbox's queue: it reports the backlog itself once its handler returns
         assertThat(deadLetters.received).as("nobody else reads a queue its worker still owns").isEmpty();
         release.countDown();
-        awaitUntil(() -> deadLetters.received.size() >= backlog, "the released worker reports its backlog");
+        Await.until(() -> deadLetters.received.size() >= backlog, "the released worker reports its backlog");
         final List<Long> lettered = new ArrayList<>();
         for (final TestActors.DeadLetter letter : deadLetters.received)
         {
@@ -253,7 +252,7 @@ class ShutdownTest
         }
         assertThat(lettered).as("each queued event exactly once").containsExactlyInAnyOrderElementsOf(expected);
 
-        awaitUntil(() -> liveThreads(prefix).isEmpty(), "the released worker exits");
+        Await.until(() -> liveThreads(prefix).isEmpty(), "the released worker exits");
         assertThat(handled).as("dead-lettered events are never handled afterwards").containsExactly(0L);
         assertThat(deadLetters.received).hasSize(backlog);
     }
@@ -277,7 +276,7 @@ class ShutdownTest
         {
         });
         final CompletableFuture<Object> pending = system.ask(silent, "will you answer?", USER_TYPE, Duration.ofSeconds(30));
-        awaitUntil(() -> system.counters().eventsHandled() == 1, "the request is handled");
+        Await.until(() -> system.counters().eventsHandled() == 1, "the request is handled");
 
         system.close();
 
@@ -306,7 +305,7 @@ class ShutdownTest
         });
         system.send(actor, "arm");
         assertThat(recorder.next().event()).isEqualTo("arm");
-        awaitUntil(() -> system.counters().timersScheduled() == 2, "timers scheduled");
+        Await.until(() -> system.counters().timersScheduled() == 2, "timers scheduled");
 
         assertThat(system.shutdown(Duration.ofSeconds(2))).isTrue();
 
@@ -328,7 +327,7 @@ class ShutdownTest
         final ActorId ping = system.register(bounce);
         final ActorId pong = system.register(bounce);
         system.send(new Envelope(ping, pong, USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, 0L, "ball", null));
-        awaitUntil(() -> bounces.get() > 10_000, "the pair to get going");
+        Await.until(() -> bounces.get() > 10_000, "the pair to get going");
 
         final long startNs = System.nanoTime();
         final boolean clean = system.shutdown(Duration.ofMillis(200));
@@ -336,7 +335,7 @@ class ShutdownTest
 
         assertThat(clean).as("never quiet, so not drained").isFalse();
         assertThat(tookMs).isGreaterThanOrEqualTo(200).isLessThan(5_000);
-        awaitUntil(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
+        Await.until(() -> liveThreads(prefix).isEmpty(), "runtime threads exit");
         final long after = bounces.get();
         Thread.sleep(50); // a window in which nothing may happen
         assertThat(bounces.get()).as("the pair stopped").isEqualTo(after);

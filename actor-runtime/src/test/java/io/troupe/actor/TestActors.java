@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -69,93 +70,6 @@ final class TestActors
     }
 
     /**
-     * Polls until the condition holds.
-     *
-     * @param condition what to wait for.
-     * @param timeout   how long at most.
-     * @param what      description for the failure message.
-     */
-    static void awaitUntil(final BooleanSupplier condition, final Duration timeout, final String what)
-    {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out after " + timeout + " waiting until " + what);
-            }
-            try
-            {
-                Thread.sleep(2);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                fail("interrupted waiting until " + what);
-            }
-        }
-    }
-
-    /**
-     * Polls until the condition holds, within {@link #WAIT}.
-     *
-     * @param condition what to wait for.
-     * @param what      description for the failure message.
-     */
-    static void awaitUntil(final BooleanSupplier condition, final String what)
-    {
-        awaitUntil(condition, WAIT, what);
-    }
-
-    /**
-     * Polls until the supplied value equals the expected one, within {@link #WAIT}.
-     *
-     * @param value    the value to poll.
-     * @param expected what it should become.
-     * @param what     description for the failure message.
-     */
-    static void awaitEquals(final Supplier<Object> value, final Object expected, final String what)
-    {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        Object last = value.get();
-        while (!expected.equals(last))
-        {
-            if (System.nanoTime() - deadline > 0)
-            {
-                fail("timed out waiting until " + what + " is " + expected + "; last seen " + last);
-            }
-            try
-            {
-                Thread.sleep(2);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                fail("interrupted waiting until " + what);
-            }
-            last = value.get();
-        }
-    }
-
-    /**
-     * Takes the next element, failing if none arrives within {@link #WAIT}.
-     *
-     * @param queue the queue.
-     * @param <T>   element type.
-     * @return the element.
-     * @throws InterruptedException if interrupted.
-     */
-    static <T> T next(final BlockingQueue<T> queue) throws InterruptedException
-    {
-        final T element = queue.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        if (element == null)
-        {
-            fail("nothing arrived within " + WAIT);
-        }
-        return element;
-    }
-
-    /**
      * Asserts that nothing arrives within a window: the only place where tests wait a fixed time.
      *
      * @param queue  the queue.
@@ -166,21 +80,6 @@ final class TestActors
     {
         final Object element = queue.poll(window.toMillis(), TimeUnit.MILLISECONDS);
         assertThat(element).as("nothing should arrive within %s", window).isNull();
-    }
-
-    /**
-     * Waits for a latch, failing after {@link #WAIT}.
-     *
-     * @param latch the latch.
-     * @param what  description for the failure message.
-     * @throws InterruptedException if interrupted.
-     */
-    static void await(final CountDownLatch latch, final String what) throws InterruptedException
-    {
-        if (!latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS))
-        {
-            fail("timed out waiting for " + what + " (" + latch.getCount() + " left)");
-        }
     }
 
     /**
@@ -229,7 +128,7 @@ final class TestActors
 
         Envelope next() throws InterruptedException
         {
-            return TestActors.next(received);
+            return Await.next(received);
         }
     }
 
@@ -268,7 +167,7 @@ final class TestActors
 
         Envelope next() throws InterruptedException
         {
-            return TestActors.next(received);
+            return Await.next(received);
         }
     }
 
@@ -319,7 +218,7 @@ final class TestActors
 
         DeadLetter next() throws InterruptedException
         {
-            return TestActors.next(received);
+            return Await.next(received);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,8 +15,6 @@ import java.util.concurrent.TimeUnit;
 
 import static io.troupe.actor.TestActors.USER_TYPE;
 import static io.troupe.actor.TestActors.assertNothingArrives;
-import static io.troupe.actor.TestActors.awaitEquals;
-import static io.troupe.actor.TestActors.next;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -85,7 +84,7 @@ class TimerTest
 
         system.send(actor, List.of(200L));
 
-        final Arrival arrival = next(arrivals);
+        final Arrival arrival = Await.next(arrivals);
         assertThat(arrival.elapsedMs()).as("not before the delay").isGreaterThanOrEqualTo(200);
         assertThat(arrival.elapsedMs()).as("not very late either").isLessThan(200 + LATE_MS);
         assertThat(arrival.envelope().recipient()).isEqualTo(actor);
@@ -107,7 +106,7 @@ class TimerTest
         final List<String> order = new ArrayList<>();
         for (int i = 0; i < 5; i++)
         {
-            final Arrival arrival = next(arrivals);
+            final Arrival arrival = Await.next(arrivals);
             order.add(arrival.tick().name());
             assertThat(arrival.elapsedMs()).as(arrival.tick().name()).isGreaterThanOrEqualTo(arrival.tick().delayMs());
             assertThat(arrival.elapsedMs()).as(arrival.tick().name()).isLessThan(arrival.tick().delayMs() + LATE_MS);
@@ -125,8 +124,8 @@ class TimerTest
 
         system.send(actor, List.of(1_300L, 40L));
 
-        assertThat(next(arrivals).tick().name()).isEqualTo("t40");
-        final Arrival late = next(arrivals);
+        assertThat(Await.next(arrivals).tick().name()).isEqualTo("t40");
+        final Arrival late = Await.next(arrivals);
         assertThat(late.tick().name()).isEqualTo("t1300");
         assertThat(late.elapsedMs()).isGreaterThanOrEqualTo(1_300).isLessThan(1_300 + LATE_MS);
     }
@@ -152,7 +151,7 @@ class TimerTest
 
         system.send(actor, "arm");
 
-        final Envelope fresh = next(received);
+        final Envelope fresh = Await.next(received);
         assertThat(fresh.event()).isEqualTo("fresh");
         assertThat(fresh.type()).isEqualTo(USER_TYPE + 1);
         // the stale timer was due before the fresh one, so it has been dealt with by now
@@ -188,7 +187,7 @@ class TimerTest
         system.send(actor, "arm");
         system.send(actor, "disarm");
 
-        assertThat(next(received).event()).isEqualTo("marker");
+        assertThat(Await.next(received).event()).isEqualTo("marker");
         assertThat(cookie.isAttached()).isFalse();
         assertThat(system.counters().timersStale()).isEqualTo(1);
         assertThat(system.counters().timersFired()).isEqualTo(1);
@@ -208,9 +207,9 @@ class TimerTest
 
         system.send(actor, "schedule and go");
 
-        assertThat(next(received).event()).isEqualTo("schedule and go");
-        awaitEquals(() -> system.counters().timersFired(), 1L, "timers fired");
-        awaitEquals(() -> system.counters().dropped(), 1L, "the timer event is dropped (untracked)");
+        assertThat(Await.next(received).event()).isEqualTo("schedule and go");
+        Await.equal(() -> system.counters().timersFired(), 1L, "timers fired");
+        Await.equal(() -> system.counters().dropped(), 1L, "the timer event is dropped (untracked)");
         assertThat(received).isEmpty();
     }
 
@@ -246,7 +245,7 @@ class TimerTest
         final List<ActorId> got = new ArrayList<>();
         for (int i = 0; i < actors; i++)
         {
-            got.add(next(fired));
+            got.add(Await.next(fired));
         }
         assertThat(got).containsExactlyInAnyOrderElementsOf(ids);
         assertThat(wrong).isEmpty();

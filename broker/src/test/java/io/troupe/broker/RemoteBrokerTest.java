@@ -1,5 +1,8 @@
 package io.troupe.broker;
 
+import io.troupe.interconnect.TestCluster;
+import io.troupe.serialization.EventCodecRegistry;
+import io.troupe.testing.Await;
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
@@ -30,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RemoteBrokerTest
 {
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private TwoNodes nodes;
+    private TestCluster nodes;
     private ActorSystem one;
     private ActorSystem two;
 
@@ -42,9 +45,11 @@ class RemoteBrokerTest
     @BeforeEach
     void start()
     {
-        nodes = TwoNodes.start(WAIT);
-        one = nodes.system(1);
-        two = nodes.system(2);
+        nodes = TestCluster.of(2);
+        nodes.codecs = BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs()).build();
+        nodes.startAll().awaitConnected(WAIT);
+        one = nodes.node(1).system;
+        two = nodes.node(2).system;
     }
 
     @AfterEach
@@ -100,7 +105,7 @@ class RemoteBrokerTest
 
     private static void awaitLengths(final ActorSystem from, final ActorId broker, final int ask, final int askR)
     {
-        TwoNodes.await(() -> Brokers.lengths(from, broker, WAIT).join().equals(new Lengths(ask, askR)), WAIT,
+        Await.until(() -> Brokers.lengths(from, broker, WAIT).join().equals(new Lengths(ask, askR)), WAIT,
             "lengths " + ask + "/" + askR);
     }
 
@@ -220,11 +225,11 @@ class RemoteBrokerTest
         // a request of node 2 waits for the slot node 1 holds; node 1 stops without giving it back
         final CompletableFuture<Object> local = Regulators.ask(two, gate, WAIT);
         awaitLengths(two, gate, 1, 1);
-        nodes.stop(1);
+        nodes.stop(nodes.node(1));
         final Object go = local.get(10, TimeUnit.SECONDS);
         assertThat(go).as("the slot of the stopped node, released").isInstanceOf(Go.class);
         assertThat(((Go)go).counterparty()).isEqualTo(regulator);
-        assertThat(nodes.isConnected(2, 1)).isFalse();
+        assertThat(nodes.node(2).interconnect.isConnected(1)).isFalse();
         awaitLengths(two, gate, 0, 1);
     }
 
@@ -244,7 +249,7 @@ class RemoteBrokerTest
         // node 1 queues a request and stops: node 2 forgets it, so no worker is matched with a node that is gone
         Brokers.ask(one, jobs, Side.ASK, null, WAIT);
         awaitLengths(two, broker, 1, 0);
-        nodes.stop(1);
+        nodes.stop(nodes.node(1));
         awaitLengths(two, broker, 0, 0);
         final BrokerStats stats = Brokers.stats(two, broker, WAIT).get(10, TimeUnit.SECONDS);
         assertThat(stats.unencodable()).isEqualTo(1);

@@ -11,6 +11,7 @@ import io.troupe.actor.UndeliveredReason;
 import io.troupe.interconnect.PeerCounters;
 import io.troupe.node.local.LocalCluster;
 import io.troupe.node.local.NodeProcess;
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,6 +34,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -215,32 +217,26 @@ class MultiProcessClusterTest
 
     /** Waits until every cookie sent is delivered or reported; else fails saying which are missing, and where. */
     private static void awaitAccounted(final Sender sender, final Path received, final long sent)
-        throws InterruptedException
     {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (accountedFor(sender, received) != sent)
+        Await.until(() -> accountedFor(sender, received) == sent, Duration.ofSeconds(10), () ->
         {
-            if (System.nanoTime() - deadlineNs > 0)
+            final Set<Long> delivered = new HashSet<>(cookies(received));
+            final List<Long> missing = new ArrayList<>();
+            for (long cookie = 0; cookie < sent; cookie++)
             {
-                final Set<Long> delivered = new HashSet<>(cookies(received));
-                final List<Long> missing = new ArrayList<>();
-                for (long cookie = 0; cookie < sent; cookie++)
+                if (!delivered.contains(cookie) && !sender.undelivered.containsKey(cookie))
                 {
-                    if (!delivered.contains(cookie) && !sender.undelivered.containsKey(cookie))
-                    {
-                        missing.add(cookie);
-                    }
+                    missing.add(cookie);
                 }
-                final long lastDelivered = delivered.stream().mapToLong(Long::longValue).max().orElse(-1);
-                final long firstUnsure = sender.undelivered.entrySet().stream().filter(e -> e.getValue().unsure())
-                    .mapToLong(Map.Entry::getKey).min().orElse(-1);
-                throw new AssertionError("not every event is accounted for: " + sent + " sent, " + delivered.size() +
-                    " delivered (last " + lastDelivered + "), " + sender.undelivered.size() + " undelivered (first unsure " +
-                    firstUnsure + "); " + missing.size() + " missing, from " + missing.get(0) + " to " +
-                    missing.get(missing.size() - 1));
             }
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
+            final long lastDelivered = delivered.stream().mapToLong(Long::longValue).max().orElse(-1);
+            final long firstUnsure = sender.undelivered.entrySet().stream().filter(e -> e.getValue().unsure())
+                .mapToLong(Map.Entry::getKey).min().orElse(-1);
+            return "every event is accounted for: " + sent + " sent, " + delivered.size() + " delivered (last " +
+                lastDelivered + "), " + sender.undelivered.size() + " undelivered (first unsure " + firstUnsure + "); " +
+                missing.size() + " missing" + (missing.isEmpty() ? "" : ", from " + missing.get(0) + " to " +
+                missing.get(missing.size() - 1));
+        });
     }
 
     private static long accountedFor(final Sender sender, final Path received)
@@ -285,22 +281,20 @@ class MultiProcessClusterTest
         }
     }
 
-    /** Waits for a condition; gives up at once if the process (null: none) has exited. */
+    /** Waits for a condition; gives up at once, with its log's tail, if the process (null: none) has exited. */
     private static void await(final BooleanSupplier condition, final Duration timeout, final String what,
-        final NodeProcess process) throws InterruptedException
+        final NodeProcess process)
     {
-        final long deadlineNs = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean())
+        final Supplier<String> described = () -> what + (process == null ? "" : "; " + process + " log:" +
+            System.lineSeparator() + process.logTail(20));
+        Await.until(() ->
         {
-            final boolean gone = process != null && !process.isAlive();
-            if (System.nanoTime() - deadlineNs > 0 || gone)
+            if (process != null && !process.isAlive())
             {
-                throw new AssertionError((gone ? "the process exited" : "timed out after " + timeout) +
-                    " waiting for: " + what + (process == null ? "" : "; " + process + " log:" + System.lineSeparator() +
-                    process.logTail(20)));
+                throw new AssertionError("the process exited while waiting until " + described.get());
             }
-            TimeUnit.MILLISECONDS.sleep(10);
-        }
+            return condition.getAsBoolean();
+        }, timeout, described);
     }
 
     /** A session event the sender heard, and when. */

@@ -8,6 +8,7 @@ import io.troupe.actor.ServiceId;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.testing.Await;
 import io.troupe.serialization.RecordCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,7 +68,7 @@ class NodeTest
         final LocalCluster cluster = LocalCluster.create(dir, 2);
         final Node one = start(cluster, 1);
         final Node two = start(cluster, 2);
-        await(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
 
         assertThat(one.config().dataDir()).isDirectory();
         assertThat(cluster.aeronDir(1)).isDirectory();
@@ -83,7 +83,7 @@ class NodeTest
         final LocalCluster cluster = LocalCluster.create(dir, 2);
         final Node one = start(cluster, 1);
         final Node two = start(cluster, 2);
-        await(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
         final BlockingQueue<Object> sightings = new LinkedBlockingQueue<>();
         final ActorId watcher = one.system().register((ctx, envelope) ->
         {
@@ -130,7 +130,7 @@ class NodeTest
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // slow: the drain deadline passes first
             })), TestEvents.NOTE_CODEC);
         nodes.add(two);
-        await(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
 
         final int count = 40;
         final Map<Long, Undelivered> undelivered = new ConcurrentHashMap<>();
@@ -151,12 +151,12 @@ class NodeTest
         });
         one.system().send(sender, "go");
         assertThat(firstHandled.await(10, TimeUnit.SECONDS)).isTrue();
-        await(() -> one.interconnect().peerCounters().get(0).queueDepth() == 0 &&
+        Await.until(() -> one.interconnect().peerCounters().get(0).queueDepth() == 0 &&
             two.interconnect().peerCounters().get(0).eventsIn() == count, CONNECT, "all sent and received");
 
         two.close();
         assertThat(two.drained()).as("the deadline cut the drain short").isFalse();
-        await(() -> handled.size() + undelivered.size() >= count, Duration.ofSeconds(10), "every event accounted for");
+        Await.until(() -> handled.size() + undelivered.size() >= count, Duration.ofSeconds(10), "every event accounted for");
         assertThat(duplicates).isEmpty();
         assertThat(handled).isNotEmpty();
         final Set<Long> all = new HashSet<>(handled);
@@ -199,19 +199,5 @@ class NodeTest
         final Node node = Node.start(config);
         nodes.add(node);
         assertThat(node.system().isRunning()).isTrue();
-    }
-
-    private static void await(final BooleanSupplier condition, final Duration timeout, final String what)
-        throws InterruptedException
-    {
-        final long deadlineNs = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean())
-        {
-            if (System.nanoTime() - deadlineNs > 0)
-            {
-                throw new AssertionError("timed out after " + timeout + " waiting for: " + what);
-            }
-            TimeUnit.MILLISECONDS.sleep(5);
-        }
     }
 }

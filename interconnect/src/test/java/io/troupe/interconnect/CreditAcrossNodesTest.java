@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
@@ -71,11 +72,11 @@ class CreditAcrossNodesTest
 
         // every event stays on the account from its send: in the outbound queue, on the wire, at node 2; with
         // nothing repaid yet, the source stops exactly at its threshold
-        TestCluster.await(() -> ingress.stops.get() > 0, WAIT, "the source stops reading");
+        Await.until(() -> ingress.stops.get() > 0, WAIT, "the source stops reading");
         final int sentWhenStopped = ingress.sent;
         assertThat(sentWhenStopped).isEqualTo((int)THRESHOLD);
         assertThat(account.debt()).isEqualTo(THRESHOLD);
-        TestCluster.await(() -> two.system.flow().shadow(1, account.accountId()) != null, WAIT, "node 2 shadows it");
+        Await.until(() -> two.system.flow().shadow(1, account.accountId()) != null, WAIT, "node 2 shadows it");
         final ShadowAccount shadow = two.system.flow().shadow(1, account.accountId());
         TimeUnit.MILLISECONDS.sleep(50);
         assertThat(ingress.sent).as("nothing is read while in debt").isEqualTo(sentWhenStopped);
@@ -86,13 +87,13 @@ class CreditAcrossNodesTest
 
         // node 2 catches up: its repayments and fan-out reach node 1, the source resumes and finishes
         gate.release.countDown();
-        TestCluster.await(() -> ingress.sent == TOTAL && sunk.get() == 2 * TOTAL, WAIT, "everything is read and sunk");
+        Await.until(() -> ingress.sent == TOTAL && sunk.get() == 2 * TOTAL, WAIT, "everything is read and sunk");
         assertThat(ingress.resumes.get()).isGreaterThan(0);
-        TestCluster.await(() -> account.debt() == 0 && shadow.pending() == 0, WAIT, "the accounts settle at zero");
+        Await.until(() -> account.debt() == 0 && shadow.pending() == 0, WAIT, "the accounts settle at zero");
         assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
         assertThat(account.writtenOff()).isZero();
         assertThat(one.system.flow().nodeAccount().debt()).isZero();
-        TestCluster.await(() -> two.system.flow().nodeAccount().debt() == 0, WAIT, "node 2's own account settles");
+        Await.until(() -> two.system.flow().nodeAccount().debt() == 0, WAIT, "node 2's own account settles");
     }
 
     @Test
@@ -107,18 +108,18 @@ class CreditAcrossNodesTest
         final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
         final Ingress ingress = new Ingress(account, consumer, TOTAL);
         one.system.send(one.system.register(ingress), READ);
-        TestCluster.await(() -> ingress.stops.get() > 0, WAIT, "the source stops reading");
-        TestCluster.await(() -> one.interconnect.agentCredit().heldBy(2, account.accountId()) == THRESHOLD, WAIT,
+        Await.until(() -> ingress.stops.get() > 0, WAIT, "the source stops reading");
+        Await.until(() -> one.interconnect.agentCredit().heldBy(2, account.accountId()) == THRESHOLD, WAIT,
             "every event sent is written to node 2, which answers for it");
         final long held = account.debt();
         assertThat(held).isEqualTo(THRESHOLD);
 
         // node 2 vanishes without a goodbye: node 1 writes its debt off and the source resumes
         two.interconnect.kill();
-        TestCluster.await(() -> account.debt() == 0, WAIT, "the lost node's debt is written off");
+        Await.until(() -> account.debt() == 0, WAIT, "the lost node's debt is written off");
         assertThat(account.writtenOff()).isEqualTo(held);
         assertThat(one.system.flow().writtenOff()).isEqualTo(held);
-        TestCluster.await(() -> ingress.resumes.get() > 0, WAIT, "the source is told to resume");
+        Await.until(() -> ingress.resumes.get() > 0, WAIT, "the source is told to resume");
         gate.release.countDown();
     }
 
@@ -134,14 +135,14 @@ class CreditAcrossNodesTest
         final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
         final Ingress ingress = new Ingress(account, consumer, 10);
         one.system.send(one.system.register(ingress), READ);
-        TestCluster.await(() -> two.system.flow().shadowCount() == 1 && account.debt() == 10, WAIT,
+        Await.until(() -> two.system.flow().shadowCount() == 1 && account.debt() == 10, WAIT,
             "node 2 shadows node 1's account, which counts what node 2 holds");
 
         // the owner vanishes: node 2 forgets its shadow; the events still queued repay it to no effect
         one.interconnect.kill();
-        TestCluster.await(() -> two.system.flow().shadowCount() == 0, WAIT, "the shadow is dropped");
+        Await.until(() -> two.system.flow().shadowCount() == 0, WAIT, "the shadow is dropped");
         gate.release.countDown();
-        TestCluster.await(() -> two.system.counters().eventsHandled() >= 11, WAIT, "node 2 handles what it held");
+        Await.until(() -> two.system.counters().eventsHandled() >= 11, WAIT, "node 2 handles what it held");
         assertThat(two.system.flow().shadowCount()).isZero();
     }
 
@@ -163,14 +164,14 @@ class CreditAcrossNodesTest
         one.system.send(one.system.register(ingress), READ);
 
         // node 2 passes each event on and repays its shadow; node 3 charges its own and holds them all
-        TestCluster.await(() -> one.interconnect.agentCredit().heldBy(3, account.accountId()) == 30 &&
+        Await.until(() -> one.interconnect.agentCredit().heldBy(3, account.accountId()) == 30 &&
             one.interconnect.agentCredit().heldBy(2, account.accountId()) == 0 && account.debt() == 30, WAIT,
             "node 1 sees node 3 holding the 30 events");
         assertThat(ingress.sent).isEqualTo(30);
 
         gate.release.countDown();
-        TestCluster.await(() -> sunk.get() == 30 && account.debt() == 0, WAIT, "node 3 handles and repays them");
-        TestCluster.await(() -> two.system.flow().shadow(1, account.accountId()).pending() == 0 &&
+        Await.until(() -> sunk.get() == 30 && account.debt() == 0, WAIT, "node 3 handles and repays them");
+        Await.until(() -> two.system.flow().shadow(1, account.accountId()).pending() == 0 &&
             three.system.flow().shadow(1, account.accountId()).pending() == 0, WAIT, "the shadows settle at zero");
         assertThat(one.interconnect.agentCredit().heldBy(3, account.accountId())).isZero();
     }
@@ -202,7 +203,7 @@ class CreditAcrossNodesTest
         });
         final CreditAccount account = one.system.flow().openAccount(1_000);
         one.system.send(fanner, "whole", TestCluster.TEXT, 0, 0L, account, 1);
-        TestCluster.await(() -> sink.entered.getCount() == 0, WAIT, "node 2 fans out and its sink blocks");
+        Await.until(() -> sink.entered.getCount() == 0, WAIT, "node 2 fans out and its sink blocks");
 
         // 25 parts outstanding; node 2's shadow reports each time its pending delta reaches 10, so the owner's
         // view is short by less than 10 until the periodic flush, a second later
@@ -211,9 +212,9 @@ class CreditAcrossNodesTest
         final long pending = two.system.flow().shadow(1, account.accountId()).pending();
         assertThat(pending).isBetween(0L, bound - 1);
         assertThat(seen).isEqualTo(fanOut - pending).isGreaterThan(fanOut - bound);
-        TestCluster.await(() -> account.debt() == fanOut, Duration.ofSeconds(3), "the periodic flush reports the rest");
+        Await.until(() -> account.debt() == fanOut, Duration.ofSeconds(3), "the periodic flush reports the rest");
         sink.release.countDown();
-        TestCluster.await(() -> account.debt() == 0, Duration.ofSeconds(3), "everything is repaid");
+        Await.until(() -> account.debt() == 0, Duration.ofSeconds(3), "everything is repaid");
     }
 
     @Test
@@ -251,8 +252,8 @@ class CreditAcrossNodesTest
         }
         assertThat(account.debt()).as("every event is charged until it is written, refused or dropped").isPositive();
 
-        TestCluster.await(() -> !one.interconnect.isConnected(2), WAIT, "node 1 declares node 2 down");
-        TestCluster.await(() -> account.debt() == 0, WAIT, "every charge is settled");
+        Await.until(() -> !one.interconnect.isConnected(2), WAIT, "node 1 declares node 2 down");
+        Await.until(() -> account.debt() == 0, WAIT, "every charge is settled");
         final PeerCounters peer = one.interconnect.peerCounters().get(0);
         assertThat(peer.lostQueued()).as("frames were still queued when the session died").isPositive();
         assertThat(account.writtenOff()).as("frames written before the end are written off, the rest repaid")
@@ -279,16 +280,16 @@ class CreditAcrossNodesTest
         {
             one.system.send(consumer, "event " + i, TestCluster.TEXT, 0, i, account, 1);
         }
-        TestCluster.await(() -> one.interconnect.agentCredit().heldBy(2, account.accountId()) == 20, WAIT,
+        Await.until(() -> one.interconnect.agentCredit().heldBy(2, account.accountId()) == 20, WAIT,
             "all 20 written to node 2");
 
         // nothing changes on node 2's shadow while its worker is blocked: node 2 forgets it
-        TestCluster.await(() -> two.system.flow().shadowsForgotten() > 0, WAIT, "node 2 forgets the quiet shadow");
+        Await.until(() -> two.system.flow().shadowsForgotten() > 0, WAIT, "node 2 forgets the quiet shadow");
         assertThat(two.system.flow().shadowCount()).isZero();
         assertThat(account.debt()).isEqualTo(20);
 
         gate.release.countDown();
-        TestCluster.await(() -> account.debt() == 0, WAIT, "the repayments reach the owner all the same");
+        Await.until(() -> account.debt() == 0, WAIT, "the repayments reach the owner all the same");
         assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();
         assertThat(account.writtenOff()).isZero();
     }
@@ -298,7 +299,7 @@ class CreditAcrossNodesTest
     {
         final Gate gate = new Gate();
         node.system.send(node.system.register(gate), BLOCK);
-        TestCluster.await(() -> gate.entered.getCount() == 0, WAIT, "node " + node.id + "'s worker is busy");
+        Await.until(() -> gate.entered.getCount() == 0, WAIT, "node " + node.id + "'s worker is busy");
         return gate;
     }
 

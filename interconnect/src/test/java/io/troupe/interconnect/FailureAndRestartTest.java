@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.NodeConnected;
@@ -78,7 +79,7 @@ class FailureAndRestartTest
         assertThat(events.poll(10, TimeUnit.SECONDS).event()).isEqualTo(new NodeConnected(2));
 
         one.system.send(sender, "go");
-        TestCluster.await(() -> delivered.size() > 100, CONNECT, "some events delivered");
+        Await.until(() -> delivered.size() > 100, CONNECT, "some events delivered");
         final long killedAt = System.nanoTime();
         two.interconnect.kill();
 

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.testing.Await;
 import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.Publication;
@@ -63,7 +64,7 @@ class HostileInputTest
                 rogue.add(aeron.addPublication(new ChannelUriStringBuilder().media("udp").endpoint(endpoint)
                     .termLength(64 * 1024).build(), stream));
             }
-            TestCluster.await(() -> rogue.stream().allMatch(Publication::isConnected), CONNECT, "rogue connected");
+            Await.until(() -> rogue.stream().allMatch(Publication::isConnected), CONNECT, "rogue connected");
             final Random random = new Random(42);
             final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
             final FrameEncoder encoder = new FrameEncoder();
@@ -97,7 +98,7 @@ class HostileInputTest
                     Thread.onSpinWait();
                 }
             }
-            TestCluster.await(() -> two.interconnect.unauthenticatedFrames() >= 1_000, CONNECT, "forged frames counted");
+            Await.until(() -> two.interconnect.unauthenticatedFrames() >= 1_000, CONNECT, "forged frames counted");
             long before = -1;
             while (before != two.interconnect.unauthenticatedFrames()) // until the first flood is all counted
             {
@@ -129,7 +130,7 @@ class HostileInputTest
                     Thread.onSpinWait();
                 }
             }
-            TestCluster.await(() -> two.interconnect.unauthenticatedFrames() >= counted + 300, CONNECT,
+            Await.until(() -> two.interconnect.unauthenticatedFrames() >= counted + 300, CONNECT,
                 "forged compact frames counted");
         }
 
@@ -177,7 +178,7 @@ class HostileInputTest
         {
             one.system.send(producer, "go");
         }
-        TestCluster.await(() -> count.get() + one.interconnect.peerCounters().get(0).shed() == (long)senders * perSender,
+        Await.until(() -> count.get() + one.interconnect.peerCounters().get(0).shed() == (long)senders * perSender,
             Duration.ofSeconds(30), "all events delivered or shed");
         assertThat(violations).as("FIFO per (sender, recipient); shed " + one.interconnect.peerCounters().get(0).shed())
             .isEmpty();

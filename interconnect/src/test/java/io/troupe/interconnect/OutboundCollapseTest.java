@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.Undelivered;
@@ -74,11 +75,11 @@ class OutboundCollapseTest
         // node 2 stops reading without a word: Aeron's window fills and the rest waits in node 1's queue
         two.interconnect.kill();
         one.system.send(sender, "go");
-        TestCluster.await(() -> ended.containsValue(UndeliveredReason.COLLAPSED), WAIT,
+        Await.until(() -> ended.containsValue(UndeliveredReason.COLLAPSED), WAIT,
             "the quota collapses node 1's queue to node 2");
-        TestCluster.await(() -> !one.interconnect.isConnected(2), WAIT, "node 1 declares node 2 down");
-        TestCluster.await(() -> ended.size() == total, WAIT, "every tracked event is reported");
-        TestCluster.await(() -> account.debt() == 0, WAIT, "every charge is settled");
+        Await.until(() -> !one.interconnect.isConnected(2), WAIT, "node 1 declares node 2 down");
+        Await.until(() -> ended.size() == total, WAIT, "every tracked event is reported");
+        Await.until(() -> account.debt() == 0, WAIT, "every charge is settled");
         assertThat(duplicates.get()).as("no event is reported twice").isZero();
         assertThat(ended.keySet()).hasSize(total);
         assertThat(ended.values()).contains(UndeliveredReason.COLLAPSED);

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.testing.Await;
 import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
@@ -120,7 +121,7 @@ class SessionStartTest
             final long fakeIncarnation = 42;
 
             // node 1 initiates: wait for its HELLO, answer with a valid WELCOME
-            TestCluster.await(() ->
+            Await.until(() ->
             {
                 control.poll((buffer, offset, length, header) -> decoder.decode(buffer, offset, length), 10);
                 return helloChallenge[0] != null;
@@ -130,12 +131,12 @@ class SessionStartTest
                 oneIncarnation, helloChallenge[0]);
             final FrameEncoder encoder = new FrameEncoder();
             final UnsafeBuffer out = new UnsafeBuffer(new byte[4096]);
-            TestCluster.await(reply::isConnected, CONNECT, "reply publication connected");
+            Await.until(reply::isConnected, CONNECT, "reply publication connected");
             final int welcome = encoder.encodeHandshake(out, 0, new Handshake(HandshakePhase.WELCOME, config.clusterId(),
                 2, fakeIncarnation, 1, oneIncarnation, InterconnectConfig.MIN_PROTOCOL_VERSION,
                 InterconnectConfig.PROTOCOL_VERSION, auth.newChallenge(), proof, ""));
             assertThat(reply.offer(out, 0, welcome)).isPositive();
-            TestCluster.await(() -> one.interconnect.isConnected(2), CONNECT, "node 1 counts the session up");
+            Await.until(() -> one.interconnect.isConnected(2), CONNECT, "node 1 counts the session up");
 
             // node 1 sends at once; the acceptor has not confirmed yet, so nothing may reach its data stream
             final ActorId recipient = ActorId.of(2, 5, 0);
@@ -153,7 +154,7 @@ class SessionStartTest
             // the acceptor's first control frame after the WELCOME (a heartbeat) confirms the session
             final int heartbeat = encoder.encodeHeartbeat(out, 0, 2, fakeIncarnation, System.nanoTime(), 1, 0L, 0L);
             assertThat(reply.offer(out, 0, heartbeat)).isPositive();
-            TestCluster.await(() ->
+            Await.until(() ->
             {
                 data.poll((buffer, offset, length, header) -> decodePacked(decoder, buffer, offset, length), 10);
                 return !envelopes.isEmpty();

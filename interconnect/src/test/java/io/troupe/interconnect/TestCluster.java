@@ -6,39 +6,43 @@ import io.troupe.actor.EventTypes;
 import io.troupe.actor.PoolConfig;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.RecordCodec;
+import io.troupe.testing.Await;
+import io.troupe.testing.FreePorts;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 /**
- * Several nodes in one JVM, each with its own actor system, interconnect, embedded media driver and Aeron
- * directory, talking over real UDP on 127.0.0.1.
+ * The tests' multi-node harness: several nodes in one JVM, each with its own actor system, interconnect,
+ * embedded media driver and Aeron directory, talking over real UDP on 127.0.0.1 (ports from
+ * {@link FreePorts}, Aeron directories named after the cluster and removed on close). Published in
+ * interconnect's test-jar, so that every module above interconnect tests with the same harness; nodes in
+ * child JVMs are {@code cluster-node}'s {@code LocalCluster}.
+ *
+ * <p>Set {@link #codecs}, {@link #flowControl} or {@link #memoryQuota} before starting nodes to change what
+ * every node speaks or runs with; {@link #close()} stops every node.
  */
-final class TestCluster implements AutoCloseable
+public final class TestCluster implements AutoCloseable
 {
-    static final int TEXT = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 1);
-    static final byte[] SECRET = "a test cluster secret, 32 bytes!".getBytes(StandardCharsets.UTF_8);
-    static final EventCodecRegistry CODECS = EventCodecRegistry.builder()
+    public static final int TEXT = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 1);
+    public static final byte[] SECRET = "a test cluster secret, 32 bytes!".getBytes(StandardCharsets.UTF_8);
+    public static final EventCodecRegistry CODECS = EventCodecRegistry.builder()
         .withTroupeCodecs()
         .register(RecordCodec.of(TEXT, "test.Text", String.class, (out, text) -> out.writeString(text), in -> in.readString()))
         .build();
 
-    final List<Node> nodes = new ArrayList<>();
+    public final List<Node> nodes = new ArrayList<>();
     private final String clusterId = "test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
 
     /** One node. */
-    static final class Node
+    public static final class Node
     {
-        final int id;
-        final int port;
-        ActorSystem system;
-        Interconnect interconnect;
+        public final int id;
+        public final int port;
+        public ActorSystem system;
+        public Interconnect interconnect;
 
         Node(final int id, final int port)
         {
@@ -48,23 +52,26 @@ final class TestCluster implements AutoCloseable
     }
 
     /** The flow control settings of the nodes started from now on (a fresh config for each). */
-    java.util.function.Supplier<io.troupe.actor.flow.FlowControlConfig> flowControl =
+    public java.util.function.Supplier<io.troupe.actor.flow.FlowControlConfig> flowControl =
         io.troupe.actor.flow.FlowControlConfig::new;
     /** The memory quota of the nodes started from now on (none by default). */
-    java.util.function.Supplier<io.troupe.memquota.MemoryQuotaConfig> memoryQuota =
+    public java.util.function.Supplier<io.troupe.memquota.MemoryQuotaConfig> memoryQuota =
         io.troupe.memquota.MemoryQuotaConfig::disabled;
+    /** What every node speaks; {@link #CODECS} unless set before the nodes start. */
+    public EventCodecRegistry codecs = CODECS;
 
-    static TestCluster of(final int count)
+    public static TestCluster of(final int count)
     {
         final TestCluster cluster = new TestCluster();
+        final int[] ports = FreePorts.udp(count);
         for (int i = 1; i <= count; i++)
         {
-            cluster.nodes.add(new Node(i, freePort()));
+            cluster.nodes.add(new Node(i, ports[i - 1]));
         }
         return cluster;
     }
 
-    InterconnectConfig config(final Node node)
+    public InterconnectConfig config(final Node node)
     {
         final InterconnectConfig config = new InterconnectConfig()
             .clusterId(clusterId)
@@ -86,7 +93,7 @@ final class TestCluster implements AutoCloseable
         return config;
     }
 
-    TestCluster startAll()
+    public TestCluster startAll()
     {
         for (final Node node : nodes)
         {
@@ -95,16 +102,16 @@ final class TestCluster implements AutoCloseable
         return this;
     }
 
-    Node start(final Node node, final InterconnectConfig config)
+    public Node start(final Node node, final InterconnectConfig config)
     {
         node.system = ActorSystem.start(new ActorSystemConfig().nodeId(node.id).threadNamePrefix("it-")
             .pool(PoolConfig.named("default").threads(1)).flowControl(flowControl.get())
             .memoryQuota(memoryQuota.get()));
-        node.interconnect = Interconnect.start(node.system, config, CODECS);
+        node.interconnect = Interconnect.start(node.system, config, codecs);
         return node;
     }
 
-    void stop(final Node node)
+    public void stop(final Node node)
     {
         if (node.interconnect != null)
         {
@@ -118,49 +125,31 @@ final class TestCluster implements AutoCloseable
         }
     }
 
-    Node node(final int id)
+    public Node node(final int id)
     {
         return nodes.get(id - 1);
     }
 
-    void awaitConnected(final Duration timeout)
+    public void awaitConnected(final Duration timeout)
     {
-        await(() -> nodes.stream().allMatch(n -> n.interconnect != null && nodes.stream()
+        Await.until(() -> nodes.stream().allMatch(n -> n.interconnect != null && nodes.stream()
             .filter(p -> p != n && p.interconnect != null)
             .allMatch(p -> n.interconnect.isConnected(p.id))), timeout, "all sessions up");
     }
 
-    static void await(final BooleanSupplier condition, final Duration timeout, final String what)
+    /**
+     * Handler exceptions counted by the running nodes' actor systems: a test that expects none checks this.
+     *
+     * @return the sum.
+     */
+    public long handlerFailures()
     {
-        final long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean())
+        long failures = 0;
+        for (final Node node : nodes)
         {
-            if (System.nanoTime() - deadline > 0)
-            {
-                throw new AssertionError("timed out after " + timeout + " waiting for: " + what);
-            }
-            try
-            {
-                Thread.sleep(5);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted waiting for " + what);
-            }
+            failures += node.system == null ? 0 : node.system.counters().handlerFailures();
         }
-    }
-
-    static int freePort()
-    {
-        try (DatagramSocket socket = new DatagramSocket(0))
-        {
-            return socket.getLocalPort();
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(ex);
-        }
+        return failures;
     }
 
     @Override

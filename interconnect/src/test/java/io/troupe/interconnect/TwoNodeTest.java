@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.testing.Await;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.NodeConnected;
@@ -152,7 +153,7 @@ class TwoNodeTest
 
         final long stoppedAt = System.nanoTime();
         cluster.stop(two); // its driver runs on the closing thread once the agent has stopped, to send the goodbye
-        TestCluster.await(() -> !one.interconnect.isConnected(2), CONNECT, "node 1 sees node 2 leave");
+        Await.until(() -> !one.interconnect.isConnected(2), CONNECT, "node 1 sees node 2 leave");
         assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).as("the goodbye, not the failure timeout")
             .isLessThan(Duration.ofMillis(900));
     }
@@ -215,7 +216,7 @@ class TwoNodeTest
         two.interconnect.close(); // at once: most of the events are still queued
 
         assertThat(next(atOne).event()).isEqualTo(new NodeDisconnected(2));
-        TestCluster.await(() -> received.get() == count, CONNECT, "every event sent before the goodbye delivered");
+        Await.until(() -> received.get() == count, CONNECT, "every event sent before the goodbye delivered");
         assertThat(notices.poll(200, TimeUnit.MILLISECONDS)).as("nothing reported undelivered").isNull();
     }
 
@@ -246,7 +247,7 @@ class TwoNodeTest
         });
         one.system.shutdown(Duration.ZERO); // node 1 takes no more events; its interconnect is still up
         two.system.send(sender, "go");
-        TestCluster.await(() -> one.interconnect.peerCounters().get(0).eventsIn() == 10, CONNECT, "all 10 arrived");
+        Await.until(() -> one.interconnect.peerCounters().get(0).eventsIn() == 10, CONNECT, "all 10 arrived");
 
         one.interconnect.close();
 
@@ -272,10 +273,10 @@ class TwoNodeTest
         final TestCluster.Node two = cluster.node(2);
 
         // a side measures once the peer echoed one of its heartbeats (50 ms apart here); let a few samples come
-        TestCluster.await(() -> one.interconnect.peerCounters().get(0).rttSmoothedNs() > 0 &&
+        Await.until(() -> one.interconnect.peerCounters().get(0).rttSmoothedNs() > 0 &&
             two.interconnect.peerCounters().get(0).rttSmoothedNs() > 0, CONNECT, "a round trip measured on both sides");
         final long settleUntil = System.nanoTime() + 300_000_000L;
-        TestCluster.await(() -> System.nanoTime() - settleUntil >= 0, CONNECT, "a few more heartbeats");
+        Await.until(() -> System.nanoTime() - settleUntil >= 0, CONNECT, "a few more heartbeats");
 
         for (final TestCluster.Node node : cluster.nodes)
         {
@@ -289,7 +290,7 @@ class TwoNodeTest
         }
 
         cluster.stop(two);
-        TestCluster.await(() -> !one.interconnect.isConnected(2), CONNECT, "node 2 down");
+        Await.until(() -> !one.interconnect.isConnected(2), CONNECT, "node 2 down");
         final PeerCounters afterwards = one.interconnect.peerCounters().get(0);
         assertThat(afterwards.rttLastNs()).isZero();
         assertThat(afterwards.rttSmoothedNs()).isZero();
@@ -304,7 +305,7 @@ class TwoNodeTest
         final TestCluster.Node two = cluster.node(2);
         cluster.start(one, cluster.config(one));
         cluster.start(two, cluster.config(two).clusterSecret("another secret of 32 bytes here!".getBytes()));
-        TestCluster.await(() -> one.interconnect.peerCounters().get(0).handshakesRefused() > 0 ||
+        Await.until(() -> one.interconnect.peerCounters().get(0).handshakesRefused() > 0 ||
             two.interconnect.peerCounters().get(0).handshakesRefused() > 0, CONNECT, "a refusal");
         assertThat(one.interconnect.isConnected(2)).isFalse();
         assertThat(two.interconnect.isConnected(1)).isFalse();

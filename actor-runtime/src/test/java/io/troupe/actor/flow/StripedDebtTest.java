@@ -1,5 +1,6 @@
 package io.troupe.actor.flow;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -74,7 +75,7 @@ class StripedDebtTest
             {
                 debt.add(5);
                 added.countDown();
-                awaitLatch(done); // stay alive, so no cell can be taken over
+                Await.latch(done, "the test's signal"); // stay alive, so no cell can be taken over
             });
             if (first == null || (thread.getId() - first.getId()) % StripedDebt.SLOTS == 0)
             {
@@ -86,7 +87,7 @@ class StripedDebtTest
         {
             thread.start();
         }
-        awaitLatch(added);
+        Await.latch(added, "the test's signal");
         assertThat(debt.sum()).isEqualTo(5L * StripedDebt.PROBES);
         assertThat(debt.cellCount()).as("every colliding thread owns a cell").isEqualTo(StripedDebt.PROBES);
         assertThat(debt.overflowSum()).isZero();
@@ -123,7 +124,7 @@ class StripedDebtTest
             {
                 debt.add(10);
                 added.countDown();
-                awaitLatch(done);
+                Await.latch(done, "the test's signal");
             });
             thread.start();
         }
@@ -141,18 +142,6 @@ class StripedDebtTest
         catch (final Exception ex)
         {
             throw new IllegalStateException(ex);
-        }
-    }
-
-    private static void awaitLatch(final CountDownLatch latch)
-    {
-        try
-        {
-            latch.await();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
         }
     }
 }

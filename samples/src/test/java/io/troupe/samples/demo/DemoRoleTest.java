@@ -3,6 +3,7 @@ package io.troupe.samples.demo;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,12 +32,8 @@ class DemoRoleTest
             Node two = Node.start(NodeConfigLoader.load(cluster.configFile(2), new Properties()), DemoRole::register,
                 DemoNode.codecs()))
         {
-            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (!(one.interconnect().isConnected(2) && two.interconnect().isConnected(1)))
-            {
-                assertThat(System.nanoTime() - deadlineNs).as("sessions up within 20 s").isNegative();
-                Thread.sleep(10);
-            }
+            Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1),
+                Duration.ofSeconds(20), "sessions up");
             assertThat(one.system().ask(DemoEvents.ECHO.onNode(2), new DemoEvents.Text("hi"), DemoEvents.TEXT, ASK)
                 .get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Text("echo: hi"));
             assertThat(one.system().ask(DemoEvents.PING_PONG.onNode(2), new DemoEvents.Ping(7, 11), DemoEvents.PING, ASK)

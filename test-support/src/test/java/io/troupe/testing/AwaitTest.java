@@ -1,0 +1,75 @@
+package io.troupe.testing;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AwaitTest
+{
+    private static final Duration SHORT = Duration.ofMillis(50);
+
+    @Test
+    void untilReturnsOnceTheConditionHoldsAndFailsWithWhatWasAwaited()
+    {
+        final AtomicInteger polls = new AtomicInteger();
+        Await.until(() -> polls.incrementAndGet() >= 3, "three polls");
+        assertThat(polls).hasValue(3);
+
+        assertThatThrownBy(() -> Await.until(() -> false, SHORT, "never")).isInstanceOf(AssertionError.class)
+            .hasMessage("timed out after PT0.05S waiting until never");
+        assertThatThrownBy(() -> Await.until(() -> false, SHORT, () -> "made " + "late"))
+            .hasMessage("timed out after PT0.05S waiting until made late");
+    }
+
+    @Test
+    void equalReportsTheLastValueSeen()
+    {
+        final AtomicInteger value = new AtomicInteger();
+        Await.equal(value::incrementAndGet, 5, "the count");
+        assertThatThrownBy(() -> Await.equal(() -> 4, 5, SHORT, "the count"))
+            .hasMessage("timed out after PT0.05S waiting until the count is 5; last seen 4");
+    }
+
+    @Test
+    void latchAndNextFailWithWhatIsLeft()
+    {
+        final CountDownLatch latch = new CountDownLatch(2);
+        latch.countDown();
+        assertThatThrownBy(() -> Await.latch(latch, SHORT, "two signals"))
+            .hasMessage("timed out after PT0.05S waiting for two signals (1 left)");
+        latch.countDown();
+        Await.latch(latch, "two signals");
+
+        final LinkedBlockingQueue<String> queue = new LinkedBlockingQueue<>();
+        assertThatThrownBy(() -> Await.next(queue, SHORT)).hasMessage("nothing arrived within PT0.05S");
+        queue.add("x");
+        assertThat(Await.next(queue)).isEqualTo("x");
+    }
+
+    @Test
+    void anInterruptedWaitFailsAndKeepsTheInterrupt()
+    {
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> Await.until(() -> false, Duration.ofSeconds(5), "an interrupt"))
+            .hasMessage("interrupted waiting until an interrupt");
+        assertThat(Thread.interrupted()).isTrue();
+    }
+
+    @Test
+    void freePortsAreDistinct()
+    {
+        final int[] ports = FreePorts.udp(8);
+        assertThat(ports).doesNotHaveDuplicates();
+        for (final int port : ports)
+        {
+            assertThat(port).isBetween(1, 65535);
+        }
+        assertThatThrownBy(() -> FreePorts.udp(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
