@@ -1,9 +1,5 @@
 package io.troupe.actor;
 
-import io.troupe.actor.flow.Chargeable;
-import io.troupe.actor.flow.CreditAccount;
-import io.troupe.actor.flow.FundsCleared;
-import io.troupe.actor.mailbox.MailboxType;
 import io.troupe.memquota.Account;
 
 import java.time.Duration;

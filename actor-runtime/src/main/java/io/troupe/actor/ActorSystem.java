@@ -1,111 +1,29 @@
 package io.troupe.actor;
 
-import io.troupe.actor.executor.ExecutorPool;
-import io.troupe.actor.flow.Chargeable;
-import io.troupe.actor.flow.FlowControl;
-import io.troupe.actor.flow.FlowControlConfig;
-import io.troupe.actor.flow.FundsCleared;
-import io.troupe.actor.mailbox.Mailbox;
-import io.troupe.actor.mailbox.MailboxMemory;
-import io.troupe.actor.mailbox.MailboxTable;
-import io.troupe.actor.mailbox.MailboxType;
-import io.troupe.actor.scheduler.TimerAgent;
 import io.troupe.memquota.Account;
-import io.troupe.memquota.CoarseClock;
 import io.troupe.memquota.MemoryQuotaTracker;
-import io.troupe.memquota.MemoryReclaimer;
-import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Objects;
-import java.util.Set;
+import java.util.Iterator;
+import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The actors of one node: mailboxes, executor pools, the timer, and local services. Start one with
  * {@link #start}; register actors; send to them from anywhere; {@link #close()} drains and stops.
  *
  * <p>Thread safety: every method is safe from any thread. Sends never block.
+ *
+ * <p>This is the API; the runtime behind it lives in {@code io.troupe.actor.internal}, found through
+ * {@link ActorSystemFactory} (so that this package, which the runtime uses, does not depend on it).
  */
-public final class ActorSystem implements AutoCloseable
+public abstract class ActorSystem implements AutoCloseable
 {
-    private static final Logger LOG = LoggerFactory.getLogger(ActorSystem.class);
-
-    private final ActorSystemConfig config;
-    private final int nodeId;
-    private final long nodeBits;
-    private final MailboxTable table;
-    private final ServiceTable services = new ServiceTable();
-    private final RuntimeCounters counters = new RuntimeCounters();
-    private final Router router;
-    private final ExecutorPool[] pools;
-    private final TimerAgent timer;
-    private final AgentRunner timerRunner;
-    private final MemoryQuotaTracker memoryQuota;
-    private final AgentRunner reclaimerRunner;
-    private final AtomicLong nextLocalId = new AtomicLong(1);
-    private final Set<AskBehavior> pendingAsks = ConcurrentHashMap.newKeySet();
-    private final Object lifecycleLock = new Object();
-    private final FlowControl flow;
-
-    private ActorSystem(final ActorSystemConfig config)
+    /**
+     * For the runtime's implementation only.
+     */
+    protected ActorSystem()
     {
-        this.config = config;
-        this.nodeId = config.nodeId();
-        this.nodeBits = nodeId;
-        final List<PoolConfig> poolConfigs = config.pools();
-        this.table = new MailboxTable(poolConfigs.size());
-        this.router = new Router(nodeId, table, services, counters, config.deadLetterHandler());
-        // FundsCleared goes out uncharged: a notice must not add to the debt it reports cleared
-        this.flow = new FlowControl(config.flowControl(), nodeId, (waiter, event) -> router.route(
-            new Envelope(waiter, ActorId.NONE, FundsCleared.TYPE, 0, 0L, event, null), null));
-        final Dispatcher dispatcher = new Dispatcher(router, table, counters, config.failureHandler());
-        this.pools = new ExecutorPool[poolConfigs.size()];
-        for (int i = 0; i < pools.length; i++)
-        {
-            final PoolConfig pc = poolConfigs.get(i);
-            pools[i] = new ExecutorPool(
-                i,
-                pc.name(),
-                pc.threads(),
-                pc.eventsPerActivation(),
-                pc.timePerActivation().toNanos(),
-                pc.spinBeforeSleep().toNanos(),
-                dispatcher,
-                worker -> new ContextImpl(this, router, worker));
-        }
-        router.pools(pools);
-        this.timer = new TimerAgent(config.clock(), envelope -> router.route(envelope, null));
-        this.timerRunner = new AgentRunner(timer.idleStrategy(), this::onTimerError, null, timer);
-        this.memoryQuota = MemoryQuotaTracker.create(config.memoryQuota(), CoarseClock.cached(TimeUnit.MILLISECONDS.toNanos(1)));
-        if (config.memoryQuota().enabled())
-        {
-            final MemoryReclaimer reclaimer = new MemoryReclaimer(memoryQuota);
-            // parks up to 1 ms between checks; a claim that crosses max unparks it at once
-            this.reclaimerRunner = new AgentRunner(
-                new BackoffIdleStrategy(1, 1, TimeUnit.MICROSECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(1)),
-                this::onReclaimerError, null, reclaimer);
-            reclaimer.wakeUpWith(() ->
-            {
-                final Thread thread = reclaimerRunner.thread();
-                if (thread != null)
-                {
-                    LockSupport.unpark(thread);
-                }
-            });
-        }
-        else
-        {
-            this.reclaimerRunner = null;
-        }
     }
 
     /**
@@ -117,23 +35,7 @@ public final class ActorSystem implements AutoCloseable
      */
     public static ActorSystem start(final ActorSystemConfig config)
     {
-        final ActorSystem system = new ActorSystem(config.conclude());
-        for (final ExecutorPool pool : system.pools)
-        {
-            pool.start(config.threadNamePrefix() + config.nodeId() + '-');
-        }
-        // not AgentRunner.startOnThread: it renames the thread to the agent's role name
-        final Thread timerThread = new Thread(system.timerRunner, config.threadNamePrefix() + config.nodeId() + "-timer");
-        timerThread.setDaemon(true);
-        timerThread.start();
-        if (system.reclaimerRunner != null)
-        {
-            final Thread reclaimerThread = new Thread(
-                system.reclaimerRunner, config.threadNamePrefix() + config.nodeId() + "-memquota");
-            reclaimerThread.setDaemon(true);
-            reclaimerThread.start();
-        }
-        return system;
+        return Factory.INSTANCE.start(config);
     }
 
     /**
@@ -141,10 +43,7 @@ public final class ActorSystem implements AutoCloseable
      *
      * @return the node id.
      */
-    public int nodeId()
-    {
-        return nodeId;
-    }
+    public abstract int nodeId();
 
     /**
      * The id of a pool by name.
@@ -153,17 +52,7 @@ public final class ActorSystem implements AutoCloseable
      * @return its id.
      * @throws IllegalArgumentException if there is no such pool.
      */
-    public int poolId(final String name)
-    {
-        for (final ExecutorPool pool : pools)
-        {
-            if (pool.name().equals(name))
-            {
-                return pool.poolId();
-            }
-        }
-        throw new IllegalArgumentException("no pool named '" + name + "'");
-    }
+    public abstract int poolId(String name);
 
     /**
      * Registers an actor on a new {@link MailboxType#SIMPLE} mailbox in pool 0.
@@ -171,7 +60,7 @@ public final class ActorSystem implements AutoCloseable
      * @param behavior its first behaviour.
      * @return its id.
      */
-    public ActorId register(final Behavior behavior)
+    public final ActorId register(final Behavior behavior)
     {
         return register(behavior, 0, MailboxType.SIMPLE);
     }
@@ -186,44 +75,7 @@ public final class ActorSystem implements AutoCloseable
      * @throws IllegalArgumentException if there is no such pool.
      * @throws IllegalStateException    if the system has stopped or the mailbox table is full.
      */
-    public ActorId register(final Behavior behavior, final int poolId, final MailboxType type)
-    {
-        return registerOwning(behavior, poolId, type, null);
-    }
-
-    private ActorId registerOwning(
-        final Behavior behavior, final int poolId, final MailboxType type, final Account ownedAccount)
-    {
-        Objects.requireNonNull(behavior, "behavior");
-        Objects.requireNonNull(type, "type");
-        if (poolId < 0 || poolId >= pools.length)
-        {
-            closeQuietly(ownedAccount);
-            throw new IllegalArgumentException("pool id " + poolId + " out of range 0.." + (pools.length - 1));
-        }
-        if (router.phase() == Router.STOPPED)
-        {
-            closeQuietly(ownedAccount);
-            throw new IllegalStateException("actor system of node " + nodeId + " has stopped");
-        }
-        final long localId = nextLocalId.getAndIncrement();
-        final Mailbox mailbox = table.allocate(poolId, type);
-        if (ownedAccount != null)
-        {
-            mailbox.attachMemory(new MailboxMemory(mailbox, ownedAccount, memoryQuota.clock(), router::scheduleFromOutside));
-        }
-        mailbox.occupy(localId, behavior);
-        counters.registered.incrementAndGet();
-        return new ActorId(localId, ((long)mailbox.hint() << ActorId.HINT_SHIFT) | ((long)poolId << ActorId.POOL_SHIFT) | nodeBits);
-    }
-
-    private static void closeQuietly(final Account account)
-    {
-        if (account != null)
-        {
-            account.close();
-        }
-    }
+    public abstract ActorId register(Behavior behavior, int poolId, MailboxType type);
 
     /**
      * Registers an actor on a new memory-tracked mailbox: every event queued for it is claimed against the
@@ -237,21 +89,14 @@ public final class ActorSystem implements AutoCloseable
      *                 actor passes away.
      * @return its id.
      */
-    public ActorId register(final Behavior behavior, final int poolId, final MailboxType type, final Account account)
-    {
-        Objects.requireNonNull(account, "account");
-        return registerOwning(behavior, poolId, type, account.duplicate());
-    }
+    public abstract ActorId register(Behavior behavior, int poolId, MailboxType type, Account account);
 
     /**
      * The node's memory quota: open accounts here for memory-tracked mailboxes.
      *
      * @return the tracker.
      */
-    public MemoryQuotaTracker memoryQuota()
-    {
-        return memoryQuota;
-    }
+    public abstract MemoryQuotaTracker memoryQuota();
 
     /**
      * Sends an event from outside any actor, with type 0, no flags and cookie 0.
@@ -260,7 +105,7 @@ public final class ActorSystem implements AutoCloseable
      * @param event     the event.
      * @return false if the system is shutting down and refused the event.
      */
-    public boolean send(final ActorId recipient, final Object event)
+    public final boolean send(final ActorId recipient, final Object event)
     {
         return send(recipient, event, 0, 0, 0L);
     }
@@ -276,11 +121,7 @@ public final class ActorSystem implements AutoCloseable
      * @param cookie    opaque value.
      * @return false if the system is shutting down and refused the event.
      */
-    public boolean send(final ActorId recipient, final Object event, final int type, final int flags, final long cookie)
-    {
-        Objects.requireNonNull(recipient, "recipient");
-        return send(new Envelope(recipient, ActorId.NONE, type, flags, cookie, event, null));
-    }
+    public abstract boolean send(ActorId recipient, Object event, int type, int flags, long cookie);
 
     /**
      * Sends an event from outside any actor, charged to a given account (an ingress source's) with a given
@@ -296,34 +137,21 @@ public final class ActorSystem implements AutoCloseable
      * @return false if the system is shutting down and refused the event (its cost is repaid).
      * @throws IllegalArgumentException if the cost is negative.
      */
-    public boolean send(
-        final ActorId recipient,
-        final Object event,
-        final int type,
-        final int flags,
-        final long cookie,
-        final Chargeable account,
-        final int cost)
-    {
-        Objects.requireNonNull(recipient, "recipient");
-        FlowControlConfig.checkCost(cost);
-        final Envelope envelope = new Envelope(recipient, ActorId.NONE, type, flags, cookie, event, null);
-        if (flow.isEnabled())
-        {
-            envelope.chargeTo(account != null ? account : flow.nodeAccount(), cost);
-        }
-        return send(envelope);
-    }
+    public abstract boolean send(
+        ActorId recipient,
+        Object event,
+        int type,
+        int flags,
+        long cookie,
+        Chargeable account,
+        int cost);
 
     /**
      * This node's credit flow control: opens accounts, and holds the node's own account.
      *
      * @return the flow control.
      */
-    public FlowControl flow()
-    {
-        return flow;
-    }
+    public abstract FlowControl flow();
 
     /**
      * Attaches the transport to other nodes (the interconnect does this when it starts). Until one is attached,
@@ -333,43 +161,21 @@ public final class ActorSystem implements AutoCloseable
      * @param transport the transport.
      * @throws IllegalStateException if another transport is attached.
      */
-    public void attachRemote(final RemoteTransport transport)
-    {
-        synchronized (router)
-        {
-            if (router.remote() != null && router.remote() != transport)
-            {
-                throw new IllegalStateException("a remote transport is already attached: " + router.remote());
-            }
-            router.remote(transport);
-        }
-    }
+    public abstract void attachRemote(RemoteTransport transport);
 
     /**
      * Detaches the transport to other nodes, if it is the one attached.
      *
      * @param transport the transport.
      */
-    public void detachRemote(final RemoteTransport transport)
-    {
-        synchronized (router)
-        {
-            if (router.remote() == transport)
-            {
-                router.remote(null);
-            }
-        }
-    }
+    public abstract void detachRemote(RemoteTransport transport);
 
     /**
      * The attached transport to other nodes.
      *
      * @return the transport, or null.
      */
-    public RemoteTransport remote()
-    {
-        return router.remote();
-    }
+    public abstract RemoteTransport remote();
 
     /**
      * Whether a node id is this node (or 0, "this node").
@@ -377,10 +183,7 @@ public final class ActorSystem implements AutoCloseable
      * @param nodeId the node id.
      * @return true if local.
      */
-    public boolean isLocalNode(final int nodeId)
-    {
-        return router.isLocal(nodeId);
-    }
+    public abstract boolean isLocalNode(int nodeId);
 
     /**
      * Sends a prepared envelope from outside any actor. An envelope not yet charged to an account is charged to
@@ -389,34 +192,7 @@ public final class ActorSystem implements AutoCloseable
      * @param envelope the envelope; must not have been sent before.
      * @return false if the system is shutting down and refused the event (its cost is repaid).
      */
-    public boolean send(final Envelope envelope)
-    {
-        chargeUncharged(envelope);
-        if (router.phase() != Router.RUNNING)
-        {
-            counters.rejectedSends.incrementAndGet();
-            if (envelope.isTracked())
-            {
-                router.deadLetter(envelope, UndeliveredReason.SHUTDOWN);
-            }
-            else
-            {
-                envelope.settle();
-            }
-            return false;
-        }
-        router.route(envelope, null);
-        return true;
-    }
-
-    /** A send from outside any handler not charged yet is charged to the node's own account, at its type's cost. */
-    private void chargeUncharged(final Envelope envelope)
-    {
-        if (flow.isEnabled() && envelope.account() == null)
-        {
-            envelope.chargeTo(flow.nodeAccount(), flow.costOf(envelope.type()));
-        }
-    }
+    public abstract boolean send(Envelope envelope);
 
     /**
      * Sends an event and returns the first event sent back to the asker.
@@ -428,7 +204,7 @@ public final class ActorSystem implements AutoCloseable
      *     and with {@link UndeliveredException} when the request was not delivered. Dependent stages that are
      *     not {@code async} run on a runtime thread and must not block.
      */
-    public CompletableFuture<Object> ask(final ActorId recipient, final Object event, final Duration timeout)
+    public final CompletableFuture<Object> ask(final ActorId recipient, final Object event, final Duration timeout)
     {
         return ask(recipient, event, 0, timeout);
     }
@@ -442,29 +218,7 @@ public final class ActorSystem implements AutoCloseable
      * @param timeout   how long to wait for the reply; positive.
      * @return a future of the reply (see {@link #ask(ActorId, Object, Duration)}).
      */
-    public CompletableFuture<Object> ask(final ActorId recipient, final Object event, final int type, final Duration timeout)
-    {
-        Objects.requireNonNull(recipient, "recipient");
-        if (timeout == null || timeout.isNegative() || timeout.isZero())
-        {
-            throw new IllegalArgumentException("ask timeout must be positive: " + timeout);
-        }
-        if (router.phase() != Router.RUNNING)
-        {
-            counters.rejectedSends.incrementAndGet();
-            return CompletableFuture.failedFuture(new UndeliveredException(
-                new Undelivered(recipient, type, 0, UndeliveredReason.SHUTDOWN, false)));
-        }
-        final AskBehavior asker = new AskBehavior(recipient, type, timeout, pendingAsks);
-        pendingAsks.add(asker);
-        final ActorId askerId = register(asker);
-        timer.schedule(
-            timeout.toNanos(), new Envelope(askerId, askerId, 0, 0, 0L, AskBehavior.TIMEOUT, null), asker.timeoutCookie());
-        final Envelope request = new Envelope(recipient, askerId, type, Envelope.FLAG_TRACK_DELIVERY, 0L, event, null);
-        chargeUncharged(request);
-        router.route(request, null);
-        return asker.future();
-    }
+    public abstract CompletableFuture<Object> ask(ActorId recipient, Object event, int type, Duration timeout);
 
     /**
      * Maps a service id to a local actor. Replaces an earlier mapping of the same name.
@@ -474,27 +228,7 @@ public final class ActorSystem implements AutoCloseable
      * @return the previous mapping, or null.
      * @throws IllegalArgumentException if the actor is a service id, or either id names another node.
      */
-    public ActorId registerService(final ServiceId service, final ActorId actor)
-    {
-        Objects.requireNonNull(service, "service");
-        Objects.requireNonNull(actor, "actor");
-        if (actor.isService())
-        {
-            throw new IllegalArgumentException(
-                "service " + service + " cannot map to another service id " + actor + "; map it to an actor id");
-        }
-        if (!router.isLocal(service.nodeId()))
-        {
-            throw new IllegalArgumentException("service " + service + " belongs to node " + service.nodeId() +
-                "; this is node " + nodeId);
-        }
-        if (!router.isLocal(actor.nodeId()))
-        {
-            throw new IllegalArgumentException("local service " + service + " must map to an actor of this node (" +
-                nodeId + "), not " + actor);
-        }
-        return services.put(service, actor);
-    }
+    public abstract ActorId registerService(ServiceId service, ActorId actor);
 
     /**
      * Removes a service mapping.
@@ -502,16 +236,7 @@ public final class ActorSystem implements AutoCloseable
      * @param service the service id.
      * @return the actor it mapped to, or null if it was not mapped.
      */
-    public ActorId unregisterService(final ServiceId service)
-    {
-        Objects.requireNonNull(service, "service");
-        if (!router.isLocal(service.nodeId()))
-        {
-            throw new IllegalArgumentException("service " + service + " belongs to node " + service.nodeId() +
-                "; this is node " + nodeId);
-        }
-        return services.remove(service);
-    }
+    public abstract ActorId unregisterService(ServiceId service);
 
     /**
      * The local actor a service id maps to.
@@ -519,41 +244,27 @@ public final class ActorSystem implements AutoCloseable
      * @param service the service id, on node 0 or this node.
      * @return the actor id, or null if not mapped here (always null for a service of another node).
      */
-    public ActorId lookupService(final ServiceId service)
-    {
-        Objects.requireNonNull(service, "service");
-        return router.isLocal(service.nodeId()) ? services.lookup(service) : null;
-    }
-
+    public abstract ActorId lookupService(ServiceId service);
 
     /**
      * Whether the system accepts sends from outside (false once shutdown began).
      *
      * @return true while running.
      */
-    public boolean isRunning()
-    {
-        return router.phase() == Router.RUNNING;
-    }
+    public abstract boolean isRunning();
 
     /**
      * Reads the counters.
      *
      * @return a snapshot.
      */
-    public SystemCounters counters()
-    {
-        return CountersReader.read(pools, table, counters, timer);
-    }
+    public abstract SystemCounters counters();
 
     /**
      * Shuts down with the configured drain deadline.
      */
     @Override
-    public void close()
-    {
-        shutdown(config.shutdownTimeout());
-    }
+    public abstract void close();
 
     /**
      * Shuts down: refuses sends from outside, stops the timer (pending timers are discarded), lets the pools
@@ -564,100 +275,23 @@ public final class ActorSystem implements AutoCloseable
      * @param drainTimeout how long the pools may drain.
      * @return true if the pools drained and every thread exited in time.
      */
-    public boolean shutdown(final Duration drainTimeout)
+    public abstract boolean shutdown(Duration drainTimeout);
+
+    /** The runtime's factory, found once on the class path. */
+    private static final class Factory
     {
-        synchronized (lifecycleLock)
+        static final ActorSystemFactory INSTANCE = load();
+
+        private static ActorSystemFactory load()
         {
-            if (router.phase() != Router.RUNNING)
+            final Iterator<ActorSystemFactory> found = ServiceLoader.load(ActorSystemFactory.class,
+                ActorSystem.class.getClassLoader()).iterator();
+            if (!found.hasNext())
             {
-                return true;
+                throw new IllegalStateException("no " + ActorSystemFactory.class.getName() + " on the class path: " +
+                    "the actor-runtime jar's META-INF/services entry is missing (a shaded jar must merge service files)");
             }
-            router.phase(Router.DRAINING);
+            return found.next();
         }
-        final long deadlineNs = System.nanoTime() + drainTimeout.toNanos();
-        timer.wakeForClose();
-        timerRunner.close();
-        final boolean drained = Quiescence.await(pools, deadlineNs);
-        router.phase(Router.STOPPED);
-        boolean exited = true;
-        for (final ExecutorPool pool : pools)
-        {
-            try
-            {
-                exited &= pool.stop(Math.max(TimeUnit.SECONDS.toNanos(1), deadlineNs - System.nanoTime()));
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                exited = false;
-            }
-        }
-        if (!exited)
-        {
-            LOG.warn("node {}: some worker threads did not exit; a handler may be stuck", nodeId);
-        }
-        final long[] left = new long[2];
-        final boolean threadsGone = exited;
-        table.forEach(mailbox ->
-        {
-            if (!threadsGone && mailbox.state() == Mailbox.RUNNING)
-            {
-                left[1]++; // a stuck handler's thread owns this queue; it reports the rest when it returns
-                return;
-            }
-            left[0] += router.failQueued(mailbox);
-        });
-        if (left[1] > 0)
-        {
-            LOG.warn("node {}: {} mailboxes are held by handlers that overran shutdown; their queued events are " +
-                "reported when those handlers return", nodeId, left[1]);
-        }
-        if (reclaimerRunner != null)
-        {
-            reclaimerRunner.close();
-        }
-        memoryQuota.close();
-        for (final AskBehavior asker : pendingAsks)
-        {
-            asker.failOnShutdown();
-        }
-        pendingAsks.clear();
-        if (left[0] > 0 || !drained)
-        {
-            LOG.info("node {}: shut down with {} events still queued (drained={})", nodeId, left[0], drained);
-        }
-        return drained && exited;
-    }
-
-    // ------------------------------------------------------------------ used by the runtime
-
-    long nextLocalId()
-    {
-        return nextLocalId.getAndIncrement();
-    }
-
-    void onRegistered()
-    {
-        counters.registered.incrementAndGet();
-    }
-
-    void onPassedAway()
-    {
-        counters.passedAway.incrementAndGet();
-    }
-
-    void scheduleTimer(final long delayNs, final Envelope envelope, final SchedulerCookie cookie)
-    {
-        timer.schedule(delayNs, envelope, cookie);
-    }
-
-    private void onTimerError(final Throwable error)
-    {
-        LOG.error("node {}: timer agent failed", nodeId, error);
-    }
-
-    private void onReclaimerError(final Throwable error)
-    {
-        LOG.error("node {}: memory quota reclaimer failed", nodeId, error);
     }
 }

@@ -1,6 +1,5 @@
 package io.troupe.actor;
 
-import io.troupe.actor.flow.FlowControlConfig;
 import io.troupe.memquota.MemoryQuotaConfig;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;

@@ -1,11 +1,10 @@
 package io.troupe.actor;
 
-import io.troupe.actor.flow.Chargeable;
-import io.troupe.actor.mailbox.Node;
+import io.troupe.actor.internal.queue.QueueNode;
 
 /**
  * An event and its addressing: recipient, sender, type, flags, cookie, an optional forward target, and the
- * credit account it is charged to with its cost (see {@link io.troupe.actor.flow}).
+ * credit account it is charged to with its cost (see {@link Chargeable}).
  * Created once per send; the runtime links it into mailboxes without copying. Handlers may read it during and
  * after {@link Behavior#receive}.
  *
@@ -17,7 +16,7 @@ import io.troupe.actor.mailbox.Node;
  * lazily by the recipient actor on its own thread on the first call to {@link #event()} or
  * {@link #event(EventDecoder)} and cached after. Local sends carry the event object itself and never serialize.
  */
-public final class Envelope extends Node
+public final class Envelope extends QueueNode
 {
     /** The sender wants an {@link Undelivered} notice if the event cannot be delivered. */
     public static final int FLAG_TRACK_DELIVERY = 1;
@@ -302,7 +301,7 @@ public final class Envelope extends Node
      *
      * @return the account still to be repaid, or null.
      */
-    Chargeable accountToRepay()
+    public Chargeable accountToRepay()
     {
         return cost < 0 ? null : account;
     }
@@ -365,7 +364,7 @@ public final class Envelope extends Node
      * The runtime is done with this envelope: repays its cost unless that was taken over, and tells the
      * transport that received it, if it asked (a receipt). Idempotent.
      */
-    void settle()
+    public void settle()
     {
         final int owed = cost;
         if (account != null && owed >= 0)
@@ -383,7 +382,7 @@ public final class Envelope extends Node
      * Finishes an envelope whose handling context repaid its cost (see {@link #accountToRepay}): only a wire
      * payload is left to settle.
      */
-    void settleHandled()
+    public void settleHandled()
     {
         if (event instanceof WirePayload)
         {
@@ -396,18 +395,23 @@ public final class Envelope extends Node
      *
      * @return true for a notice.
      */
-    boolean isUndeliveredNotice()
+    public boolean isUndeliveredNotice()
     {
         return type == Undelivered.TYPE || event instanceof Undelivered;
     }
 
-    void rewriteRecipient(final ActorId actor)
+    /**
+     * Points this envelope at another recipient: the actor a service id maps to. Runtime use.
+     *
+     * @param actor the new recipient.
+     */
+    public void rewriteRecipient(final ActorId actor)
     {
         this.recipient = actor;
     }
 
-    /** Turns this envelope towards its forward target, once: the target does not forward again. */
-    void redirectToForwardTarget()
+    /** Turns this envelope towards its forward target, once: the target does not forward again. Runtime use. */
+    public void redirectToForwardTarget()
     {
         this.recipient = forwardTo;
         this.forwardTo = null;

@@ -1,11 +1,6 @@
 package io.troupe.actor;
 
 import io.troupe.testing.Await;
-import io.troupe.actor.flow.Chargeable;
-import io.troupe.actor.flow.CreditAccount;
-import io.troupe.actor.flow.FlowControlConfig;
-import io.troupe.actor.flow.FundsCleared;
-import io.troupe.actor.mailbox.MailboxType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,7 +1,6 @@
 package io.troupe.actor;
 
 import io.troupe.testing.Await;
-import io.troupe.actor.mailbox.MailboxType;
 import io.troupe.memquota.Account;
 import io.troupe.memquota.HasMemoryCost;
 import io.troupe.memquota.MemoryQuotaConfig;

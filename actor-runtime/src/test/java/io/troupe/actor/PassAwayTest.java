@@ -1,7 +1,6 @@
 package io.troupe.actor;
 
 import io.troupe.testing.Await;
-import io.troupe.actor.mailbox.MailboxType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

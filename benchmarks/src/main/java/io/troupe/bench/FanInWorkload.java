@@ -3,8 +3,8 @@ package io.troupe.bench;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
-import io.troupe.actor.flow.FlowControlConfig;
-import io.troupe.actor.mailbox.MailboxType;
+import io.troupe.actor.FlowControlConfig;
+import io.troupe.actor.MailboxType;
 
 import java.util.List;
 import java.util.Locale;

@@ -5,8 +5,8 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.actor.flow.CreditAccount;
-import io.troupe.actor.flow.PollingIngress;
+import io.troupe.actor.CreditAccount;
+import io.troupe.actor.PollingIngress;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -5,9 +5,9 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.actor.flow.CreditAccount;
-import io.troupe.actor.flow.FlowControlConfig;
-import io.troupe.actor.flow.PollingIngress;
+import io.troupe.actor.CreditAccount;
+import io.troupe.actor.FlowControlConfig;
+import io.troupe.actor.PollingIngress;
 import io.troupe.interconnect.IdleMode;
 import io.troupe.memquota.MemoryQuotaConfig;
 

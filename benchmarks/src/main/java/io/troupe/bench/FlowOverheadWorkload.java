@@ -3,9 +3,9 @@ package io.troupe.bench;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
-import io.troupe.actor.flow.CreditAccount;
-import io.troupe.actor.flow.FlowControlConfig;
-import io.troupe.actor.mailbox.MailboxType;
+import io.troupe.actor.CreditAccount;
+import io.troupe.actor.FlowControlConfig;
+import io.troupe.actor.MailboxType;
 import io.troupe.interconnect.IdleMode;
 
 import java.time.Duration;

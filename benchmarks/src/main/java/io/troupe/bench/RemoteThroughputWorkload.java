@@ -3,7 +3,7 @@ package io.troupe.bench;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ServiceId;
-import io.troupe.actor.flow.FlowControlConfig;
+import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.IdleMode;
 import io.troupe.interconnect.Interconnect;
 

@@ -3,7 +3,7 @@ package io.troupe.node;
 import com.typesafe.config.Config;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
-import io.troupe.actor.flow.FlowControlConfig;
+import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.memquota.MemoryQuotaConfig;

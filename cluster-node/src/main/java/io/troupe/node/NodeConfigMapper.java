@@ -9,7 +9,7 @@ import com.typesafe.config.ConfigValueType;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
-import io.troupe.actor.flow.FlowControlConfig;
+import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.IdleMode;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;

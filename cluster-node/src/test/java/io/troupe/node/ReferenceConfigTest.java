@@ -65,8 +65,8 @@ class ReferenceConfigTest
         assertThat(fromFile.memoryQuota().maxBytes()).isEqualTo(defaults.memoryQuota().maxBytes());
         assertThat(fromFile.memoryQuota().reclaimTimeout()).isEqualTo(defaults.memoryQuota().reclaimTimeout());
         assertThat(NodeConfigLoader.parse(NodeConfigTest.MINIMAL).flow()).isEqualTo(new NodeConfig.FlowSettings(true,
-            io.troupe.actor.flow.FlowControlConfig.DEFAULT_THRESHOLD, io.troupe.actor.flow.FlowControlConfig.DEFAULT_FLUSH_BOUND,
-            io.troupe.actor.flow.FlowControlConfig.DEFAULT_SHADOW_IDLE_TIMEOUT));
+            io.troupe.actor.FlowControlConfig.DEFAULT_THRESHOLD, io.troupe.actor.FlowControlConfig.DEFAULT_FLUSH_BOUND,
+            io.troupe.actor.FlowControlConfig.DEFAULT_SHADOW_IDLE_TIMEOUT));
         assertThat(fromFile.pools()).hasSameSizeAs(defaults.pools());
         final PoolConfig pool = fromFile.pools().get(0);
         final PoolConfig defaultPool = defaults.pools().get(0);

@@ -5,8 +5,8 @@ import io.aeron.logbuffer.FragmentHandler;
 import io.aeron.logbuffer.Header;
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
-import io.troupe.actor.flow.CreditAccount;
-import io.troupe.actor.flow.PollingIngress;
+import io.troupe.actor.CreditAccount;
+import io.troupe.actor.PollingIngress;
 import org.agrona.DirectBuffer;
 
 import java.time.Duration;

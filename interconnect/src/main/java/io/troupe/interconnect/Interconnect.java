@@ -14,7 +14,7 @@ import io.troupe.actor.EventTypes;
 import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.WirePayload;
-import io.troupe.actor.flow.Chargeable;
+import io.troupe.actor.Chargeable;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQuotaException;
 import io.troupe.serialization.EventCodec;

@@ -1,7 +1,7 @@
 package io.troupe.interconnect;
 
 import io.troupe.actor.Envelope;
-import io.troupe.actor.flow.Chargeable;
+import io.troupe.actor.Chargeable;
 import io.troupe.serialization.EnvelopeCompaction;
 import org.agrona.concurrent.UnsafeBuffer;
 

@@ -1,10 +1,10 @@
 package io.troupe.interconnect;
 
-import io.troupe.actor.flow.Chargeable;
-import io.troupe.actor.flow.CreditAccount;
-import io.troupe.actor.flow.FlowControl;
-import io.troupe.actor.flow.ShadowAccount;
-import io.troupe.actor.flow.ShadowDeltaSink;
+import io.troupe.actor.Chargeable;
+import io.troupe.actor.CreditAccount;
+import io.troupe.actor.FlowControl;
+import io.troupe.actor.ShadowAccount;
+import io.troupe.actor.ShadowDeltaSink;
 import io.troupe.serialization.CreditDeltasFrame;
 import io.troupe.serialization.FrameEncoder;
 import io.troupe.serialization.WireFormat;

@@ -5,7 +5,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.actor.flow.CreditAccount;
+import io.troupe.actor.CreditAccount;
 import io.troupe.memquota.MemoryQuotaConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

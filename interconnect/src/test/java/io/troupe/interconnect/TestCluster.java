@@ -52,8 +52,8 @@ public final class TestCluster implements AutoCloseable
     }
 
     /** The flow control settings of the nodes started from now on (a fresh config for each). */
-    public java.util.function.Supplier<io.troupe.actor.flow.FlowControlConfig> flowControl =
-        io.troupe.actor.flow.FlowControlConfig::new;
+    public java.util.function.Supplier<io.troupe.actor.FlowControlConfig> flowControl =
+        io.troupe.actor.FlowControlConfig::new;
     /** The memory quota of the nodes started from now on (none by default). */
     public java.util.function.Supplier<io.troupe.memquota.MemoryQuotaConfig> memoryQuota =
         io.troupe.memquota.MemoryQuotaConfig::disabled;

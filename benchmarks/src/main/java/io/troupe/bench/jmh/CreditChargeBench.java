@@ -1,8 +1,8 @@
 package io.troupe.bench.jmh;
 
-import io.troupe.actor.flow.CreditAccount;
-import io.troupe.actor.flow.FlowControl;
-import io.troupe.actor.flow.FlowControlConfig;
+import io.troupe.actor.CreditAccount;
+import io.troupe.actor.FlowControl;
+import io.troupe.actor.FlowControlConfig;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

@@ -2,11 +2,11 @@ package io.troupe.bench.jmh;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
-import io.troupe.actor.mailbox.Mailbox;
-import io.troupe.actor.mailbox.MailboxType;
-import io.troupe.actor.mailbox.Node;
-import io.troupe.actor.mailbox.RevolvingMailbox;
-import io.troupe.actor.mailbox.SimpleMailbox;
+import io.troupe.actor.internal.mailbox.Mailbox;
+import io.troupe.actor.MailboxType;
+import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.internal.mailbox.RevolvingMailbox;
+import io.troupe.actor.internal.mailbox.SimpleMailbox;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -65,7 +65,7 @@ public class MailboxBench
      * @return the polled node, so it is not dead code.
      */
     @Benchmark
-    public Node offerPoll(final SingleThreadState state)
+    public QueueNode offerPoll(final SingleThreadState state)
     {
         state.mailbox.push(newEnvelope());
         return state.mailbox.poll();
@@ -106,9 +106,9 @@ public class MailboxBench
     @Benchmark
     @Group("mpsc")
     @GroupThreads(1)
-    public Node poll(final GroupState shared, final ConsumerState consumer, final Control control)
+    public QueueNode poll(final GroupState shared, final ConsumerState consumer, final Control control)
     {
-        Node node;
+        QueueNode node;
         while ((node = shared.mailbox.poll()) == null && !control.stopMeasurement)
         {
             Thread.onSpinWait();

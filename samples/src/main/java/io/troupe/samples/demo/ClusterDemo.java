@@ -10,7 +10,7 @@ import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.SystemCounters;
 import io.troupe.actor.UndeliveredException;
-import io.troupe.actor.flow.FlowControl;
+import io.troupe.actor.FlowControl;
 import io.troupe.interconnect.PeerCounters;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfig;

@@ -1,0 +1,418 @@
+package io.troupe.actor.internal;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.RemoteTransport;
+import io.troupe.actor.SchedulerCookie;
+
+import io.troupe.actor.internal.executor.Worker;
+import io.troupe.actor.Chargeable;
+import io.troupe.actor.CreditAccount;
+import io.troupe.actor.FlowControl;
+import io.troupe.actor.FlowControlConfig;
+import io.troupe.actor.internal.mailbox.Mailbox;
+import io.troupe.actor.MailboxType;
+import io.troupe.memquota.Account;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/** 128 bytes ahead of the context's fields, so that contexts of different workers share no cache line. */
+abstract class ContextPadLeft
+{
+    /** Fills the 4-byte hole after the object header, where the JVM would otherwise put a subclass field. */
+    int holeFill;
+    long p00;
+    long p01;
+    long p02;
+    long p03;
+    long p04;
+    long p05;
+    long p06;
+    long p07;
+    long p08;
+    long p09;
+    long p10;
+    long p11;
+    long p12;
+    long p13;
+    long p14;
+    long p15;
+}
+
+/** The context's per-event fields, written on every event by its worker thread. */
+abstract class ContextFields extends ContextPadLeft
+{
+    Mailbox mailbox;
+    int slot;
+    Envelope current;
+    boolean passAwayRequested;
+    boolean retired;
+    /** The account the current event was charged to, whose repayment this context took over; or null. Kept
+     * after the handler returns (and overwritten only when the next event's differs); read only during one. */
+    Chargeable creditAccount;
+    /** What is left of the current event's cost: sends charged to its account draw on it first. */
+    long credit;
+    /** The account the handler chose for its sends ({@link ActorContext#chargeTo}), or null. */
+    Chargeable chargeTo;
+    /** The account of the repayments this activation has held back so far, or null. */
+    Chargeable heldAccount;
+    /** What is held back for {@link #heldAccount}: paid when the account changes or the activation ends. */
+    long heldRepayment;
+}
+
+/** 128 bytes behind the context's fields. */
+abstract class ContextPadRight extends ContextFields
+{
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    long q08;
+    long q09;
+    long q10;
+    long q11;
+    long q12;
+    long q13;
+    long q14;
+    long q15;
+}
+
+/**
+ * The {@link ActorContext} of one worker thread, rebound to each event it hands to an actor. Padded: each
+ * worker writes its context on every event.
+ *
+ * <p>Credit: the context takes over the repayment of the event it hands out. A send charged to that event's
+ * account first draws on the event's own cost, and only the rest is charged; what is left of the cost is
+ * repaid when the handler returns. The totals are those of charging every send and repaying the event after
+ * the handler, with one atomic operation less per hop on a chain of events (ping-pong costs none).
+ *
+ * <p>Repayments are batched: what is left of each event's cost is added to a repayment held for its account,
+ * and paid in one add when an event of another account comes or the activation ends (an activation handles at
+ * most {@code eventsPerActivation} events). So a worker draining a queue of one source's events (fan-in) repays
+ * once per activation, not once per event, and an account's debt overstates what is outstanding by at most the
+ * cost of the events this worker has handled in its current activation.
+ */
+final class ContextImpl extends ContextPadRight implements ActorContext
+{
+    private final LocalActorSystem system;
+    private final Router router;
+    private final Worker worker;
+    private final int nodeId;
+    private final FlowControl flow;
+    private final boolean flowEnabled;
+
+    ContextImpl(final LocalActorSystem system, final Router router, final Worker worker)
+    {
+        this.system = system;
+        this.router = router;
+        this.worker = worker;
+        this.nodeId = system.nodeId();
+        this.flow = system.flow();
+        this.flowEnabled = flow.isEnabled();
+    }
+
+    void enter(final Mailbox mailbox)
+    {
+        this.mailbox = mailbox;
+        this.retired = false;
+    }
+
+    void begin(final int slot, final Envelope envelope)
+    {
+        this.slot = slot;
+        this.current = envelope;
+        final Chargeable account = envelope.accountToRepay();
+        if (account != creditAccount)
+        {
+            // a stream of one source's events (fan-in) stores nothing here, and pays no GC write barrier
+            creditAccount = account;
+        }
+        this.credit = account == null ? 0 : envelope.cost();
+    }
+
+    void end()
+    {
+        current = null;
+        chargeTo = null;
+        final long left = credit;
+        if (left != 0)
+        {
+            // creditAccount stays set for the next event's comparison; it is only read during a handler
+            holdRepayment(creditAccount, left);
+            credit = 0;
+        }
+        if (passAwayRequested)
+        {
+            passAwayRequested = false;
+            system.onPassedAway();
+            retired = mailbox.remove(slot);
+        }
+    }
+
+    void exit()
+    {
+        payHeldRepayment();
+        mailbox = null;
+        retired = false;
+    }
+
+    private void holdRepayment(final Chargeable account, final long amount)
+    {
+        if (account != heldAccount)
+        {
+            payHeldRepayment();
+            heldAccount = account;
+        }
+        heldRepayment += amount;
+    }
+
+    /** Pays what this activation held back; called when it ends, so nothing is held while the worker idles. */
+    private void payHeldRepayment()
+    {
+        final Chargeable account = heldAccount;
+        if (account != null)
+        {
+            heldAccount = null;
+            final long amount = heldRepayment;
+            heldRepayment = 0;
+            account.repay(amount);
+        }
+    }
+
+    int nodeId()
+    {
+        return nodeId;
+    }
+
+    boolean retired()
+    {
+        return retired;
+    }
+
+    /** Whether the running mailbox is about to finish: then a mailbox activated now may run next here. */
+    boolean currentFinishing()
+    {
+        final Mailbox running = mailbox;
+        return running != null && !running.hasPending();
+    }
+
+    private Envelope current()
+    {
+        final Envelope envelope = current;
+        if (envelope == null)
+        {
+            throw new IllegalStateException("ActorContext used outside Behavior.receive");
+        }
+        return envelope;
+    }
+
+    @Override
+    public ActorId self()
+    {
+        current();
+        return mailbox.self(slot, nodeId);
+    }
+
+    @Override
+    public LocalActorSystem system()
+    {
+        return system;
+    }
+
+    @Override
+    public void send(final ActorId recipient, final Object event)
+    {
+        send(recipient, event, 0, 0, 0L);
+    }
+
+    @Override
+    public void send(final ActorId recipient, final Object event, final int type, final int flags, final long cookie)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        route(new Envelope(recipient, self(), type, flags, cookie, event, null), null, -1);
+    }
+
+    @Override
+    public void send(
+        final ActorId recipient,
+        final Object event,
+        final int type,
+        final int flags,
+        final long cookie,
+        final Chargeable account,
+        final int cost)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        route(new Envelope(recipient, self(), type, flags, cookie, event, null), account, FlowControlConfig.checkCost(cost));
+    }
+
+    /**
+     * Charges and routes a send of the handler.
+     *
+     * @param envelope the new envelope.
+     * @param account  the account to charge, or null for the default.
+     * @param cost     the cost, or -1 for the type's.
+     */
+    private void route(final Envelope envelope, final Chargeable account, final int cost)
+    {
+        if (flowEnabled)
+        {
+            final Chargeable charged = account != null ? account : account();
+            final int units = cost >= 0 ? cost : flow.costOf(envelope.type());
+            if (charged == creditAccount && credit > 0)
+            {
+                // draw on the handled event's own cost before charging more
+                final long drawn = Math.min(units, credit);
+                credit -= drawn;
+                if (units > drawn)
+                {
+                    charged.charge(units - drawn);
+                }
+            }
+            else
+            {
+                charged.charge(units);
+            }
+            envelope.carryCharge(charged, units);
+        }
+        router.route(envelope, worker);
+    }
+
+    @Override
+    public Chargeable account()
+    {
+        current();
+        final Chargeable chosen = chargeTo;
+        if (chosen != null)
+        {
+            return chosen;
+        }
+        final Chargeable handled = creditAccount;
+        return handled != null ? handled : flow.nodeAccount();
+    }
+
+    @Override
+    public void chargeTo(final Chargeable account)
+    {
+        current();
+        chargeTo = account;
+    }
+
+    @Override
+    public boolean ensureClearFunds(final CreditAccount account)
+    {
+        return !flowEnabled || account.ensureClearFunds(self());
+    }
+
+    @Override
+    public void send(
+        final ActorId recipient,
+        final Object event,
+        final int type,
+        final int flags,
+        final long cookie,
+        final ActorId forwardTo)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        Objects.requireNonNull(forwardTo, "forwardTo");
+        route(new Envelope(recipient, self(), type, flags | Envelope.FLAG_FORWARD_ON_NONDELIVERY, cookie, event, forwardTo),
+            null, -1);
+    }
+
+    @Override
+    public void reply(final Object event)
+    {
+        final Envelope envelope = current();
+        send(envelope.sender(), event, envelope.type(), 0, envelope.cookie());
+    }
+
+    @Override
+    public void become(final Behavior next)
+    {
+        current();
+        mailbox.become(slot, Objects.requireNonNull(next, "behavior"));
+    }
+
+    @Override
+    public ActorId register(final Behavior behavior)
+    {
+        current();
+        return system.register(behavior, mailbox.poolId(), MailboxType.SIMPLE);
+    }
+
+    @Override
+    public ActorId register(final Behavior behavior, final int poolId, final MailboxType type)
+    {
+        current();
+        return system.register(behavior, poolId, type);
+    }
+
+    @Override
+    public ActorId register(final Behavior behavior, final int poolId, final MailboxType type, final Account account)
+    {
+        current();
+        return system.register(behavior, poolId, type, account);
+    }
+
+    @Override
+    public ActorId registerOnOwnMailbox(final Behavior behavior)
+    {
+        current();
+        Objects.requireNonNull(behavior, "behavior");
+        final long localId = system.nextLocalId();
+        mailbox.addActor(localId, behavior);
+        system.onRegistered();
+        return ActorId.fromRaw(localId, mailbox.self(slot, nodeId).raw2());
+    }
+
+    @Override
+    public void schedule(final Duration delay, final Object event)
+    {
+        schedule(delay, event, 0, null);
+    }
+
+    @Override
+    public void schedule(final Duration delay, final Object event, final int type, final SchedulerCookie cookie)
+    {
+        final ActorId self = self();
+        system.scheduleTimer(delay.toNanos(), new Envelope(self, self, type, 0, 0L, event, null), cookie);
+    }
+
+    @Override
+    public void subscribeToNode(final int nodeId)
+    {
+        final RemoteTransport transport = system.remote();
+        if (transport == null)
+        {
+            send(self(), new NodeDisconnected(nodeId), NodeDisconnected.TYPE, 0, 0L);
+            return;
+        }
+        transport.subscribe(nodeId, self());
+    }
+
+    @Override
+    public void unsubscribeFromNode(final int nodeId)
+    {
+        final RemoteTransport transport = system.remote();
+        if (transport != null)
+        {
+            transport.unsubscribe(nodeId, self());
+        }
+    }
+
+    @Override
+    public void passAway()
+    {
+        current();
+        passAwayRequested = true;
+    }
+}

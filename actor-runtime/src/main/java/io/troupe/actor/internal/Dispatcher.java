@@ -1,0 +1,222 @@
+package io.troupe.actor.internal;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.FailureHandler;
+import io.troupe.actor.MailboxCollapsed;
+import io.troupe.actor.UndeliveredReason;
+
+import io.troupe.actor.internal.executor.ExecutorPool;
+import io.troupe.actor.internal.executor.MailboxRunner;
+import io.troupe.actor.internal.executor.Worker;
+import io.troupe.actor.internal.mailbox.Mailbox;
+import io.troupe.actor.internal.mailbox.MailboxMemory;
+import io.troupe.actor.internal.mailbox.MailboxTable;
+import io.troupe.actor.internal.queue.QueueNode;
+
+import java.util.List;
+
+/**
+ * Runs activations: takes events from a mailbox and hands each to the actor it is addressed to, within the
+ * pool's quantum. The clock is read only when an activation has a second event, and then every 8 events (or
+ * every event once they turn out to be slow), so one-event activations cost no clock reads.
+ */
+final class Dispatcher implements MailboxRunner
+{
+    private static final int CHECK_MASK_FAST = 7;
+    private static final int CHECK_MASK_SLOW = 0;
+
+    private final Router router;
+    private final MailboxTable table;
+    private final RuntimeCounters counters;
+    private final FailureHandler failureHandler;
+
+    Dispatcher(
+        final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler)
+    {
+        this.router = router;
+        this.table = table;
+        this.counters = counters;
+        this.failureHandler = failureHandler;
+    }
+
+    @Override
+    public void run(final Mailbox mailbox, final Worker worker)
+    {
+        final ContextImpl ctx = (ContextImpl)worker.context();
+        final ExecutorPool pool = worker.pool();
+        final int limit = pool.eventsPerActivation();
+        final long quantumNs = pool.timePerActivationNs();
+        mailbox.markRunning();
+        final MailboxMemory memory = mailbox.memory();
+        ctx.enter(mailbox);
+        int handled = 0;
+        int checkMask = CHECK_MASK_FAST;
+        long startNs = 0;
+        boolean drained = false;
+        if (memory != null && memory.isCollapsing())
+        {
+            handled += collapse(mailbox, memory, ctx, worker, 0);
+        }
+        while (!ctx.retired())
+        {
+            final QueueNode node = mailbox.poll();
+            if (node == null)
+            {
+                drained = true;
+                break;
+            }
+            if (handled == 1)
+            {
+                startNs = System.nanoTime();
+            }
+            if (memory != null)
+            {
+                if (memory.isCollapsing())
+                {
+                    // reclaimed while this activation ran: this event goes with the rest of the queue
+                    router.undeliverable((Envelope)node, UndeliveredReason.COLLAPSED, worker);
+                    handled += collapse(mailbox, memory, ctx, worker, 1);
+                    continue;
+                }
+                memory.release((Envelope)node);
+            }
+            deliver(ctx, mailbox, (Envelope)node, worker);
+            handled++;
+            if (router.phase() == Router.STOPPED)
+            {
+                // the node stopped while this handler ran (it overran the drain deadline): what is left
+                // here is this thread's to report, as no other thread may read this queue
+                router.failQueued(mailbox);
+                drained = true;
+                break;
+            }
+            if (ctx.retired())
+            {
+                drain(mailbox, worker, UndeliveredReason.ACTOR_UNKNOWN);
+                drained = true;
+                break;
+            }
+            if (handled >= limit)
+            {
+                break;
+            }
+            if (handled > 1 && (handled & checkMask) == 0)
+            {
+                final long elapsedNs = System.nanoTime() - startNs;
+                if (elapsedNs >= quantumNs)
+                {
+                    break;
+                }
+                if (elapsedNs > quantumNs >> 3)
+                {
+                    checkMask = CHECK_MASK_SLOW;
+                }
+            }
+        }
+        final boolean retired = ctx.retired();
+        drained |= retired;
+        ctx.exit();
+        worker.addEvents(handled);
+        if (!drained)
+        {
+            mailbox.markRescheduled();
+            worker.reschedule(mailbox);
+        }
+        else
+        {
+            mailbox.markIdle();
+            // a collapse requested while we ran is picked up like a late event (see MailboxMemory.reclaim)
+            if ((mailbox.hasPending() || (memory != null && memory.isCollapsing())) && mailbox.tryMarkScheduled())
+            {
+                worker.reschedule(mailbox);
+            }
+        }
+        if (retired)
+        {
+            final MailboxMemory detached = mailbox.detachMemory();
+            if (detached != null)
+            {
+                detached.leave();
+            }
+            table.release(mailbox);
+        }
+    }
+
+    private void deliver(final ContextImpl ctx, final Mailbox mailbox, final Envelope envelope, final Worker worker)
+    {
+        final int slot = mailbox.findSlot(envelope.recipient().localId());
+        if (slot == Mailbox.NO_SLOT)
+        {
+            router.undeliverable(envelope, UndeliveredReason.ACTOR_UNKNOWN, worker);
+            return;
+        }
+        ctx.begin(slot, envelope);
+        try
+        {
+            mailbox.behavior(slot).receive(ctx, envelope);
+        }
+        catch (final Throwable error)
+        {
+            onFailure(ctx, envelope, error);
+        }
+        ctx.end();
+        envelope.settleHandled(); // the context repaid its cost
+    }
+
+    private void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error)
+    {
+        counters.handlerFailures.incrementAndGet();
+        try
+        {
+            failureHandler.onFailure(ctx.self(), envelope, error);
+        }
+        catch (final Throwable ignore)
+        {
+            // a failing failure handler must not stop the mailbox; the failure is already counted
+        }
+    }
+
+    /**
+     * The memory quota reclaimed this mailbox: everything queued is dropped (tracked events reported to their
+     * senders as COLLAPSED, the rest counted), every actor on it is told with {@link MailboxCollapsed}, and
+     * the mailbox joins its account again.
+     */
+    private int collapse(
+        final Mailbox mailbox, final MailboxMemory memory, final ContextImpl ctx, final Worker worker, final long alreadyDropped)
+    {
+        final long dropped = alreadyDropped + drain(mailbox, worker, UndeliveredReason.COLLAPSED);
+        memory.rejoin();
+        counters.collapsedMailboxes.incrementAndGet();
+        final List<ActorId> actors = mailbox.actorIds(ctx.nodeId());
+        for (final ActorId actor : actors)
+        {
+            deliver(ctx, mailbox, new Envelope(actor, ActorId.NONE, MailboxCollapsed.TYPE, 0, 0L,
+                new MailboxCollapsed(actor, dropped), null), worker);
+            if (ctx.retired())
+            {
+                drain(mailbox, worker, UndeliveredReason.ACTOR_UNKNOWN);
+                break;
+            }
+        }
+        return actors.size();
+    }
+
+    /**
+     * Takes everything queued down the non-delivery path: the last actor passed away (ACTOR_UNKNOWN) or the
+     * memory quota collapsed the mailbox (COLLAPSED).
+     *
+     * @return the number of events taken.
+     */
+    private long drain(final Mailbox mailbox, final Worker worker, final UndeliveredReason reason)
+    {
+        long count = 0;
+        QueueNode node;
+        while ((node = mailbox.poll()) != null)
+        {
+            count++;
+            router.undeliverable((Envelope)node, reason, worker);
+        }
+        return count;
+    }
+}

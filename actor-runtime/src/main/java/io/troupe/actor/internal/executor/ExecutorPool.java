@@ -1,0 +1,287 @@
+package io.troupe.actor.internal.executor;
+
+import io.troupe.actor.internal.mailbox.Mailbox;
+
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+
+/**
+ * A named pool of worker threads that run mailboxes pinned to it, roughly in activation order.
+ *
+ * <p>Each worker has a hand-off slot and a local queue (see {@link Worker}); mailboxes activated from outside
+ * the pool go to a global queue. Idle workers search (global queue, other workers' queues), yielding between
+ * searches, for {@code spinBeforeSleepNs}, then park. Whoever queues work that an idle worker could take wakes one parked
+ * worker, unless a worker is already searching; a searcher that finds work wakes the next one if more is
+ * waiting. Every wake-up decision follows a sequentially consistent write of the queue, and every park
+ * follows a re-check of all queues, so no wake-up is lost; a parked worker also re-checks after
+ * {@link #PARK_SAFETY_NS} and counts it if that found work.
+ */
+public final class ExecutorPool
+{
+    /** A parked worker re-checks on its own after this long, so a lost wake-up cannot hang the pool. */
+    static final long PARK_SAFETY_NS = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final int poolId;
+    private final String name;
+    private final int eventsPerActivation;
+    private final long timePerActivationNs;
+    private final long spinBeforeSleepNs;
+    private final MailboxRunner runner;
+    private final Worker[] workers;
+    private final ConcurrentLinkedQueue<Mailbox> activations = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger parkedWorkers = new AtomicInteger();
+    private final AtomicInteger searchingWorkers = new AtomicInteger();
+    private volatile boolean running;
+
+    /**
+     * Creates a pool; threads start with {@link #start}.
+     *
+     * @param poolId              index of the pool on its node.
+     * @param name                name, used for threads and counters.
+     * @param threads             number of worker threads.
+     * @param eventsPerActivation most events one activation handles before the mailbox is queued again.
+     * @param timePerActivationNs soft cap on the time of one activation.
+     * @param spinBeforeSleepNs   how long an idle worker spins before it parks.
+     * @param runner              runs activations.
+     * @param contextFactory      creates the per-worker object handed to the runner (e.g. an actor context).
+     */
+    public ExecutorPool(
+        final int poolId,
+        final String name,
+        final int threads,
+        final int eventsPerActivation,
+        final long timePerActivationNs,
+        final long spinBeforeSleepNs,
+        final MailboxRunner runner,
+        final Function<Worker, Object> contextFactory)
+    {
+        this.poolId = poolId;
+        this.name = name;
+        this.eventsPerActivation = eventsPerActivation;
+        this.timePerActivationNs = timePerActivationNs;
+        this.spinBeforeSleepNs = spinBeforeSleepNs;
+        this.runner = runner;
+        this.workers = new Worker[threads];
+        for (int i = 0; i < threads; i++)
+        {
+            workers[i] = new Worker(this, i);
+            workers[i].attach(contextFactory.apply(workers[i]));
+        }
+    }
+
+    /**
+     * Starts the worker threads.
+     *
+     * @param threadNamePrefix prefix of the thread names; the pool name and index are appended.
+     */
+    public void start(final String threadNamePrefix)
+    {
+        running = true;
+        for (final Worker worker : workers)
+        {
+            final Thread thread = new Thread(worker, threadNamePrefix + name + '-' + worker.index());
+            thread.setDaemon(true);
+            worker.bind(thread);
+            thread.start();
+        }
+    }
+
+    /**
+     * Queues a mailbox the caller moved to SCHEDULED on the global queue and wakes a parked worker unless one
+     * is searching. Safe from any thread.
+     *
+     * @param mailbox the mailbox.
+     */
+    public void schedule(final Mailbox mailbox)
+    {
+        activations.offer(mailbox);
+        wakeIfNobodySearching();
+    }
+
+    /**
+     * Index of this pool on its node.
+     *
+     * @return the pool id.
+     */
+    public int poolId()
+    {
+        return poolId;
+    }
+
+    /**
+     * The pool's name.
+     *
+     * @return the name.
+     */
+    public String name()
+    {
+        return name;
+    }
+
+    /**
+     * Most events per activation.
+     *
+     * @return the quantum in events.
+     */
+    public int eventsPerActivation()
+    {
+        return eventsPerActivation;
+    }
+
+    /**
+     * Soft cap on activation time.
+     *
+     * @return the quantum in nanoseconds.
+     */
+    public long timePerActivationNs()
+    {
+        return timePerActivationNs;
+    }
+
+    /**
+     * The workers, for counters.
+     *
+     * @return the workers; do not modify.
+     */
+    public Worker[] workers()
+    {
+        return workers;
+    }
+
+    /**
+     * Whether no mailbox is queued or held and every worker is idle. Only meaningful once no new work can
+     * arrive from outside (during shutdown).
+     *
+     * @return true if quiescent at the time of the call.
+     */
+    public boolean isQuiescent()
+    {
+        if (hasWorkForIdle())
+        {
+            return false;
+        }
+        for (final Worker worker : workers)
+        {
+            if (!worker.isIdle())
+            {
+                return false;
+            }
+        }
+        return !hasWorkForIdle();
+    }
+
+    /**
+     * Stops the workers after their current activation and waits for the threads to exit.
+     *
+     * @param timeoutNs how long to wait for each thread.
+     * @return true if all threads exited.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    public boolean stop(final long timeoutNs) throws InterruptedException
+    {
+        running = false;
+        boolean allExited = true;
+        for (final Worker worker : workers)
+        {
+            final Thread thread = worker.thread();
+            if (thread != null)
+            {
+                LockSupport.unpark(thread);
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(timeoutNs)));
+                allExited &= !thread.isAlive();
+            }
+        }
+        return allExited;
+    }
+
+    boolean isRunning()
+    {
+        return running;
+    }
+
+    long spinBeforeSleepNs()
+    {
+        return spinBeforeSleepNs;
+    }
+
+    MailboxRunner runner()
+    {
+        return runner;
+    }
+
+    Mailbox pollGlobal()
+    {
+        return activations.poll();
+    }
+
+    boolean hasGlobal()
+    {
+        return !activations.isEmpty();
+    }
+
+    /** Whether a searching worker would find something: the global queue or any worker's local queue. */
+    boolean hasWorkForIdle()
+    {
+        if (!activations.isEmpty())
+        {
+            return true;
+        }
+        for (final Worker worker : workers)
+        {
+            if (worker.hasQueued())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    void onParking()
+    {
+        parkedWorkers.incrementAndGet();
+    }
+
+    void onUnparked()
+    {
+        parkedWorkers.decrementAndGet();
+    }
+
+    void onSearching()
+    {
+        searchingWorkers.incrementAndGet();
+    }
+
+    /** A searching worker found work or parks; the last searcher to find work passes the baton. */
+    void onSearchEnded()
+    {
+        if (searchingWorkers.decrementAndGet() == 0 && parkedWorkers.get() > 0 && hasWorkForIdle())
+        {
+            wakeOne();
+        }
+    }
+
+    /** Called after queueing work: the queue write must be visible before the searcher count is read. */
+    void wakeIfNobodySearching()
+    {
+        VarHandle.fullFence();
+        if (searchingWorkers.get() == 0 && parkedWorkers.get() > 0)
+        {
+            wakeOne();
+        }
+    }
+
+    private void wakeOne()
+    {
+        for (final Worker worker : workers)
+        {
+            if (worker.tryWake())
+            {
+                return;
+            }
+        }
+    }
+}
