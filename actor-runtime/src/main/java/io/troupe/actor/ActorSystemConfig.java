@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.MemoryQuotaConfig;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -186,7 +187,8 @@ public final class ActorSystemConfig
     {
         if (nodeId < 1 || nodeId > ActorId.MAX_NODE_ID)
         {
-            throw new IllegalArgumentException("nodeId=" + nodeId + " out of range 1.." + ActorId.MAX_NODE_ID);
+            throw new ConfigurationException("nodeId", nodeId, "out of range 1.." + ActorId.MAX_NODE_ID,
+                "nodeId=" + nodeId + " out of range 1.." + ActorId.MAX_NODE_ID);
         }
         if (pools.isEmpty())
         {
@@ -194,7 +196,8 @@ public final class ActorSystemConfig
         }
         if (pools.size() > ActorId.MAX_POOL_ID + 1)
         {
-            throw new IllegalArgumentException("pools: " + pools.size() + " configured, at most " + (ActorId.MAX_POOL_ID + 1));
+            throw new ConfigurationException("pools", pools.size(), "at most " + (ActorId.MAX_POOL_ID + 1) + " pools",
+                "pools: " + pools.size() + " configured, at most " + (ActorId.MAX_POOL_ID + 1));
         }
         final Set<String> names = new HashSet<>();
         for (final PoolConfig pool : pools)
@@ -202,24 +205,27 @@ public final class ActorSystemConfig
             pool.validate();
             if (!names.add(pool.name()))
             {
-                throw new IllegalArgumentException("pools: name '" + pool.name() + "' used twice");
+                throw new ConfigurationException("pools", pool.name(), "each pool name once",
+                    "pools: name '" + pool.name() + "' used twice");
             }
         }
         if (threadNamePrefix == null)
         {
-            throw new IllegalArgumentException("threadNamePrefix must not be null");
+            throw new ConfigurationException("threadNamePrefix", null, "not null", "threadNamePrefix must not be null");
         }
         if (shutdownTimeout == null || shutdownTimeout.isNegative() || shutdownTimeout.compareTo(Duration.ofMinutes(10)) > 0)
         {
-            throw new IllegalArgumentException("shutdownTimeout=" + shutdownTimeout + " out of range 0..10m");
+            throw new ConfigurationException("shutdownTimeout", shutdownTimeout, "out of range 0..10m",
+                "shutdownTimeout=" + shutdownTimeout + " out of range 0..10m");
         }
         if (memoryQuota == null)
         {
-            throw new IllegalArgumentException("memoryQuota must not be null (use MemoryQuotaConfig.disabled())");
+            throw new ConfigurationException("memoryQuota", null, "not null (use MemoryQuotaConfig.disabled())",
+                "memoryQuota must not be null (use MemoryQuotaConfig.disabled())");
         }
         if (clock == null)
         {
-            throw new IllegalArgumentException("clock must not be null");
+            throw new ConfigurationException("clock", null, "not null", "clock must not be null");
         }
         if (deadLetterHandler == null)
         {

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.memquota.ConfigurationException;
 import org.agrona.collections.Int2IntHashMap;
 
 import java.time.Duration;
@@ -105,7 +106,7 @@ public final class FlowControlConfig
     {
         if (bound < 1)
         {
-            throw new IllegalArgumentException("credit flush bound must be 1 or more, was " + bound);
+            throw new ConfigurationException("flushBound", bound, "1 or more", "credit flush bound must be 1 or more, was " + bound);
         }
         this.flushBound = bound;
         return this;
@@ -128,7 +129,8 @@ public final class FlowControlConfig
     {
         if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(Duration.ofHours(1)) > 0)
         {
-            throw new IllegalArgumentException("shadow idle timeout must be 1 ms to 1 hour, was " + timeout);
+            throw new ConfigurationException("shadowIdleTimeout", timeout, "1 ms to 1 hour",
+                "shadow idle timeout must be 1 ms to 1 hour, was " + timeout);
         }
         this.shadowIdleTimeout = timeout;
         return this;
@@ -163,7 +165,8 @@ public final class FlowControlConfig
     {
         if (threshold < 1)
         {
-            throw new IllegalArgumentException("credit account threshold must be 1 or more, was " + threshold);
+            throw new ConfigurationException("threshold", threshold, "1 or more",
+                "credit account threshold must be 1 or more, was " + threshold);
         }
         return threshold;
     }
@@ -179,7 +182,7 @@ public final class FlowControlConfig
     {
         if (cost < 0)
         {
-            throw new IllegalArgumentException("envelope cost must be 0 or more, was " + cost);
+            throw new ConfigurationException("cost", cost, "0 or more", "envelope cost must be 0 or more, was " + cost);
         }
         return cost;
     }

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.memquota.ConfigurationException;
 import java.time.Duration;
 
 /**
@@ -142,26 +143,27 @@ public final class PoolConfig
     {
         if (name == null || !name.matches("[A-Za-z0-9_-]{1,32}"))
         {
-            throw new IllegalArgumentException(
+            throw new ConfigurationException("name", name, "1..32 letters, digits, '-' or '_'",
                 "pool name '" + name + "' must be 1..32 letters, digits, '-' or '_'");
         }
         if (threads < 1 || threads > 256)
         {
-            throw new IllegalArgumentException("pool '" + name + "': threads=" + threads + " out of range 1..256");
+            throw new ConfigurationException("threads", threads, "out of range 1..256",
+                "pool '" + name + "': threads=" + threads + " out of range 1..256");
         }
         if (eventsPerActivation < 1 || eventsPerActivation > 1_000_000)
         {
-            throw new IllegalArgumentException(
+            throw new ConfigurationException("eventsPerActivation", eventsPerActivation, "out of range 1..1000000",
                 "pool '" + name + "': eventsPerActivation=" + eventsPerActivation + " out of range 1..1000000");
         }
         if (timePerActivation == null || timePerActivation.compareTo(Duration.ofNanos(1000)) < 0)
         {
-            throw new IllegalArgumentException(
+            throw new ConfigurationException("timePerActivation", timePerActivation, "at least 1 microsecond",
                 "pool '" + name + "': timePerActivation=" + timePerActivation + " must be at least 1 microsecond");
         }
         if (spinBeforeSleep == null || spinBeforeSleep.isNegative() || spinBeforeSleep.compareTo(Duration.ofSeconds(1)) > 0)
         {
-            throw new IllegalArgumentException(
+            throw new ConfigurationException("spinBeforeSleep", spinBeforeSleep, "out of range 0..1s",
                 "pool '" + name + "': spinBeforeSleep=" + spinBeforeSleep + " out of range 0..1s");
         }
     }

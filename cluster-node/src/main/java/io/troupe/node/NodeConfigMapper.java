@@ -13,6 +13,7 @@ import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.IdleMode;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;
+import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.MemoryQuotaConfig;
 
 import java.io.IOException;
@@ -88,10 +89,15 @@ final class NodeConfigMapper
     /** The keys of the elements of each list of objects. */
     static final Map<String, Set<String>> ELEMENT_KEYS = Map.of(PEERS, PEER_KEYS, POOLS, POOL_KEYS);
 
-    /** InterconnectConfig's setting names, as its conclude() messages spell them, to the keys that set them. */
+    /** InterconnectConfig's setting names (ConfigurationException.setting()) to the keys that set them. */
     private static final Map<String, String> INTERCONNECT_KEYS = interconnectKeys();
-    private static final Pattern INTERCONNECT_SETTING = Pattern.compile("^interconnect setting (\\S+) = ");
-    private static final String IS_INVALID = " is invalid: ";
+    /** PoolConfig's setting names, and the keys of a pool in the file. */
+    private static final Map<String, String> POOL_SETTING_KEYS = Map.of(
+        "name", "name",
+        "threads", "threads",
+        "eventsPerActivation", "events-per-activation",
+        "timePerActivation", "time-per-activation",
+        "spinBeforeSleep", "spin-before-sleep");
     private static final Pattern PERCENTAGE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*%\\s*");
     private static final String OFF = "off";
     /** Longest secret file read: far more than a secret needs, little enough to read whole. */
@@ -374,35 +380,9 @@ final class NodeConfigMapper
         {
             new ActorSystemConfig().nodeId(nodeId).pool(pool).conclude();
         }
-        catch (final IllegalArgumentException ex)
+        catch (final ConfigurationException ex)
         {
-            final String message = ex.getMessage();
-            final String key;
-            if (message.startsWith("pool name"))
-            {
-                key = "name";
-            }
-            else if (message.contains("threads="))
-            {
-                key = "threads";
-            }
-            else if (message.contains("eventsPerActivation="))
-            {
-                key = "events-per-activation";
-            }
-            else if (message.contains("timePerActivation="))
-            {
-                key = "time-per-activation";
-            }
-            else if (message.contains("spinBeforeSleep="))
-            {
-                key = "spin-before-sleep";
-            }
-            else
-            {
-                key = "name";
-            }
-            throw element.invalid(key, message, ex);
+            throw element.invalid(POOL_SETTING_KEYS.getOrDefault(ex.setting(), "name"), ex.getMessage(), ex);
         }
     }
 
@@ -478,9 +458,9 @@ final class NodeConfigMapper
         {
             return MemoryQuotaConfig.of(maxBytes, lowWaterBytes);
         }
-        catch (final IllegalArgumentException ex)
+        catch (final ConfigurationException ex)
         {
-            throw in.invalid(ex.getMessage().contains("lowWater") ? QUOTA_LOW_WATER : QUOTA_MAX, ex.getMessage(), ex);
+            throw in.invalid("lowWater".equals(ex.setting()) ? QUOTA_LOW_WATER : QUOTA_MAX, ex.getMessage(), ex);
         }
     }
 
@@ -508,16 +488,14 @@ final class NodeConfigMapper
         {
             NodeConfig.copy(interconnect).conclude(nodeId);
         }
-        catch (final IllegalArgumentException ex)
+        catch (final ConfigurationException ex)
         {
-            final String message = ex.getMessage();
-            final String key = interconnectKey(message, interconnect, secretKey);
+            final String key = interconnectKey(ex.setting(), interconnect, secretKey);
             if (key == null)
             {
-                throw ConfigReader.whole(source, message, ex);
+                throw ConfigReader.whole(source, ex.getMessage(), ex);
             }
-            final int invalid = message.indexOf(IS_INVALID);
-            final String allowed = invalid >= 0 ? message.substring(invalid + IS_INVALID.length()) : message;
+            final String allowed = "allowed " + ex.allowed();
             // The secret's value is never shown (or is the file's name): say how long it is instead.
             final String problem = key.equals(secretKey) ?
                 "the secret has " + interconnect.clusterSecret().length + " bytes, " + allowed : allowed;
@@ -526,13 +504,12 @@ final class NodeConfigMapper
     }
 
     /**
-     * The key of the setting an InterconnectConfig message names, or null if it names none this file sets.
+     * The key of an InterconnectConfig setting in the file, or null if the file does not set it.
      */
     private static String interconnectKey(
-        final String message, final InterconnectConfig interconnect, final String secretKey)
+        final String setting, final InterconnectConfig interconnect, final String secretKey)
     {
-        final Matcher setting = INTERCONNECT_SETTING.matcher(message);
-        final String key = setting.find() ? INTERCONNECT_KEYS.get(setting.group(1)) : null;
+        final String key = INTERCONNECT_KEYS.get(setting);
         if (CLUSTER_SECRET.equals(key))
         {
             return secretKey;
@@ -551,27 +528,26 @@ final class NodeConfigMapper
         {
             actorSystem.conclude();
         }
-        catch (final IllegalArgumentException ex)
+        catch (final ConfigurationException ex)
         {
-            final String message = ex.getMessage();
             final String key;
-            if (message.startsWith("nodeId"))
+            switch (ex.setting())
             {
-                key = NODE_ID;
+                case "nodeId":
+                    key = NODE_ID;
+                    break;
+                case "shutdownTimeout":
+                    key = SHUTDOWN_TIMEOUT;
+                    break;
+                default:
+                    key = ex.setting().equals("pools") || POOL_SETTING_KEYS.containsKey(ex.setting()) ? POOLS : null;
+                    break;
             }
-            else if (message.startsWith("pool"))
+            if (key == null)
             {
-                key = POOLS;
+                throw ConfigReader.whole(source, ex.getMessage(), ex);
             }
-            else if (message.startsWith("shutdownTimeout"))
-            {
-                key = SHUTDOWN_TIMEOUT;
-            }
-            else
-            {
-                throw ConfigReader.whole(source, message, ex);
-            }
-            throw in.invalid(key, message, ex);
+            throw in.invalid(key, ex.getMessage(), ex);
         }
     }
 

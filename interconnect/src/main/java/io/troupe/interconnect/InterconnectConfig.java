@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.memquota.ConfigurationException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -703,8 +704,8 @@ public final class InterconnectConfig
     {
         if (!ok)
         {
-            throw new IllegalArgumentException("interconnect setting " + name + " = " + value + " is invalid: allowed " +
-                allowed);
+            throw new ConfigurationException(name, value, allowed,
+                "interconnect setting " + name + " = " + value + " is invalid: allowed " + allowed);
         }
     }
 }

@@ -55,8 +55,10 @@ public final class MemoryQuotaConfig
         checkMax(maxBytes);
         if (lowWaterBytes < 1 || lowWaterBytes > (long)(maxBytes * MAX_LOW_WATER_FRACTION))
         {
-            throw new IllegalArgumentException("memquota lowWater=" + lowWaterBytes + " out of range 1.." +
-                (long)(maxBytes * MAX_LOW_WATER_FRACTION) + " (98% of max=" + maxBytes + ")");
+            final String allowed = "out of range 1.." + (long)(maxBytes * MAX_LOW_WATER_FRACTION) + " (98% of max=" +
+                maxBytes + ")";
+            throw new ConfigurationException("lowWater", lowWaterBytes, allowed,
+                "memquota lowWater=" + lowWaterBytes + " " + allowed);
         }
         return new MemoryQuotaConfig(maxBytes, lowWaterBytes, DEFAULT_RECLAIM_TIMEOUT);
     }
@@ -81,7 +83,8 @@ public final class MemoryQuotaConfig
     {
         if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(Duration.ofSeconds(10)) > 0)
         {
-            throw new IllegalArgumentException("memquota reclaimTimeout=" + timeout + " out of range 1ms..10s");
+            throw new ConfigurationException("reclaimTimeout", timeout, "out of range 1ms..10s",
+                "memquota reclaimTimeout=" + timeout + " out of range 1ms..10s");
         }
         return new MemoryQuotaConfig(maxBytes, lowWaterBytes, timeout);
     }
@@ -90,7 +93,8 @@ public final class MemoryQuotaConfig
     {
         if (maxBytes < MIN_MAX_BYTES)
         {
-            throw new IllegalArgumentException(
+            final String allowed = "at least " + MIN_MAX_BYTES + " bytes (1 MiB)";
+            throw new ConfigurationException("max", maxBytes, allowed,
                 "memquota max=" + maxBytes + " bytes is below the minimum " + MIN_MAX_BYTES + " (1 MiB)");
         }
     }
