@@ -27,6 +27,7 @@ import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
@@ -64,6 +65,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private final InterconnectAgent agent;
     private final AgentRunner runner;
     private final AgentIdle agentIdle;
+    /** Whether the caller runs the duty cycles ({@link #dutyCycle()}) rather than a thread of our own. */
+    private final boolean callerDriven;
+    private boolean started;
     private final Int2ObjectHashMap<Peer> peers = new Int2ObjectHashMap<>();
     private final long incarnation;
     private final int largestEventBytes;
@@ -76,8 +80,11 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final MediaDriver driver,
         final AgentInvoker driverInvoker,
         final Aeron aeron,
-        final long incarnation)
+        final long incarnation,
+        final NanoClock clock,
+        final boolean callerDriven)
     {
+        this.callerDriven = callerDriven;
         this.driverInvoker = driverInvoker;
         this.system = system;
         this.config = config;
@@ -91,7 +98,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final Subscription control = aeron.addSubscription(inboundChannel(), config.controlStreamId());
         final Subscription data = aeron.addSubscription(inboundChannel(), config.dataStreamId());
         final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId());
-        this.agent = new InterconnectAgent(config, system, incarnation, SystemNanoClock.INSTANCE, peerArray,
+        this.agent = new InterconnectAgent(config, system, incarnation, clock, peerArray,
             driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs);
         for (final Peer peer : peerArray)
         {
@@ -115,6 +122,39 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      * @throws IllegalArgumentException if a setting is invalid.
      */
     public static Interconnect start(final ActorSystem system, final InterconnectConfig config, final EventCodecRegistry codecs)
+    {
+        return start(system, config, codecs, SystemNanoClock.INSTANCE, false);
+    }
+
+    /**
+     * Starts an interconnect whose duty cycles the caller runs, one at a time, with {@link #dutyCycle()}, on a
+     * clock the caller controls: for deterministic tests of handshakes, heartbeats, failure detection and acks
+     * (advance the clock, run a cycle, look). Nothing runs between calls, except the media driver when it has a
+     * thread of its own ({@link InterconnectConfig#driverOnAgentThread} false); with the driver on the agent's
+     * thread, each cycle runs the driver's duty cycle too. Sends are accepted and queued as usual.
+     *
+     * @param system the node's actor system.
+     * @param config the settings; concluded here.
+     * @param codecs the codecs of every event type that crosses nodes.
+     * @param clock  the clock the agent reads once per duty cycle (the media driver keeps its own).
+     * @return the interconnect, attached to the system, not yet run.
+     * @throws IllegalArgumentException if a setting is invalid.
+     */
+    public static Interconnect startCallerDriven(
+        final ActorSystem system,
+        final InterconnectConfig config,
+        final EventCodecRegistry codecs,
+        final NanoClock clock)
+    {
+        return start(system, config, codecs, clock, true);
+    }
+
+    private static Interconnect start(
+        final ActorSystem system,
+        final InterconnectConfig config,
+        final EventCodecRegistry codecs,
+        final NanoClock clock,
+        final boolean callerDriven)
     {
         config.conclude(system.nodeId());
         for (final int type : new int[] {io.troupe.actor.Undelivered.TYPE, io.troupe.actor.NodeConnected.TYPE,
@@ -155,13 +195,16 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 .errorHandler(ex -> LOG.warn("node {}: aeron client error", system.nodeId(), ex)));
             final long incarnation = newIncarnation();
             final Interconnect interconnect = new Interconnect(system, config, codecs, driver, driverInvoker,
-                aeron, incarnation);
-            AgentRunner.startOnThread(interconnect.runner, runnable ->
+                aeron, incarnation, clock, callerDriven);
+            if (!callerDriven)
             {
-                final Thread thread = new Thread(runnable, "troupe-" + system.nodeId() + "-interconnect");
-                thread.setDaemon(true);
-                return thread;
-            });
+                AgentRunner.startOnThread(interconnect.runner, runnable ->
+                {
+                    final Thread thread = new Thread(runnable, "troupe-" + system.nodeId() + "-interconnect");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+            }
             system.attachRemote(interconnect);
             LOG.info("node {}: interconnect up on {}:{} (incarnation {}), peers {}", system.nodeId(), config.bindHost(),
                 config.bindPort(), incarnation, config.peers());
@@ -499,6 +542,38 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             }
         });
         return found[0];
+    }
+
+    /**
+     * Runs one duty cycle of the agent on the calling thread (the first call starts it): receives, runs the
+     * sessions' timers against the clock given at start, sends and acknowledges. Only for an interconnect
+     * started with {@link #startCallerDriven}, and only from one thread at a time.
+     *
+     * @return the work done (0 if there was nothing to do).
+     * @throws IllegalStateException if the interconnect runs its own thread, or is closed.
+     */
+    public int dutyCycle()
+    {
+        if (!callerDriven)
+        {
+            throw new IllegalStateException("this interconnect runs its own duty cycle; start it with startCallerDriven");
+        }
+        if (closed)
+        {
+            throw new IllegalStateException("the interconnect is closed");
+        }
+        if (!started)
+        {
+            started = true;
+            agent.onStart();
+        }
+        return agent.doWork();
+    }
+
+    /** For tests of a caller-driven interconnect: a peer's session state, read on the thread that drives it. */
+    Peer peerState(final int nodeId)
+    {
+        return agent.peersById.get(nodeId);
     }
 
     /** For tests: the agent's credit ledger (read racily; only while credit traffic is quiet). */
