@@ -34,6 +34,7 @@ import io.troupe.memquota.MemoryQuotaTracker;
 import io.troupe.memquota.MemoryReclaimer;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,7 +97,8 @@ public final class LocalActorSystem extends ActorSystem
                 pc.timePerActivation().toNanos(),
                 pc.spinBeforeSleep().toNanos(),
                 dispatcher,
-                worker -> new ContextImpl(this, router, worker));
+                worker -> new ContextImpl(this, router, worker),
+                SystemNanoClock.INSTANCE);
         }
         router.pools(pools);
         this.timer = new TimerAgent(config.clock(), envelope -> router.route(envelope, null));

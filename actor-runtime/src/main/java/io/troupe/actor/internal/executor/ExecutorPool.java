@@ -1,6 +1,7 @@
 package io.troupe.actor.internal.executor;
 
 import io.troupe.actor.internal.mailbox.Mailbox;
+import org.agrona.concurrent.NanoClock;
 
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -31,6 +32,7 @@ public final class ExecutorPool
     private final long timePerActivationNs;
     private final long spinBeforeSleepNs;
     private final MailboxRunner runner;
+    private final NanoClock clock;
     private final Worker[] workers;
     private final ConcurrentLinkedQueue<Mailbox> activations = new ConcurrentLinkedQueue<>();
     private final AtomicInteger parkedWorkers = new AtomicInteger();
@@ -48,6 +50,8 @@ public final class ExecutorPool
      * @param spinBeforeSleepNs   how long an idle worker spins before it parks.
      * @param runner              runs activations.
      * @param contextFactory      creates the per-worker object handed to the runner (e.g. an actor context).
+     * @param clock               what the workers time busy, idle and spinning periods with (the system's
+     *                            monotonic clock; a test that runs {@link Worker#doWork()} itself passes its own).
      */
     public ExecutorPool(
         final int poolId,
@@ -57,8 +61,10 @@ public final class ExecutorPool
         final long timePerActivationNs,
         final long spinBeforeSleepNs,
         final MailboxRunner runner,
-        final Function<Worker, Object> contextFactory)
+        final Function<Worker, Object> contextFactory,
+        final NanoClock clock)
     {
+        this.clock = clock;
         this.poolId = poolId;
         this.name = name;
         this.eventsPerActivation = eventsPerActivation;
@@ -211,6 +217,12 @@ public final class ExecutorPool
     MailboxRunner runner()
     {
         return runner;
+    }
+
+    /** The clock workers time their busy, idle and spinning periods with. */
+    NanoClock clock()
+    {
+        return clock;
     }
 
     Mailbox pollGlobal()

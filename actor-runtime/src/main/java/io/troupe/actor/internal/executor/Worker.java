@@ -43,6 +43,11 @@ abstract class WorkerState extends WorkerPadLeft
     long idleNs;
     long lateWakeups;
     long steals;
+    /** Owner-only duty-cycle state: where busy or idle time started counting, when idling began, activations. */
+    long markNs;
+    long spinStartNs;
+    long idleCheckNs;
+    long count;
 }
 
 /** 128 bytes behind a worker's mutable fields. */
@@ -82,7 +87,8 @@ abstract class WorkerPadRight extends WorkerState
 public final class Worker extends WorkerPadRight implements Runnable
 {
     private static final int BUSY_FLUSH_MASK = 1023;
-    private static final int GLOBAL_CHECK_INTERVAL = 61;
+    /** Every this many turns of its own queues, a worker looks at the global queue first (outside submissions). */
+    static final int GLOBAL_CHECK_INTERVAL = 61;
     private static final VarHandle PARKED;
     private static final VarHandle ACTIVATIONS;
     private static final VarHandle EVENTS;
@@ -328,51 +334,20 @@ public final class Worker extends WorkerPadRight implements Runnable
     @Override
     public void run()
     {
-        final MailboxRunner runner = pool.runner();
-        long markNs = System.nanoTime();
-        long spinStartNs = markNs;
-        long count = 0;
-        pool.onSearching();
+        onStart();
         while (pool.isRunning())
         {
-            Mailbox mailbox = idle ? null : next();
-            if (mailbox == null)
+            if (doWork() == 0)
             {
-                final long nowNs = System.nanoTime();
-                if (!idle)
+                if (idleCheckNs - spinStartNs < pool.spinBeforeSleepNs())
                 {
-                    BUSY_NS.setOpaque(this, (long)BUSY_NS.getOpaque(this) + (nowNs - markNs));
-                    markNs = nowNs;
-                    spinStartNs = nowNs;
-                    idle = true;
-                    pool.onSearching();
+                    Thread.yield(); // not onSpinWait: a runnable thread of this node (or another) goes first
                 }
-                mailbox = search();
-                if (mailbox == null)
+                else
                 {
-                    if (nowNs - spinStartNs < pool.spinBeforeSleepNs())
-                    {
-                        Thread.yield(); // not onSpinWait: a runnable thread of this node (or another) goes first
-                    }
-                    else
-                    {
-                        park();
-                        spinStartNs = System.nanoTime();
-                    }
-                    continue;
+                    park();
+                    spinStartNs = pool.clock().nanoTime();
                 }
-                IDLE_NS.setOpaque(this, (long)IDLE_NS.getOpaque(this) + (nowNs - markNs));
-                markNs = nowNs;
-                idle = false;
-                pool.onSearchEnded();
-            }
-            runner.run(mailbox, this);
-            ACTIVATIONS.setOpaque(this, ++count);
-            if ((count & BUSY_FLUSH_MASK) == 0)
-            {
-                final long nowNs = System.nanoTime();
-                BUSY_NS.setOpaque(this, (long)BUSY_NS.getOpaque(this) + (nowNs - markNs));
-                markNs = nowNs;
             }
         }
         if (idle)
@@ -380,6 +355,60 @@ public final class Worker extends WorkerPadRight implements Runnable
             pool.onSearchEnded();
         }
         idle = true;
+    }
+
+    /**
+     * Starts counting busy and idle time, idle (searching) first; the worker's thread calls it before its first
+     * duty cycle, and so does a test that runs {@link #doWork()} itself.
+     */
+    public void onStart()
+    {
+        markNs = pool.clock().nanoTime();
+        spinStartNs = markNs;
+        pool.onSearching();
+    }
+
+    /**
+     * One duty cycle: runs the next mailbox (its hand-off, its own queue, the pool's global queue, or one stolen
+     * from another worker), or finds none. The worker's thread runs it in a loop and idles (spin, then park) while
+     * it returns 0; a test calls it directly on a pool that was never started, with the pool's clock its own.
+     *
+     * @return 1 if a mailbox ran, 0 if there was none.
+     */
+    public int doWork()
+    {
+        Mailbox mailbox = idle ? null : next();
+        if (mailbox == null)
+        {
+            final long nowNs = pool.clock().nanoTime();
+            idleCheckNs = nowNs;
+            if (!idle)
+            {
+                BUSY_NS.setOpaque(this, (long)BUSY_NS.getOpaque(this) + (nowNs - markNs));
+                markNs = nowNs;
+                spinStartNs = nowNs;
+                idle = true;
+                pool.onSearching();
+            }
+            mailbox = search();
+            if (mailbox == null)
+            {
+                return 0;
+            }
+            IDLE_NS.setOpaque(this, (long)IDLE_NS.getOpaque(this) + (nowNs - markNs));
+            markNs = nowNs;
+            idle = false;
+            pool.onSearchEnded();
+        }
+        pool.runner().run(mailbox, this);
+        ACTIVATIONS.setOpaque(this, ++count);
+        if ((count & BUSY_FLUSH_MASK) == 0)
+        {
+            final long nowNs = pool.clock().nanoTime();
+            BUSY_NS.setOpaque(this, (long)BUSY_NS.getOpaque(this) + (nowNs - markNs));
+            markNs = nowNs;
+        }
+        return 1;
     }
 
     private Mailbox next()
