@@ -16,7 +16,7 @@ package io.troupe.interconnect;
  *
  * <p>Not thread safe: one instance per peer, used from the interconnect agent's thread.
  */
-public final class FailureDetector
+final class FailureDetector
 {
     private final long heartbeatIntervalNs;
     private final long timeoutNs;

@@ -1,6 +1,6 @@
 package io.troupe.interconnect;
 
-import io.troupe.serialization.HandshakePhase;
+import io.troupe.serialization.wire.HandshakePhase;
 
 import javax.crypto.Mac;
 import javax.crypto.ShortBufferException;
@@ -42,7 +42,7 @@ import java.util.random.RandomGenerator;
  * <p>Not thread safe: one {@link Mac} is reused for every proof. Use an instance from one thread only, the
  * interconnect agent's.
  */
-public final class HandshakeAuth
+final class HandshakeAuth
 {
     /** Length of a challenge made by {@link #newChallenge()}, in bytes. */
     public static final int CHALLENGE_BYTES = 32;

@@ -12,8 +12,8 @@ import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapsedException;
-import io.troupe.serialization.FrameEncoder;
-import io.troupe.serialization.GoodbyeReason;
+import io.troupe.serialization.wire.FrameEncoder;
+import io.troupe.serialization.wire.GoodbyeReason;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
@@ -369,7 +369,7 @@ final class InterconnectAgent implements Agent
      */
     private long offerChunks(final Peer peer, final OutboundFrame frame)
     {
-        final int sliceLength = bulkMessageLimit - io.troupe.serialization.WireFormat.CHUNK_OVERHEAD;
+        final int sliceLength = bulkMessageLimit - io.troupe.serialization.wire.WireFormat.CHUNK_OVERHEAD;
         sendBuffer.wrap(frame.bytes, 0, frame.length);
         long position = 0;
         while (peer.chunkOffset < frame.length)

@@ -2,7 +2,7 @@ package io.troupe.interconnect;
 
 import io.troupe.actor.Envelope;
 import io.troupe.actor.Chargeable;
-import io.troupe.serialization.EnvelopeCompaction;
+import io.troupe.serialization.wire.EnvelopeCompaction;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;

@@ -4,7 +4,7 @@ import io.aeron.ExclusivePublication;
 import io.troupe.actor.ActorId;
 import io.troupe.memquota.Account;
 import io.troupe.memquota.MemoryQueue;
-import io.troupe.serialization.ChunkAssembler;
+import io.troupe.serialization.wire.ChunkAssembler;
 
 import java.util.LinkedHashSet;
 import java.util.Set;

@@ -15,7 +15,7 @@ import java.util.Objects;
  *
  * <p>Not thread safe: used from the interconnect agent's thread.
  */
-public final class RefusalLog
+final class RefusalLog
 {
     /** Peers remembered by {@link #RefusalLog()}. */
     public static final int DEFAULT_MAX_PEERS = 1024;

@@ -11,7 +11,7 @@ import java.util.random.RandomGenerator;
  *
  * <p>Not thread safe: one instance per peer, used from the interconnect agent's thread.
  */
-public final class RetryBackoff
+final class RetryBackoff
 {
     /** How far a delay may move either way from its base, in percent of the base. */
     public static final int JITTER_PERCENT = 20;

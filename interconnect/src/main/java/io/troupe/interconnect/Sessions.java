@@ -1,10 +1,10 @@
 package io.troupe.interconnect;
 
 import io.aeron.ExclusivePublication;
-import io.troupe.serialization.GoodbyeReason;
-import io.troupe.serialization.Handshake;
-import io.troupe.serialization.HandshakeFrame;
-import io.troupe.serialization.HandshakePhase;
+import io.troupe.serialization.wire.GoodbyeReason;
+import io.troupe.serialization.wire.Handshake;
+import io.troupe.serialization.wire.HandshakeFrame;
+import io.troupe.serialization.wire.HandshakePhase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

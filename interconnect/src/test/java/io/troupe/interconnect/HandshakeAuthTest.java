@@ -1,6 +1,6 @@
 package io.troupe.interconnect;
 
-import io.troupe.serialization.HandshakePhase;
+import io.troupe.serialization.wire.HandshakePhase;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
@@ -13,8 +13,8 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.SplittableRandom;
 
-import static io.troupe.serialization.HandshakePhase.CONFIRM;
-import static io.troupe.serialization.HandshakePhase.WELCOME;
+import static io.troupe.serialization.wire.HandshakePhase.CONFIRM;
+import static io.troupe.serialization.wire.HandshakePhase.WELCOME;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -8,7 +8,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
-import io.troupe.serialization.FrameEncoder;
+import io.troupe.serialization.wire.FrameEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

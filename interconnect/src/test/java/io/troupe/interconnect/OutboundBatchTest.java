@@ -2,8 +2,8 @@ package io.troupe.interconnect;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
-import io.troupe.serialization.EnvelopeCompaction;
-import io.troupe.serialization.FrameEncoder;
+import io.troupe.serialization.wire.EnvelopeCompaction;
+import io.troupe.serialization.wire.FrameEncoder;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -82,7 +82,7 @@ class OutboundBatchTest
         final UnsafeBuffer buffer = new UnsafeBuffer();
         final byte[] payload = new byte[payloadLength];
         java.util.Arrays.fill(payload, (byte)cookie);
-        frame.wrapForEncoding(io.troupe.serialization.WireFormat.envelopeLength(payloadLength), buffer);
+        frame.wrapForEncoding(io.troupe.serialization.wire.WireFormat.envelopeLength(payloadLength), buffer);
         new FrameEncoder().encodeEnvelope(buffer, 0, new Envelope(TO, sender, 4096 << 16, 0, cookie, null, null), 1, 9L, 1,
             new UnsafeBuffer(payload), 0, payloadLength);
         return frame.describe(null, 0, null, 0);

@@ -9,13 +9,13 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
-import io.troupe.serialization.EnvelopeFrame;
-import io.troupe.serialization.FrameDecoder;
-import io.troupe.serialization.FrameHandler;
-import io.troupe.serialization.FrameEncoder;
-import io.troupe.serialization.Handshake;
-import io.troupe.serialization.HandshakeFrame;
-import io.troupe.serialization.HandshakePhase;
+import io.troupe.serialization.wire.EnvelopeFrame;
+import io.troupe.serialization.wire.FrameDecoder;
+import io.troupe.serialization.wire.FrameHandler;
+import io.troupe.serialization.wire.FrameEncoder;
+import io.troupe.serialization.wire.Handshake;
+import io.troupe.serialization.wire.HandshakeFrame;
+import io.troupe.serialization.wire.HandshakePhase;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -64,7 +64,7 @@ class SessionStartTest
             if ((entry & OutboundBatch.COMPACT_FLAG) != 0)
             {
                 decoder.decode(expanded, 0,
-                    io.troupe.serialization.EnvelopeCompaction.expand(buffer, baseAt, buffer, at, frameLength, expanded));
+                    io.troupe.serialization.wire.EnvelopeCompaction.expand(buffer, baseAt, buffer, at, frameLength, expanded));
             }
             else
             {

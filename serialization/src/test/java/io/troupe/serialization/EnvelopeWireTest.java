@@ -1,5 +1,11 @@
 package io.troupe.serialization;
 
+import io.troupe.serialization.wire.FrameDecoder;
+import io.troupe.serialization.wire.FrameEncoder;
+import io.troupe.serialization.wire.FrameResult;
+import io.troupe.serialization.wire.WireFormat;
+
+
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;

@@ -1,0 +1,33 @@
+package io.troupe.serialization.wire;
+
+/**
+ * One handshake step to send (see {@link FrameEncoder#encodeHandshake}); received steps arrive as
+ * {@link HandshakeFrame}.
+ *
+ * @param phase              the step.
+ * @param clusterId          the cluster's id, at most {@link WireFormat#MAX_CLUSTER_ID_BYTES} bytes of UTF-8.
+ * @param nodeId             the sender's node id.
+ * @param incarnation        the sender's incarnation.
+ * @param peerNodeId         the node the sender believes it talks to.
+ * @param peerIncarnation    the peer incarnation this step answers, 0 in HELLO.
+ * @param minProtocolVersion oldest protocol version the sender speaks.
+ * @param maxProtocolVersion newest protocol version the sender speaks.
+ * @param challenge          what the peer must prove, at most {@link WireFormat#MAX_AUTH_BYTES}; may be empty.
+ * @param proof              the proof for the peer's challenge, at most {@link WireFormat#MAX_AUTH_BYTES}; may be
+ *                           empty.
+ * @param detail             free text (e.g. why refused), at most {@link WireFormat#MAX_DETAIL_BYTES}; may be empty.
+ */
+public record Handshake(
+    HandshakePhase phase,
+    String clusterId,
+    int nodeId,
+    long incarnation,
+    int peerNodeId,
+    long peerIncarnation,
+    int minProtocolVersion,
+    int maxProtocolVersion,
+    byte[] challenge,
+    byte[] proof,
+    String detail)
+{
+}
