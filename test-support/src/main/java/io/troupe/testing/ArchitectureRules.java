@@ -22,7 +22,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  * <ul>
  *   <li>no package cycles (each package is a slice);</li>
  *   <li>dependencies on other Troupe modules only in the direction of the module map ({@link Module}, as in the
- *       README and DESIGN.md §1);</li>
+ *       README and docs/architecture.md);</li>
  *   <li>no use of another module's {@code .internal} packages (a module's internals are for itself; the
  *       benchmarks, which measure internals, are the one exception and do not run these rules);</li>
  *   <li>library code writes nothing to {@code System.out} or {@code System.err} (it logs, or takes a stream from
@@ -31,7 +31,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
  */
 public final class ArchitectureRules
 {
-    /** The modules and the modules each may depend on, directly or not (DESIGN.md §1, as the code is). */
+    /** The modules and the modules each may depend on, directly or not (docs/architecture.md). */
     public enum Module
     {
         /** Memory quota. */
@@ -40,8 +40,10 @@ public final class ArchitectureRules
         ACTOR("io.troupe.actor", MEMQUOTA),
         /** The wire format; it sees the runtime's API. */
         SERIALIZATION("io.troupe.serialization", ACTOR, MEMQUOTA),
-        /** Brokers; they speak the wire format so that a broker serves other nodes (DESIGN.md has them on the
-         * runtime only). */
+        /**
+         * Brokers; they speak the wire format so that a broker serves other nodes (the original design had them
+         * on the runtime only).
+         */
         BROKER("io.troupe.broker", SERIALIZATION, ACTOR, MEMQUOTA),
         /** The transport between nodes. */
         INTERCONNECT("io.troupe.interconnect", SERIALIZATION, ACTOR, MEMQUOTA),
@@ -131,7 +133,7 @@ public final class ArchitectureRules
         {
             rules.add(noClasses().that().resideInAPackage(own).should().dependOnClassesThat()
                 .resideInAnyPackage(forbidden.toArray(new String[0]))
-                .because("module dependencies point one way only (DESIGN.md §1)"));
+                .because("module dependencies point one way only (docs/architecture.md)"));
         }
         rules.add(noClasses().that().resideInAPackage(own).should().dependOnClassesThat(
             DescribedPredicate.describe("are in another module's .internal package",
