@@ -3,7 +3,6 @@ package io.troupe.interconnect;
 import io.aeron.ExclusivePublication;
 import io.troupe.actor.ActorId;
 import io.troupe.memquota.Account;
-import io.troupe.memquota.MemoryQueue;
 import io.troupe.serialization.wire.ChunkAssembler;
 
 import java.util.LinkedHashSet;
