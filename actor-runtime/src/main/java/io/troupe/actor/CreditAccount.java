@@ -158,6 +158,12 @@ public final class CreditAccount extends AccountPadRight implements Chargeable
      * otherwise false, and the waiter receives one {@link FundsCleared} event as soon as the debt falls below
      * the threshold again (at once if it already has). A waiter that asks again before that is registered once.
      *
+     * <p>The debt read here is a sum of per-thread cells, not a snapshot: while three or more threads charge and
+     * repay, one read may see a total the debt never had (one thread's charge counted, another's earlier
+     * repayment not yet), so an answer near the threshold may go either way. No wake-up is lost for it: a waiter
+     * told "in debt" gets its {@link FundsCleared} once a read sees the debt below the threshold
+     * ({@code CreditAccountLincheckTest} checks both).
+     *
      * @param waiter the actor to tell.
      * @return true if the source may be read now.
      */
