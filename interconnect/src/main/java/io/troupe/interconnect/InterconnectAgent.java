@@ -1,8 +1,6 @@
 package io.troupe.interconnect;
 
-import io.aeron.ExclusivePublication;
 import io.aeron.FragmentAssembler;
-import io.aeron.Publication;
 import io.aeron.Subscription;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
@@ -35,7 +33,6 @@ final class InterconnectAgent implements Agent
 {
     private static final Logger LOG = LoggerFactory.getLogger(InterconnectAgent.class);
     private static final int FRAGMENT_LIMIT = 64;
-    private static final int DRAIN_LIMIT = 256;
 
     final InterconnectConfig config;
     final ActorSystem system;
@@ -54,9 +51,7 @@ final class InterconnectAgent implements Agent
     final RemoteCredit credit;
     final UnsafeBuffer scratch;
     /** Largest message one offer may carry on the bulk stream; larger frames go as chunks. */
-    private final int bulkMessageLimit;
-    /** Bytes the bulk lane of a peer may hold (one frame is always let in). */
-    private final long bulkLaneLimitBytes;
+    final int bulkMessageLimit;
     private final AgentInvoker driverInvoker;
     private final AgentInvoker clientInvoker;
     private final Subscription controlSubscription;
@@ -66,7 +61,6 @@ final class InterconnectAgent implements Agent
     private final FragmentAssembler dataAssembler;
     private final FragmentAssembler bulkAssembler;
     private final InboundFrames inbound;
-    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[0]);
     private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(4096);
     private final long heartbeatIntervalNs;
     private final long ackIntervalNs;
@@ -82,8 +76,8 @@ final class InterconnectAgent implements Agent
      * small frames are kept as one peer's outbound queue holds, so a sender that keeps a queue full allocates none.
      */
     final OutboundFramePool frames;
-    /** What a collapsed queue's frames go through. */
-    private final java.util.function.Consumer<OutboundFrame> dropCollapsed = this::onCollapsedFrame;
+    /** Moves each peer's queued frames onto its publications. */
+    private final OutboundSender outbound;
 
     InterconnectAgent(
         final InterconnectConfig config,
@@ -121,11 +115,11 @@ final class InterconnectAgent implements Agent
         this.dataAssembler = new FragmentAssembler(inbound::onDataFragment);
         this.bulkAssembler = new FragmentAssembler(inbound::onBulkFragment);
         this.bulkMessageLimit = InterconnectConfig.maxMessageLength(config.bulkTermLength());
-        this.bulkLaneLimitBytes = 2L * config.bulkTermLength();
         this.scratch = new UnsafeBuffer(new byte[Math.max(64 * 1024, bulkMessageLimit)]);
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
         this.ackIntervalNs = config.ackInterval().toNanos();
         this.credit = new RemoteCredit(this, system.flow(), config.creditFlushInterval().toNanos());
+        this.outbound = new OutboundSender(this);
     }
 
     @Override
@@ -161,7 +155,7 @@ final class InterconnectAgent implements Agent
             work += sessions.onTick(peer, nowNs);
             if (peer.state == Peer.ESTABLISHED && peer.confirmed)
             {
-                work += drainOutbound(peer);
+                work += outbound.drain(peer);
                 work += sendAcks(peer, nowNs);
             }
         }
@@ -206,207 +200,7 @@ final class InterconnectAgent implements Agent
         return commands.offer(command);
     }
 
-    // ------------------------------------------------------------------ outbound
-
-    /**
-     * Drains a peer's outbound queue: frames for the data stream are packed, in queue order, into messages of
-     * up to one datagram ({@link OutboundBatch}); frames for the bulk stream move to the peer's bulk lane and go
-     * out as the bulk publication allows, so a large event being pushed back does not hold up small events of
-     * other pairs. A pair with a frame in the lane, or one on the bulk stream not yet acknowledged, keeps to
-     * the bulk stream: FIFO per pair.
-     */
-    private int drainOutbound(final Peer peer)
-    {
-        int sent = drainBulkLane(peer);
-        if (!offerBatch(peer))
-        {
-            return sent; // the window is closed: what is queued waits behind the batch
-        }
-        final OutboundBatch batch = peer.batch;
-        final OutboundQueue queue = peer.outbound;
-        while (sent < DRAIN_LIMIT)
-        {
-            OutboundFrame frame = peer.pending;
-            if (frame == null)
-            {
-                try
-                {
-                    frame = queue.receive();
-                }
-                catch (final CollapsedException ex)
-                {
-                    replaceCollapsedQueue(peer, queue);
-                    break;
-                }
-                if (frame == null)
-                {
-                    break;
-                }
-            }
-            final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
-            if (frame.length > config.bulkThresholdBytes() || peer.bulkLaneCount[bucket] > 0 ||
-                peer.bulkUntil[bucket] > peer.bulkAcked)
-            {
-                if (peer.bulkLaneBytes > 0 && peer.bulkLaneBytes + frame.length > bulkLaneLimitBytes)
-                {
-                    peer.pending = frame; // the lane is full: wait for it (and keep what follows in order)
-                    break;
-                }
-                peer.pending = null;
-                peer.bulkLane.addLast(frame);
-                peer.bulkLaneCount[bucket]++;
-                peer.bulkLaneBytes += frame.length;
-                continue;
-            }
-            if (!batch.accepts(frame) && !offerBatch(peer))
-            {
-                peer.pending = frame;
-                break;
-            }
-            peer.pending = null;
-            batch.add(frame, bucket);
-            frames.release(frame); // its bytes, account and tracked envelope are in the batch now
-            peer.dataUntil[bucket] = Long.MAX_VALUE; // not on the wire yet: the pair's bulk frames wait
-            sent++;
-        }
-        offerBatch(peer);
-        sent += drainBulkLane(peer);
-        peer.bulkLaneSize = peer.bulkLane.size();
-        return sent;
-    }
-
-    /** Offers the peer's batch, if it holds anything; false if it was pushed back (and is kept). */
-    private boolean offerBatch(final Peer peer)
-    {
-        final OutboundBatch batch = peer.batch;
-        if (batch.isEmpty())
-        {
-            return true;
-        }
-        final long position = peer.data.offer(batch.buffer(), 0, batch.length());
-        if (position < 0)
-        {
-            countPushBack(peer, position);
-            return false;
-        }
-        peer.dataSent = position;
-        for (int i = 0; i < batch.frames(); i++)
-        {
-            peer.dataUntil[batch.bucket(i)] = position;
-        }
-        for (final Envelope tracked : batch.tracked())
-        {
-            peer.dataInFlight.add(position, tracked);
-        }
-        for (int i = 0; i < batch.chargedCount(); i++)
-        {
-            credit.onHandOff(peer.nodeId, batch.chargedAccount(i), batch.chargedCost(i));
-        }
-        peer.eventsOut += batch.frames();
-        peer.bytesOut += batch.frameBytes();
-        batch.clear();
-        return true;
-    }
-
-    private int drainBulkLane(final Peer peer)
-    {
-        int sent = 0;
-        OutboundFrame frame;
-        while (sent < DRAIN_LIMIT && (frame = peer.bulkLane.peekFirst()) != null)
-        {
-            final int bucket = frame.pairHash & (Peer.PAIR_BUCKETS - 1);
-            if (peer.chunkOffset == 0 && peer.dataUntil[bucket] > peer.dataAcked)
-            {
-                // the receiver polls the streams separately: wait until the pair's earlier data-stream
-                // frames are acknowledged, or this one could be handled before them
-                break;
-            }
-            final long position = frame.length > bulkMessageLimit ?
-                offerChunks(peer, frame) : offer(peer.bulk, frame);
-            if (position < 0)
-            {
-                countPushBack(peer, position);
-                break;
-            }
-            peer.bulkLane.pollFirst();
-            peer.bulkLaneCount[bucket]--;
-            peer.bulkLaneBytes -= frame.length;
-            peer.bulkUntil[bucket] = position;
-            peer.bulkSent = position;
-            if (frame.tracked != null)
-            {
-                peer.bulkInFlight.add(position, frame.tracked);
-            }
-            if (frame.account != null)
-            {
-                credit.onHandOff(peer.nodeId, frame.account, frame.cost);
-            }
-            peer.eventsOut++;
-            peer.bytesOut += frame.length;
-            frames.release(frame);
-            sent++;
-        }
-        return sent;
-    }
-
-    private static void countPushBack(final Peer peer, final long position)
-    {
-        if (position == Publication.BACK_PRESSURED || position == Publication.ADMIN_ACTION)
-        {
-            peer.backPressured++;
-        }
-    }
-
-    private long offer(final ExclusivePublication publication, final OutboundFrame frame)
-    {
-        sendBuffer.wrap(frame.bytes, 0, frame.length);
-        return publication.offer(sendBuffer, 0, frame.length);
-    }
-
-    /**
-     * Sends a frame too large for one message as chunks on the bulk stream, resuming where a push-back
-     * stopped the previous attempt. Returns the position after the last chunk, or a negative offer result.
-     */
-    private long offerChunks(final Peer peer, final OutboundFrame frame)
-    {
-        final int sliceLength = bulkMessageLimit - io.troupe.serialization.wire.WireFormat.CHUNK_OVERHEAD;
-        sendBuffer.wrap(frame.bytes, 0, frame.length);
-        long position = 0;
-        while (peer.chunkOffset < frame.length)
-        {
-            final int length = Math.min(sliceLength, frame.length - peer.chunkOffset);
-            final int chunkLength = encoder.encodeChunk(scratch, 0, frame.length, peer.chunkOffset, sendBuffer,
-                peer.chunkOffset, length);
-            position = peer.bulk.offer(scratch, 0, chunkLength);
-            if (position < 0)
-            {
-                return position; // the chunks so far are out; the rest follow on a later cycle, in order
-            }
-            peer.chunkOffset += length;
-        }
-        peer.chunkOffset = 0;
-        return position;
-    }
-
-    private void replaceCollapsedQueue(final Peer peer, final OutboundQueue collapsed)
-    {
-        // the memory quota reclaimed it: its frames become Undelivered(COLLAPSED), then a fresh queue opens on
-        // the same account, once no sender can still be linking into the old one (else on a later cycle)
-        if (collapsed.drainCollapsed(dropCollapsed) && peer.outbound == collapsed)
-        {
-            peer.outbound = Interconnect.newOutboundQueue(peer, config, system);
-        }
-    }
-
-    private void onCollapsedFrame(final OutboundFrame frame)
-    {
-        if (frame.tracked != null)
-        {
-            notifyUndelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
-        }
-        frame.repay();
-        frames.release(frame);
-    }
+    // ------------------------------------------------------------------ acks
 
     private int sendAcks(final Peer peer, final long nowNs)
     {
@@ -529,7 +323,7 @@ final class InterconnectAgent implements Agent
         }
         catch (final CollapsedException ex)
         {
-            replaceCollapsedQueue(peer, queue);
+            outbound.replaceCollapsedQueue(peer, queue);
         }
         peer.lostQueued += lost;
     }
