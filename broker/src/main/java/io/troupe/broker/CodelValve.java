@@ -57,7 +57,7 @@ package io.troupe.broker;
  *
  * @see <a href="https://www.rfc-editor.org/rfc/rfc8289">RFC 8289, Controlled Delay Active Queue Management</a>
  */
-public final class CodelValve extends SlotValve
+final class CodelValve extends SlotValve
 {
     private static final int UNKNOWN = 0;
     private static final int BELOW = 1;

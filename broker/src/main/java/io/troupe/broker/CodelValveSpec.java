@@ -33,7 +33,7 @@ public record CodelValveSpec(Duration target, Duration interval, int min, int ma
     }
 
     @Override
-    public CodelValve newValve(final int heldSlots)
+    public Valve newValve(final int heldSlots)
     {
         return new CodelValve(this, heldSlots);
     }

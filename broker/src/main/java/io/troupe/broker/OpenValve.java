@@ -15,7 +15,7 @@ package io.troupe.broker;
  *
  * <p>Owned by the regulator's actor: not thread-safe. Created by {@link OpenValveSpec#newValve}.
  */
-public final class OpenValve extends SlotValve
+final class OpenValve extends SlotValve
 {
     private final int max;
 

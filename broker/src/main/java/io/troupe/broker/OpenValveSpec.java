@@ -21,7 +21,7 @@ public record OpenValveSpec(int max) implements ValveSpec
     }
 
     @Override
-    public OpenValve newValve(final int heldSlots)
+    public Valve newValve(final int heldSlots)
     {
         return new OpenValve(this, heldSlots);
     }

@@ -19,7 +19,7 @@ package io.troupe.broker;
  *
  * <p>Owned by the broker's actor: single-threaded, allocates nothing.
  */
-public final class OverloadMeter implements Meter
+final class OverloadMeter implements Meter
 {
     private final long targetNs;
     private final long intervalNs;

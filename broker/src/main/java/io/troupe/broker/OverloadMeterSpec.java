@@ -66,7 +66,7 @@ public record OverloadMeterSpec(Duration target, Duration interval, String alarm
      * @return the meter.
      */
     @Override
-    public OverloadMeter newMeter(final long nowNs)
+    public Meter newMeter(final long nowNs)
     {
         return new OverloadMeter(target.toNanos(), interval.toNanos(), alarmName);
     }

@@ -25,7 +25,7 @@ package io.troupe.broker;
  *
  * <p>Owned by the regulator's actor: not thread-safe. Created by {@link RateValveSpec#newValve}.
  */
-public final class RateValve extends SlotValve
+final class RateValve extends SlotValve
 {
     private final long intervalNs;
     private final int max;

@@ -32,7 +32,7 @@ public record RateValveSpec(int limit, Duration interval, int max) implements Va
     }
 
     @Override
-    public RateValve newValve(final int heldSlots)
+    public Valve newValve(final int heldSlots)
     {
         return new RateValve(this, heldSlots);
     }

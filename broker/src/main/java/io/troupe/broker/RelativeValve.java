@@ -30,7 +30,7 @@ package io.troupe.broker;
  *
  * <p>Owned by the regulator's actor: not thread-safe. Created by {@link RelativeValveSpec#newValve}.
  */
-public final class RelativeValve extends SlotValve
+final class RelativeValve extends SlotValve
 {
     private final long targetNs;
     private final int min;

@@ -29,7 +29,7 @@ public record RelativeValveSpec(Duration target, int min, int max) implements Va
     }
 
     @Override
-    public RelativeValve newValve(final int heldSlots)
+    public Valve newValve(final int heldSlots)
     {
         return new RelativeValve(this, heldSlots);
     }

@@ -12,7 +12,7 @@ class OpenValveTest
     @Test
     void opensUpToMaxAndReopensAfterAClose()
     {
-        final OpenValve valve = new OpenValveSpec(3).newValve(0);
+        final OpenValve valve = (OpenValve)new OpenValveSpec(3).newValve(0);
 
         assertThat(valve.tryOpen(T0)).isTrue();
         assertThat(valve.tryOpen(T0)).isTrue();
@@ -29,7 +29,7 @@ class OpenValveTest
     @Test
     void holdersKeepTheirSlotsWhileTheSizeFits()
     {
-        final OpenValve valve = new OpenValveSpec(2).newValve(0);
+        final OpenValve valve = (OpenValve)new OpenValveSpec(2).newValve(0);
         valve.tryOpen(T0);
         valve.tryOpen(T0);
 
@@ -41,13 +41,13 @@ class OpenValveTest
     @Test
     void reconfigurationToASmallerMaxStopsHoldersUntilTheSizeFits()
     {
-        final OpenValve old = new OpenValveSpec(5).newValve(0);
+        final OpenValve old = (OpenValve)new OpenValveSpec(5).newValve(0);
         for (int i = 0; i < 5; i++)
         {
             assertThat(old.tryOpen(T0)).isTrue();
         }
 
-        final OpenValve valve = new OpenValveSpec(2).newValve(old.size());
+        final OpenValve valve = (OpenValve)new OpenValveSpec(2).newValve(old.size());
         assertThat(valve.size()).isEqualTo(5);
         assertThat(valve.tryOpen(T0 + 1)).isFalse();
 
@@ -66,7 +66,7 @@ class OpenValveTest
     @Test
     void maxZeroLetsNothingProceedAndStopsEveryHolder()
     {
-        final OpenValve valve = new OpenValveSpec(0).newValve(2);
+        final OpenValve valve = (OpenValve)new OpenValveSpec(0).newValve(2);
 
         assertThat(valve.tryOpen(T0)).isFalse();
         assertThat(valve.keep(T0)).isFalse();
@@ -77,7 +77,7 @@ class OpenValveTest
     @Test
     void updatesAreIgnoredAndOnlyEventsOpenAFullValve()
     {
-        final OpenValve valve = new OpenValveSpec(1).newValve(0);
+        final OpenValve valve = (OpenValve)new OpenValveSpec(1).newValve(0);
         valve.update(-1_000_000_000L, T0);
         assertThat(valve.tryOpen(T0)).isTrue();
         valve.update(1_000_000_000L, T0);
@@ -90,7 +90,7 @@ class OpenValveTest
     @Test
     void aCloseOrKeepWithNoSlotHeldIsIgnoredAndCounted()
     {
-        final OpenValve valve = new OpenValveSpec(2).newValve(0);
+        final OpenValve valve = (OpenValve)new OpenValveSpec(2).newValve(0);
 
         valve.close(T0);
         assertThat(valve.keep(T0)).isFalse();

@@ -26,7 +26,7 @@ class OverloadMeterTest
     private final BrokerMetrics metrics = new BrokerMetrics();
     private final RecordingMeterOutput output = new RecordingMeterOutput();
     private final OverloadMeter meter =
-        OverloadMeterSpec.of(Duration.ofNanos(TARGET_NS), Duration.ofNanos(INTERVAL_NS)).newMeter(T0);
+        (OverloadMeter)OverloadMeterSpec.of(Duration.ofNanos(TARGET_NS), Duration.ofNanos(INTERVAL_NS)).newMeter(T0);
 
     private long update(final long nowNs, final long sojournNs)
     {
@@ -124,7 +124,7 @@ class OverloadMeterTest
     void worksAcrossANegativeClockAndUsesItsAlarmName()
     {
         final OverloadMeter named =
-            new OverloadMeterSpec(Duration.ZERO, Duration.ofNanos(INTERVAL_NS), "broker-7-slow").newMeter(-1L);
+            (OverloadMeter)new OverloadMeterSpec(Duration.ZERO, Duration.ofNanos(INTERVAL_NS), "broker-7-slow").newMeter(-1L);
         final long start = -INTERVAL_NS / 2;
 
         assertThat(named.update(start, metrics.messageQueueSojournNs(1), output)).isEqualTo(start + INTERVAL_NS);
@@ -139,12 +139,12 @@ class OverloadMeterTest
     void freshMeterFromTheSameSpecStartsClear()
     {
         final OverloadMeterSpec spec = OverloadMeterSpec.of(Duration.ofNanos(TARGET_NS), Duration.ofNanos(INTERVAL_NS));
-        final OverloadMeter first = spec.newMeter(T0);
+        final OverloadMeter first = (OverloadMeter)spec.newMeter(T0);
         first.update(T0, metrics.messageQueueSojournNs(2 * TARGET_NS), output);
         first.update(T0 + INTERVAL_NS, metrics, output);
 
         assertThat(first.isRaised()).isTrue();
-        assertThat(spec.newMeter(T0 + INTERVAL_NS).isRaised()).isFalse();
+        assertThat(((OverloadMeter)spec.newMeter(T0 + INTERVAL_NS)).isRaised()).isFalse();
     }
 
     @Test
@@ -218,7 +218,7 @@ class OverloadMeterTest
     {
         // jqwik shares the container instance between tries: a fresh meter and output for each
         final OverloadMeter meter =
-            OverloadMeterSpec.of(Duration.ofNanos(TARGET_NS), Duration.ofNanos(INTERVAL_NS)).newMeter(T0);
+            (OverloadMeter)OverloadMeterSpec.of(Duration.ofNanos(TARGET_NS), Duration.ofNanos(INTERVAL_NS)).newMeter(T0);
         final RecordingMeterOutput output = new RecordingMeterOutput();
         final List<RecordingMeterOutput.Alarm> expected = new ArrayList<>();
         boolean modelRaised = false;

@@ -16,7 +16,7 @@ class RateValveTest
 
     private static RateValve valve(final int limit, final int max)
     {
-        return new RateValveSpec(limit, Duration.ofNanos(INTERVAL), max).newValve(0);
+        return (RateValve)new RateValveSpec(limit, Duration.ofNanos(INTERVAL), max).newValve(0);
     }
 
     @Test
@@ -126,7 +126,7 @@ class RateValveTest
     @Test
     void holdersAboveASmallerMaxAreStoppedUntilTheSizeFits()
     {
-        final RateValve valve = new RateValveSpec(5, Duration.ofNanos(INTERVAL), 1).newValve(3);
+        final RateValve valve = (RateValve)new RateValveSpec(5, Duration.ofNanos(INTERVAL), 1).newValve(3);
 
         assertThat(valve.tryOpen(T0)).isFalse();
         assertThat(valve.keep(T0)).isFalse();

@@ -18,7 +18,7 @@ class RelativeValveTest
 
     private static RelativeValve valve(final int min, final int max)
     {
-        return new RelativeValveSpec(Duration.ofNanos(TARGET), min, max).newValve(0);
+        return (RelativeValve)new RelativeValveSpec(Duration.ofNanos(TARGET), min, max).newValve(0);
     }
 
     @Test
@@ -115,7 +115,7 @@ class RelativeValveTest
     @Test
     void aNegativeTargetGrowsOnlyOnceClientsWaitThatLong()
     {
-        final RelativeValve valve = new RelativeValveSpec(Duration.ofMillis(-50), 0, 3).newValve(0);
+        final RelativeValve valve = (RelativeValve)new RelativeValveSpec(Duration.ofMillis(-50), 0, 3).newValve(0);
 
         valve.update(-10 * MS, T0);
         assertThat(valve.tryOpen(T0)).isFalse();
@@ -126,7 +126,7 @@ class RelativeValveTest
     @Test
     void holdersAboveMaxAreStoppedWhateverTheRelativeTime()
     {
-        final RelativeValve valve = new RelativeValveSpec(Duration.ofNanos(TARGET), 1, 2).newValve(4);
+        final RelativeValve valve = (RelativeValve)new RelativeValveSpec(Duration.ofNanos(TARGET), 1, 2).newValve(4);
         assertThat(valve.keep(T0)).as("unknown relative time, above max").isFalse();
         valve.update(0, T0 + 1);
         assertThat(valve.keep(T0 + 1)).as("below target, above max").isFalse();

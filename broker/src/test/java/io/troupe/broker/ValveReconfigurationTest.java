@@ -58,13 +58,13 @@ class ValveReconfigurationTest
     @Test
     void openToRelativeKeepsTheCountThenShrinksToMaxAndOnToMinOnItsOwnRule()
     {
-        final OpenValve open = new OpenValveSpec(8).newValve(0);
+        final OpenValve open = (OpenValve)new OpenValveSpec(8).newValve(0);
         for (int i = 0; i < 8; i++)
         {
             open.tryOpen(T0);
         }
 
-        final RelativeValve relative = new RelativeValveSpec(TARGET, 2, 5).newValve(open.size());
+        final RelativeValve relative = (RelativeValve)new RelativeValveSpec(TARGET, 2, 5).newValve(open.size());
         assertThat(relative.size()).isEqualTo(8);
         assertThat(relative.tryOpen(T0)).isFalse();
         assertThat(relative.keep(T0)).isFalse();
@@ -84,14 +84,14 @@ class ValveReconfigurationTest
     @Test
     void relativeToCodelStartsFreshAndWaitsAnIntervalBeforeGrowing()
     {
-        final RelativeValve relative = new RelativeValveSpec(TARGET, 0, 10).newValve(0);
+        final RelativeValve relative = (RelativeValve)new RelativeValveSpec(TARGET, 0, 10).newValve(0);
         relative.update(0, T0);
         relative.tryOpen(T0);
         relative.update(0, T0 + 1);
         relative.tryOpen(T0 + 1);
         assertThat(relative.size()).isEqualTo(2);
 
-        final CodelValve codel = new CodelValveSpec(TARGET, INTERVAL, 1, 10).newValve(relative.size());
+        final CodelValve codel = (CodelValve)new CodelValveSpec(TARGET, INTERVAL, 1, 10).newValve(relative.size());
         assertThat(codel.size()).isEqualTo(2);
         assertThat(codel.tryOpen(T0 + 2)).as("no sample yet").isFalse();
         codel.update(0, T0 + 2);
@@ -103,12 +103,12 @@ class ValveReconfigurationTest
     @Test
     void codelToRateKeepsTheCountAndHeldSlotsDoNotCountAsOpens()
     {
-        final CodelValve codel = new CodelValveSpec(TARGET, INTERVAL, 3, 10).newValve(0);
+        final CodelValve codel = (CodelValve)new CodelValveSpec(TARGET, INTERVAL, 3, 10).newValve(0);
         codel.tryOpen(T0);
         codel.tryOpen(T0);
         codel.tryOpen(T0);
 
-        final RateValve rate = new RateValveSpec(2, INTERVAL, 6).newValve(codel.size());
+        final RateValve rate = (RateValve)new RateValveSpec(2, INTERVAL, 6).newValve(codel.size());
         assertThat(rate.size()).isEqualTo(3);
         assertThat(rate.tryOpen(T0 + 1)).isTrue();
         assertThat(rate.tryOpen(T0 + 1)).isTrue();
@@ -120,11 +120,11 @@ class ValveReconfigurationTest
     @Test
     void rateToOpenKeepsTheCountAndForgetsTheWindow()
     {
-        final RateValve rate = new RateValveSpec(1, INTERVAL, 10).newValve(0);
+        final RateValve rate = (RateValve)new RateValveSpec(1, INTERVAL, 10).newValve(0);
         rate.tryOpen(T0);
         assertThat(rate.tryOpen(T0)).isFalse();
 
-        final OpenValve open = new OpenValveSpec(3).newValve(rate.size());
+        final OpenValve open = (OpenValve)new OpenValveSpec(3).newValve(rate.size());
         assertThat(open.size()).isEqualTo(1);
         assertThat(open.tryOpen(T0)).isTrue();
         assertThat(open.tryOpen(T0)).isTrue();
