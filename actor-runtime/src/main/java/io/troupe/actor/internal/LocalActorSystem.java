@@ -542,7 +542,7 @@ public final class LocalActorSystem extends ActorSystem
     @Override
     public SystemCounters counters()
     {
-        return CountersReader.read(pools, table, counters, timer);
+        return CountersSnapshot.read(pools, table, counters, timer);
     }
 
     /**

@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Builds a {@link SystemCounters} snapshot from the counters each component keeps. Safe from any thread. */
-final class CountersReader
+final class CountersSnapshot
 {
-    private CountersReader()
+    private CountersSnapshot()
     {
     }
 
