@@ -9,7 +9,8 @@ package io.troupe.actor;
  * @param eventsHandled events handed to actors.
  * @param busyNs        time workers spent running activations.
  * @param idleNs        time workers spent spinning or parked.
- * @param lateWakeups   wake-ups that came from the safety timeout with work queued (expected 0).
+ * @param lateWakeups   wake-ups that came from the safety timeout with work queued and every other worker
+ *                      parked, so that nobody had been woken for it: a missed wake-up (expected 0).
  * @param steals        mailboxes idle workers took from other workers' queues.
  */
 public record PoolCounters(

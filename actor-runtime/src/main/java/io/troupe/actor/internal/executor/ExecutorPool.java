@@ -252,6 +252,19 @@ public final class ExecutorPool
         return false;
     }
 
+    /** Whether a worker other than the given one is awake: one that will take global work without a wake-up. */
+    boolean anotherAwake(final Worker self)
+    {
+        for (final Worker worker : workers)
+        {
+            if (worker != self && worker.isAwake())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     void onParking()
     {
         parkedWorkers.incrementAndGet();

@@ -320,6 +320,12 @@ public final class Worker extends WorkerPadRight implements Runnable
         return local.poll();
     }
 
+    /** Whether this worker is not parked (running, searching, or woken and on its way). */
+    boolean isAwake()
+    {
+        return !parked;
+    }
+
     boolean tryWake()
     {
         if (parked && PARKED.compareAndSet(this, true, false))
@@ -485,9 +491,10 @@ public final class Worker extends WorkerPadRight implements Runnable
         if (PARKED.compareAndSet(this, true, false))
         {
             // nobody woke us: a timeout or a spurious return. Work in the global queue always wakes someone
-            // (local queues need not: their owners run them), so finding some there means a missed wake-up.
+            // (local queues need not: their owners run them), so finding some there while every other worker is
+            // parked means a missed wake-up; if another is awake, it was woken for this work (or will poll it)
             pool.onUnparked();
-            if (pool.hasGlobal())
+            if (pool.hasGlobal() && !pool.anotherAwake(this))
             {
                 LATE_WAKEUPS.setOpaque(this, (long)LATE_WAKEUPS.getOpaque(this) + 1);
             }
