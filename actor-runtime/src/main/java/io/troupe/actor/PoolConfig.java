@@ -148,24 +148,27 @@ public final class PoolConfig
         }
         if (threads < 1 || threads > 256)
         {
-            throw new ConfigurationException("threads", threads, "out of range 1..256",
-                "pool '" + name + "': threads=" + threads + " out of range 1..256");
+            throw invalid("threads", threads, "out of range 1..256");
         }
         if (eventsPerActivation < 1 || eventsPerActivation > 1_000_000)
         {
-            throw new ConfigurationException("eventsPerActivation", eventsPerActivation, "out of range 1..1000000",
-                "pool '" + name + "': eventsPerActivation=" + eventsPerActivation + " out of range 1..1000000");
+            throw invalid("eventsPerActivation", eventsPerActivation, "out of range 1..1000000");
         }
         if (timePerActivation == null || timePerActivation.compareTo(Duration.ofNanos(1000)) < 0)
         {
-            throw new ConfigurationException("timePerActivation", timePerActivation, "at least 1 microsecond",
-                "pool '" + name + "': timePerActivation=" + timePerActivation + " must be at least 1 microsecond");
+            throw invalid("timePerActivation", timePerActivation, "must be at least 1 microsecond");
         }
         if (spinBeforeSleep == null || spinBeforeSleep.isNegative() || spinBeforeSleep.compareTo(Duration.ofSeconds(1)) > 0)
         {
-            throw new ConfigurationException("spinBeforeSleep", spinBeforeSleep, "out of range 0..1s",
-                "pool '" + name + "': spinBeforeSleep=" + spinBeforeSleep + " out of range 0..1s");
+            throw invalid("spinBeforeSleep", spinBeforeSleep, "out of range 0..1s");
         }
+    }
+
+    /** A setting of this pool that is not allowed; the message names the pool, the setting and its value. */
+    private ConfigurationException invalid(final String setting, final Object value, final String allowed)
+    {
+        return new ConfigurationException(setting, value, allowed, "pool '" + name + "': " + setting + "=" + value + " " +
+            allowed);
     }
 
     @Override

@@ -117,6 +117,7 @@ public final class Worker extends WorkerPadRight implements Runnable
     }
 
     private final ExecutorPool pool;
+    private final MailboxRunner runner;
     private final int index;
     private final LocalRunQueue local = new LocalRunQueue();
     private Thread thread;
@@ -125,6 +126,7 @@ public final class Worker extends WorkerPadRight implements Runnable
     Worker(final ExecutorPool pool, final int index)
     {
         this.pool = pool;
+        this.runner = pool.runner();
         this.index = index;
     }
 
@@ -406,7 +408,7 @@ public final class Worker extends WorkerPadRight implements Runnable
             idle = false;
             pool.onSearchEnded();
         }
-        pool.runner().run(mailbox, this);
+        runner.run(mailbox, this);
         ACTIVATIONS.setOpaque(this, ++count);
         if ((count & BUSY_FLUSH_MASK) == 0)
         {
