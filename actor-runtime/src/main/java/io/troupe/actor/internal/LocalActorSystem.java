@@ -138,7 +138,7 @@ public final class LocalActorSystem extends ActorSystem
         final LocalActorSystem system = new LocalActorSystem(config.conclude());
         for (final ExecutorPool pool : system.pools)
         {
-            pool.start(config.threadNamePrefix() + config.nodeId() + '-');
+            pool.start(config.threadNamePrefix() + config.nodeId() + '-', system::onWorkerError);
         }
         // not AgentRunner.startOnThread: it renames the thread to the agent's role name
         final Thread timerThread = new Thread(system.timerRunner, config.threadNamePrefix() + config.nodeId() + "-timer");
@@ -649,6 +649,11 @@ public final class LocalActorSystem extends ActorSystem
     void scheduleTimer(final long delayNs, final Envelope envelope, final SchedulerCookie cookie)
     {
         timer.schedule(delayNs, envelope, cookie);
+    }
+
+    private void onWorkerError(final Throwable error)
+    {
+        LOG.error("node {}: executor worker failed outside a handler", nodeId, error);
     }
 
     private void onTimerError(final Throwable error)

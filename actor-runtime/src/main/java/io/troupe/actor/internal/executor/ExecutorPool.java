@@ -1,6 +1,10 @@
 package io.troupe.actor.internal.executor;
 
 import io.troupe.actor.internal.mailbox.Mailbox;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.AgentTerminationException;
+import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
 import java.lang.invoke.VarHandle;
@@ -25,6 +29,8 @@ public final class ExecutorPool
 {
     /** A parked worker re-checks on its own after this long, so a lost wake-up cannot hang the pool. */
     static final long PARK_SAFETY_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Slots of the global queue's array; more mailboxes waiting at once go to its overflow list. */
+    static final int GLOBAL_CAPACITY = 4096;
 
     private final int poolId;
     private final String name;
@@ -34,7 +40,14 @@ public final class ExecutorPool
     private final MailboxRunner runner;
     private final NanoClock clock;
     private final Worker[] workers;
-    private final ConcurrentLinkedQueue<Mailbox> activations = new ConcurrentLinkedQueue<>();
+    /**
+     * The global queue: mailboxes activated from outside the pool, or overflowing a local queue, each at most once
+     * at a time (it is SCHEDULED while queued). A bounded array, so that an activation allocates nothing, and a
+     * linked overflow for the rare moment when more than {@link #GLOBAL_CAPACITY} wait, so none is ever refused.
+     */
+    private final ManyToManyConcurrentArrayQueue<Mailbox> activations =
+        new ManyToManyConcurrentArrayQueue<>(GLOBAL_CAPACITY);
+    private final ConcurrentLinkedQueue<Mailbox> overflow = new ConcurrentLinkedQueue<>();
     private final AtomicInteger parkedWorkers = new AtomicInteger();
     private final AtomicInteger searchingWorkers = new AtomicInteger();
     private volatile boolean running;
@@ -80,19 +93,34 @@ public final class ExecutorPool
     }
 
     /**
-     * Starts the worker threads.
+     * Starts the worker threads: each worker runs on its own daemon thread under an Agrona {@link AgentRunner}
+     * with its {@link WorkerIdleStrategy}; an exception that escapes a duty cycle goes to {@code errorHandler} and
+     * the worker goes on.
      *
      * @param threadNamePrefix prefix of the thread names; the pool name and index are appended.
+     * @param errorHandler     told of every exception that escapes a worker's duty cycle.
      */
-    public void start(final String threadNamePrefix)
+    public void start(final String threadNamePrefix, final ErrorHandler errorHandler)
     {
         running = true;
+        final ErrorHandler onError = error ->
+        {
+            if (!(error instanceof AgentTerminationException)) // how a worker ends once the pool stops
+            {
+                errorHandler.onError(error);
+            }
+        };
         for (final Worker worker : workers)
         {
-            final Thread thread = new Thread(worker, threadNamePrefix + name + '-' + worker.index());
-            thread.setDaemon(true);
-            worker.bind(thread);
-            thread.start();
+            worker.roleName(threadNamePrefix + name + '-' + worker.index());
+            final AgentRunner agentRunner = new AgentRunner(new WorkerIdleStrategy(worker), onError, null, worker);
+            AgentRunner.startOnThread(agentRunner, runnable ->
+            {
+                final Thread thread = new Thread(runnable);
+                thread.setDaemon(true);
+                worker.bind(thread); // before it starts: a sender may unpark it from the first schedule on
+                return thread;
+            });
         }
     }
 
@@ -104,7 +132,10 @@ public final class ExecutorPool
      */
     public void schedule(final Mailbox mailbox)
     {
-        activations.offer(mailbox);
+        if (!activations.offer(mailbox))
+        {
+            overflow.offer(mailbox);
+        }
         wakeIfNobodySearching();
     }
 
@@ -225,20 +256,29 @@ public final class ExecutorPool
         return clock;
     }
 
+    /** The next mailbox of the global queue: the overflow first, when it has any, so that it cannot starve. */
     Mailbox pollGlobal()
     {
+        if (!overflow.isEmpty())
+        {
+            final Mailbox overflowed = overflow.poll();
+            if (overflowed != null)
+            {
+                return overflowed;
+            }
+        }
         return activations.poll();
     }
 
     boolean hasGlobal()
     {
-        return !activations.isEmpty();
+        return !activations.isEmpty() || !overflow.isEmpty();
     }
 
     /** Whether a searching worker would find something: the global queue or any worker's local queue. */
     boolean hasWorkForIdle()
     {
-        if (!activations.isEmpty())
+        if (hasGlobal())
         {
             return true;
         }

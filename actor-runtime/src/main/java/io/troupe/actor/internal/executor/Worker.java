@@ -1,6 +1,8 @@
 package io.troupe.actor.internal.executor;
 
 import io.troupe.actor.internal.mailbox.Mailbox;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.AgentTerminationException;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -80,11 +82,14 @@ abstract class WorkerPadRight extends WorkerState
  * the global queue; the local queues of other workers (stealing). The hand-off chain gets a budget of
  * {@code eventsPerActivation} activations before queued mailboxes get a turn.
  *
- * <p>Idle: spins (and steals) for the pool's spin time, then parks. A worker that queues work others could
- * take wakes a parked worker only when no worker is searching. Counters are written with opaque stores by
- * this thread only and read from anywhere.
+ * <p>An Agrona {@link Agent}: the pool runs each worker on its own thread with an {@code AgentRunner}, which calls
+ * {@link #doWork()} in a loop and hands its result to the worker's {@link WorkerIdleStrategy}: while there is
+ * nothing to run, spin (yielding, and stealing) for the pool's spin time, then park until woken. A worker that
+ * queues work others could take wakes a parked worker only when no worker is searching. A test drives
+ * {@link #onStart()} and {@link #doWork()} itself, on a pool that never starts threads, with its own clock.
+ * Counters are written with opaque stores by this thread only and read from anywhere.
  */
-public final class Worker extends WorkerPadRight implements Runnable
+public final class Worker extends WorkerPadRight implements Agent
 {
     private static final int BUSY_FLUSH_MASK = 1023;
     /** Every this many turns of its own queues, a worker looks at the global queue first (outside submissions). */
@@ -121,6 +126,7 @@ public final class Worker extends WorkerPadRight implements Runnable
     private final int index;
     private final LocalRunQueue local = new LocalRunQueue();
     private Thread thread;
+    private String roleName;
     private Object context;
 
     Worker(final ExecutorPool pool, final int index)
@@ -135,9 +141,25 @@ public final class Worker extends WorkerPadRight implements Runnable
         this.context = context;
     }
 
+    void roleName(final String roleName)
+    {
+        this.roleName = roleName;
+    }
+
     void bind(final Thread thread)
     {
         this.thread = thread;
+    }
+
+    /**
+     * The worker's name, which is also its thread's: the system's thread prefix, the pool's name, the index.
+     *
+     * @return the name (pool name and index on a pool that never started).
+     */
+    @Override
+    public String roleName()
+    {
+        return roleName != null ? roleName : pool.name() + '-' + index;
     }
 
     /**
@@ -339,25 +361,37 @@ public final class Worker extends WorkerPadRight implements Runnable
         return false;
     }
 
-    @Override
-    public void run()
+    /**
+     * What the worker's thread does after each duty cycle (its {@link WorkerIdleStrategy}): ends the thread once the
+     * pool stops; after a cycle that found nothing, yields while within the pool's spin time, then parks.
+     *
+     * @param workCount what {@link #doWork()} returned.
+     * @throws AgentTerminationException once the pool is stopping, which ends the worker's runner.
+     */
+    void idle(final int workCount)
     {
-        onStart();
-        while (pool.isRunning())
+        if (!pool.isRunning())
         {
-            if (doWork() == 0)
+            throw new AgentTerminationException("pool " + pool.name() + " stopped");
+        }
+        if (workCount == 0)
+        {
+            if (idleCheckNs - spinStartNs < pool.spinBeforeSleepNs())
             {
-                if (idleCheckNs - spinStartNs < pool.spinBeforeSleepNs())
-                {
-                    Thread.yield(); // not onSpinWait: a runnable thread of this node (or another) goes first
-                }
-                else
-                {
-                    park();
-                    spinStartNs = pool.clock().nanoTime();
-                }
+                Thread.yield(); // not onSpinWait: a runnable thread of this node (or another) goes first
+            }
+            else
+            {
+                park();
+                spinStartNs = pool.clock().nanoTime();
             }
         }
+    }
+
+    /** The thread is ending: a worker that was searching stops counting as searching. */
+    @Override
+    public void onClose()
+    {
         if (idle)
         {
             pool.onSearchEnded();
@@ -369,6 +403,7 @@ public final class Worker extends WorkerPadRight implements Runnable
      * Starts counting busy and idle time, idle (searching) first; the worker's thread calls it before its first
      * duty cycle, and so does a test that runs {@link #doWork()} itself.
      */
+    @Override
     public void onStart()
     {
         markNs = pool.clock().nanoTime();
@@ -383,6 +418,7 @@ public final class Worker extends WorkerPadRight implements Runnable
      *
      * @return 1 if a mailbox ran, 0 if there was none.
      */
+    @Override
     public int doWork()
     {
         Mailbox mailbox = idle ? null : next();

@@ -7,7 +7,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -125,5 +127,27 @@ class WorkerDutyCycleTest
         assertThat(zero.doWork()).isZero(); // the busy period ends here
         assertThat(zero.idleNs()).isEqualTo(500);
         assertThat(zero.busyNs()).isEqualTo(200);
+    }
+
+    @Test
+    void moreMailboxesThanTheGlobalQueueHoldsAllRunOnce()
+    {
+        final int count = ExecutorPool.GLOBAL_CAPACITY * 2 + 3;
+        for (int i = 0; i < count; i++)
+        {
+            pool.schedule(mailbox(i));
+        }
+        int runs = 0;
+        while (zero.doWork() + one.doWork() > 0)
+        {
+            runs++;
+        }
+        final Set<String> hints = new HashSet<>();
+        for (final String entry : ran)
+        {
+            assertThat(hints.add(entry.substring(entry.indexOf(':') + 1))).as("%s ran once", entry).isTrue();
+        }
+        assertThat(hints).hasSize(count);
+        assertThat(runs).isPositive();
     }
 }
