@@ -1,7 +1,6 @@
 package io.troupe.actor;
 
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.Validate;
@@ -47,13 +46,7 @@ class CreditAccountLincheckTest
     @Test
     void answersAreLinearizableAndNoWakeUpIsLostOrDoubled()
     {
-        new ModelCheckingOptions()
-            .threads(2)
-            .actorsPerThread(2)
-            .actorsBefore(1)
-            .actorsAfter(1)
-            .iterations(20)
-            .invocationsPerIteration(50)
+        LincheckBudget.modelChecking(2)
             // the model checker switches threads after this many iterations of a loop, taking it for a spin; a
             // debt read loops over all the slots, and must also be explored running through without a switch
             // (with the default of 10, a repayment always lands in the middle of a waiter's read, and a lost

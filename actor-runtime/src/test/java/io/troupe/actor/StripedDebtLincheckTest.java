@@ -1,6 +1,5 @@
 package io.troupe.actor;
 
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.ThreadIdGen;
@@ -41,13 +40,7 @@ class StripedDebtLincheckTest
     @Test
     void sumsDuringAddsCountWhatFinishedAndOnceQuietTheyAreExact()
     {
-        new ModelCheckingOptions()
-            .threads(THREADS)
-            .actorsPerThread(2)
-            .actorsBefore(1)
-            .actorsAfter(1)
-            .iterations(20)
-            .invocationsPerIteration(50)
+        LincheckBudget.modelChecking(THREADS)
             // the model checker switches threads after this many iterations of a loop, taking it for a spin;
             // a sum loops over all the slots, and must also be explored running through without a switch.
             // With this budget the check catches seeded bugs: a cell that publishes an intermediate value, a

@@ -7,7 +7,6 @@ import io.troupe.actor.PoolConfig;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.RecordCodec;
 import io.troupe.testing.Await;
-import io.troupe.testing.FreePorts;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,7 +16,7 @@ import java.util.List;
 /**
  * The tests' multi-node harness: several nodes in one JVM, each with its own actor system, interconnect,
  * embedded media driver and Aeron directory, talking over real UDP on 127.0.0.1 (ports from
- * {@link FreePorts}, Aeron directories named after the cluster and removed on close). Published in
+ * {@link LoopbackPorts}, Aeron directories named after the cluster and removed on close). Published in
  * interconnect's test-jar, so that every module above interconnect tests with the same harness; nodes in
  * child JVMs are {@code cluster-node}'s {@code LocalCluster}.
  *
@@ -63,7 +62,7 @@ public final class TestCluster implements AutoCloseable
     public static TestCluster of(final int count)
     {
         final TestCluster cluster = new TestCluster();
-        final int[] ports = FreePorts.udp(count);
+        final int[] ports = LoopbackPorts.freeUdp(count);
         for (int i = 1; i <= count; i++)
         {
             cluster.nodes.add(new Node(i, ports[i - 1]));

@@ -60,16 +60,4 @@ class AwaitTest
             .hasMessage("interrupted waiting until an interrupt");
         assertThat(Thread.interrupted()).isTrue();
     }
-
-    @Test
-    void freePortsAreDistinct()
-    {
-        final int[] ports = FreePorts.udp(8);
-        assertThat(ports).doesNotHaveDuplicates();
-        for (final int port : ports)
-        {
-            assertThat(port).isBetween(1, 65535);
-        }
-        assertThatThrownBy(() -> FreePorts.udp(0)).isInstanceOf(IllegalArgumentException.class);
-    }
 }

@@ -1,12 +1,10 @@
 package io.troupe.node.local;
 
+import io.troupe.interconnect.LoopbackPorts;
 import io.troupe.node.NodeConfigLoader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +63,7 @@ public final class LocalCluster implements AutoCloseable
             throw new IllegalArgumentException("count " + count + " out of range 1..64");
         }
         final String clusterId = "local-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
-        final LocalCluster cluster = new LocalCluster(dir, clusterId, freeUdpPorts(count));
+        final LocalCluster cluster = new LocalCluster(dir, clusterId, LoopbackPorts.freeUdp(count));
         try
         {
             Files.createDirectories(dir);
@@ -131,34 +129,6 @@ public final class LocalCluster implements AutoCloseable
     private static String quote(final String text)
     {
         return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
-    }
-
-    /** Ports that were free a moment ago: held open together so that they differ, then released. */
-    private static int[] freeUdpPorts(final int count)
-    {
-        final List<DatagramSocket> sockets = new ArrayList<>();
-        try
-        {
-            final int[] ports = new int[count];
-            for (int i = 0; i < count; i++)
-            {
-                final DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-                sockets.add(socket);
-                ports[i] = socket.getLocalPort();
-            }
-            return ports;
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot find free UDP ports on 127.0.0.1", ex);
-        }
-        finally
-        {
-            for (final DatagramSocket socket : sockets)
-            {
-                socket.close();
-            }
-        }
     }
 
     /**

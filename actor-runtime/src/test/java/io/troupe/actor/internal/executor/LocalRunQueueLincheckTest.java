@@ -1,12 +1,12 @@
 package io.troupe.actor.internal.executor;
 
+import io.troupe.actor.LincheckBudget;
 import io.troupe.actor.internal.mailbox.Mailbox;
 import io.troupe.actor.internal.mailbox.SimpleMailbox;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -45,13 +45,7 @@ class LocalRunQueueLincheckTest
     @Test
     void stressNearlyFull()
     {
-        new StressOptions()
-            .threads(3)
-            .actorsPerThread(2)
-            .actorsBefore(1)
-            .actorsAfter(1)
-            .iterations(5)
-            .invocationsPerIteration(500)
+        LincheckBudget.stress(3)
             .sequentialSpecification(NearlyFullSpec.class)
             .check(NearlyFull.class);
     }
@@ -66,13 +60,7 @@ class LocalRunQueueLincheckTest
      */
     private static ModelCheckingOptions modelChecking()
     {
-        return new ModelCheckingOptions()
-            .threads(3)
-            .actorsPerThread(2)
-            .actorsBefore(1)
-            .actorsAfter(1)
-            .iterations(20)
-            .invocationsPerIteration(50)
+        return LincheckBudget.modelChecking(3)
             .addGuarantee(forClasses(LocalRunQueueLincheckTest.class.getName()).methods("prefill").ignore());
     }
 

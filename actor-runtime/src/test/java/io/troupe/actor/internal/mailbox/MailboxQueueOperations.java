@@ -1,5 +1,6 @@
 package io.troupe.actor.internal.mailbox;
 
+import io.troupe.actor.LincheckBudget;
 import io.troupe.actor.internal.queue.QueueNode;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
@@ -50,13 +51,7 @@ public abstract class MailboxQueueOperations
      */
     static ModelCheckingOptions modelChecking()
     {
-        return new ModelCheckingOptions()
-            .threads(3)
-            .actorsPerThread(2)
-            .actorsBefore(1)
-            .actorsAfter(1)
-            .iterations(20)
-            .invocationsPerIteration(50)
+        return LincheckBudget.modelChecking(3)
             .sequentialSpecification(Spec.class);
     }
 
@@ -68,13 +63,7 @@ public abstract class MailboxQueueOperations
      */
     static StressOptions stress()
     {
-        return new StressOptions()
-            .threads(3)
-            .actorsPerThread(2)
-            .actorsBefore(1)
-            .actorsAfter(1)
-            .iterations(5)
-            .invocationsPerIteration(500)
+        return LincheckBudget.stress(3)
             .sequentialSpecification(Spec.class);
     }
 

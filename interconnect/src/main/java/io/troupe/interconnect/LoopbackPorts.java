@@ -1,4 +1,4 @@
-package io.troupe.testing;
+package io.troupe.interconnect;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,13 +7,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 /**
- * Free UDP ports on the loopback address for nodes a test starts. All ports of one call are bound at once
+ * Free UDP ports on the loopback address, for nodes started together on one host (a development cluster, a
+ * test). All ports of one call are bound at once
  * before any is released, so they are distinct; another process may still take one before the node binds it,
  * which shows as a node that cannot start (a clear error), never as two nodes sharing a port.
  */
-public final class FreePorts
+public final class LoopbackPorts
 {
-    private FreePorts()
+    private LoopbackPorts()
     {
     }
 
@@ -25,7 +26,7 @@ public final class FreePorts
      * @throws IllegalArgumentException if count is out of range.
      * @throws UncheckedIOException     if no port can be bound.
      */
-    public static int[] udp(final int count)
+    public static int[] freeUdp(final int count)
     {
         if (count < 1 || count > 1024)
         {

@@ -1,0 +1,28 @@
+package io.troupe.interconnect;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LoopbackPortsTest
+{
+    @Test
+    void freePortsAreDistinctAndInRange()
+    {
+        final int[] ports = LoopbackPorts.freeUdp(8);
+        assertThat(ports).hasSize(8).doesNotHaveDuplicates();
+        for (final int port : ports)
+        {
+            assertThat(port).isBetween(1, 65535);
+        }
+    }
+
+    @Test
+    void aCountOutOfRangeIsRefused()
+    {
+        assertThatThrownBy(() -> LoopbackPorts.freeUdp(0)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("count 0 out of range 1..1024");
+        assertThatThrownBy(() -> LoopbackPorts.freeUdp(1025)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
