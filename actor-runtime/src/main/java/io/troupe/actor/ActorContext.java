@@ -25,6 +25,31 @@ public interface ActorContext
     ActorSystem system();
 
     /**
+     * Sends a typed event, with no flags and cookie 0.
+     *
+     * @param recipient the recipient, local or remote.
+     * @param event     the event; sent by reference within a node, so it should be immutable.
+     * @param <T>       what the recipient accepts.
+     */
+    default <T> void send(final ActorRef<T> recipient, final T event)
+    {
+        send(recipient.id(), event, 0, 0, 0L);
+    }
+
+    /**
+     * Spawns a typed actor on a new {@link MailboxType#SIMPLE} mailbox in this actor's pool.
+     *
+     * @param eventType what the new actor accepts.
+     * @param behavior  its first behaviour.
+     * @param <T>       its event type.
+     * @return its ref.
+     */
+    default <T> ActorRef<T> spawn(final Class<T> eventType, final TypedBehavior<T> behavior)
+    {
+        return system().spawn(eventType, behavior, self().poolId(), MailboxType.SIMPLE);
+    }
+
+    /**
      * Sends an event with type 0, no flags and cookie 0.
      *
      * @param recipient an actor or service id, local or remote.

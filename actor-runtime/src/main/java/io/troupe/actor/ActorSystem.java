@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * The actors of one node: mailboxes, executor pools, the timer, and local services. Start one with
@@ -219,6 +220,104 @@ public abstract class ActorSystem implements AutoCloseable
      * @return a future of the reply (see {@link #ask(ActorId, Object, Duration)}).
      */
     public abstract CompletableFuture<Object> ask(ActorId recipient, Object event, int type, Duration timeout);
+
+    /**
+     * Asks an actor with a typed request and returns its typed reply. The request is built around the ref the
+     * reply must be sent to, so the replier needs nothing but the request:
+     *
+     * <pre>{@code
+     * CompletableFuture<Count> count = system.ask(counter, GetCount::new, Count.class, Duration.ofSeconds(1));
+     * }</pre>
+     *
+     * <p>The reply slot lives until the first outcome and is freed with it: the reply; a timeout; an
+     * {@link Undelivered} notice; or a send that throws (the slot is freed, and the exception thrown here). A reply arriving later is dropped and
+     * counted ({@link SystemCounters#lateReplies()}).
+     *
+     * @param target    the actor asked.
+     * @param request   builds the request from the ref to reply to.
+     * @param replyType the reply's class.
+     * @param timeout   how long to wait; positive.
+     * @param <Q>       what the target accepts.
+     * @param <R>       the reply type.
+     * @return a future of the reply; it fails with {@link java.util.concurrent.TimeoutException} on timeout, with
+     *     {@link UndeliveredException} when the request was not delivered, with {@link ClassCastException} when
+     *     the reply is not a {@code R}. Dependent stages that are not {@code async} run on a runtime thread and
+     *     must not block.
+     * @throws IllegalArgumentException if the timeout is not positive, or the request cannot be sent (e.g. no
+     *     codec for it to reach another node).
+     */
+    public abstract <Q, R> CompletableFuture<R> ask(
+        ActorRef<Q> target, Function<ActorRef<R>, ? extends Q> request, Class<R> replyType, Duration timeout);
+
+    /**
+     * Spawns a typed actor on a new {@link MailboxType#SIMPLE} mailbox in pool 0.
+     *
+     * @param eventType what the actor accepts: events that are not instances of it go to
+     *                  {@link TypedBehavior#receiveSignal}.
+     * @param behavior  its first behaviour.
+     * @param <T>       its event type.
+     * @return its ref.
+     * @throws IllegalStateException if the system has stopped or the mailbox table is full.
+     */
+    public final <T> ActorRef<T> spawn(final Class<T> eventType, final TypedBehavior<T> behavior)
+    {
+        return spawn(eventType, behavior, 0, MailboxType.SIMPLE);
+    }
+
+    /**
+     * Spawns a typed actor on a new mailbox.
+     *
+     * @param eventType what the actor accepts.
+     * @param behavior  its first behaviour.
+     * @param poolId    the pool to pin it to.
+     * @param type      the mailbox type.
+     * @param <T>       its event type.
+     * @return its ref.
+     * @throws IllegalArgumentException if there is no such pool.
+     * @throws IllegalStateException    if the system has stopped or the mailbox table is full.
+     */
+    public abstract <T> ActorRef<T> spawn(Class<T> eventType, TypedBehavior<T> behavior, int poolId, MailboxType type);
+
+    /**
+     * Sends a typed event from outside any actor.
+     *
+     * @param recipient the recipient, local or remote.
+     * @param event     the event.
+     * @param <T>       what the recipient accepts.
+     * @return false if the system is shutting down and refused the event.
+     */
+    public final <T> boolean send(final ActorRef<T> recipient, final T event)
+    {
+        return send(recipient.id(), event, 0, 0, 0L);
+    }
+
+    /**
+     * Registers an actor as this node's instance of a typed service.
+     *
+     * @param key   the service.
+     * @param actor a local actor that accepts the service's events.
+     * @param <T>   the service's event type.
+     * @return the previous instance, or null.
+     * @throws IllegalArgumentException if the actor is not local.
+     */
+    public final <T> ActorRef<T> registerService(final ServiceKey<T> key, final ActorRef<T> actor)
+    {
+        final ActorId previous = registerService(key.id(), actor.id());
+        return previous == null ? null : ActorRef.of(previous);
+    }
+
+    /**
+     * This node's instance of a typed service.
+     *
+     * @param key the service.
+     * @param <T> the service's event type.
+     * @return its ref, or null if none is registered here.
+     */
+    public final <T> ActorRef<T> lookupService(final ServiceKey<T> key)
+    {
+        final ActorId actor = lookupService(key.id());
+        return actor == null ? null : ActorRef.of(actor);
+    }
 
     /**
      * Maps a service id to a local actor. Replaces an earlier mapping of the same name.

@@ -6,6 +6,12 @@ package io.troupe.actor;
  */
 public final class EventTypes
 {
+    /**
+     * Type id 0: "the type of the event's class". A send with it (every typed send, and untyped sends that name no
+     * type) is encoded for another node by the codec registered for the event's class, whose type id the frame
+     * then carries; within a node the type id is not needed. No codec may be registered under it.
+     */
+    public static final int BY_CLASS = 0;
     /** Runtime events: {@link Undelivered}, {@link Poison}, {@link MailboxCollapsed}. */
     public static final int SPACE_SYSTEM = 0;
     /** Interconnect events: {@link NodeConnected}, {@link NodeDisconnected}. */

@@ -20,6 +20,12 @@ import java.util.List;
  * @param timersStale      timers whose cookie was detached, not delivered.
  * @param timersDiscarded  timers dropped by shutdown.
  * @param mailboxesCollapsed memory-tracked mailboxes collapsed by the memory quota.
+ * @param asksPending      asks (from outside or from actors) whose reply slot is still open.
+ * @param asksTimedOut     asks that ended with a timeout.
+ * @param lateReplies      events sent to a reply slot that was already freed (a reply after its ask's timeout,
+ *                         or a second reply), dropped.
+ * @param unhandledEvents  events a typed actor received that were not of its type and that its
+ *                         {@link TypedBehavior#receiveSignal} did not handle, dropped.
  * @param pools            per-pool counters, in pool-id order.
  */
 public record SystemCounters(
@@ -38,6 +44,10 @@ public record SystemCounters(
     long timersStale,
     long timersDiscarded,
     long mailboxesCollapsed,
+    long asksPending,
+    long asksTimedOut,
+    long lateReplies,
+    long unhandledEvents,
     List<PoolCounters> pools)
 {
     /**

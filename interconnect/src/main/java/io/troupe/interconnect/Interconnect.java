@@ -292,7 +292,15 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
         final OutboundFramePool frames = agent.frames;
         final OutboundFrame outbound = frames.acquire();
-        encode(envelope, outbound);
+        try
+        {
+            encode(envelope, outbound);
+        }
+        catch (final RuntimeException ex)
+        {
+            frames.release(outbound);
+            throw ex;
+        }
         outbound.describe(envelope.isTracked() ? envelope : null, pairHash(envelope.sender(), envelope.recipient()),
             envelope.account(), envelope.cost());
         try
@@ -336,24 +344,29 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 envelope.cost(), payload.buffer(), 0, payload.length());
             return;
         }
-        final EventCodec<Object> codec = (EventCodec<Object>)codecs.codec(envelope.type());
         final Object event = envelope.event();
+        final int declaredType = envelope.type();
+        final EventCodec<Object> codec = (EventCodec<Object>)(declaredType == EventTypes.BY_CLASS && event != null ?
+            codecs.codecFor(event.getClass()) : codecs.codec(declaredType));
         if (codec == null)
         {
-            throw new IllegalArgumentException("no codec is registered for event type " + EventTypes.describe(envelope.type()) +
-                " (" + (event == null ? "null" : event.getClass().getName()) + "), so it cannot be sent to node " +
-                envelope.recipient().nodeId() + "; register one in the node's EventCodecRegistry");
+            throw new IllegalArgumentException((declaredType == EventTypes.BY_CLASS ?
+                "no codec is registered for event class " + (event == null ? "null" : event.getClass().getName()) :
+                "no codec is registered for event type " + EventTypes.describe(declaredType) + " (" +
+                (event == null ? "null" : event.getClass().getName()) + ')') +
+                ", so it cannot be sent to node " + envelope.recipient().nodeId() +
+                "; register one in the node's EventCodecRegistry");
         }
         if (!codec.eventClass().isInstance(event))
         {
-            throw new IllegalArgumentException("event type " + EventTypes.describe(envelope.type()) + " is encoded by " +
+            throw new IllegalArgumentException("event type " + EventTypes.describe(declaredType) + " is encoded by " +
                 codec.name() + " as " + codec.eventClass().getName() + ", but the event is " +
                 (event == null ? "null" : event.getClass().getName()));
         }
         final int payloadLength = codec.encodedLength(event);
         checkSize(envelope, payloadLength);
         frame.wrapForEncoding(WireFormat.envelopeLength(payloadLength), buffer);
-        final int payloadAt = encoder.beginEnvelope(buffer, 0, envelope.recipient(), envelope.sender(), envelope.type(),
+        final int payloadAt = encoder.beginEnvelope(buffer, 0, envelope.recipient(), envelope.sender(), codec.typeId(),
             envelope.flags(), envelope.cookie(), accountOwner(envelope), accountId(envelope), envelope.cost(), payloadLength);
         final int written = codec.encode(event, buffer, payloadAt);
         if (written != payloadLength)

@@ -14,37 +14,42 @@ import io.troupe.actor.UndeliveredReason;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A short-lived actor that stands in for a non-actor caller of {@link ActorSystem#ask}: it completes the
- * future with the first event it receives (a reply, an {@link Undelivered} notice, or its own timeout) and
- * passes away.
+ * The reply slot of a non-actor caller of {@link ActorSystem#ask}: a short-lived actor that completes the future
+ * with the first event it receives (a reply, an {@link Undelivered} notice, its own timeout, or word that the
+ * request could not be sent) and passes away. Whoever completes the future (this actor, or the caller when the
+ * send fails, or shutdown) frees the slot in the counters, exactly once.
  */
 final class AskBehavior implements Behavior
 {
-    static final Object TIMEOUT = new Object()
-    {
-        @Override
-        public String toString()
-        {
-            return "AskTimeout";
-        }
-    };
-
     private final CompletableFuture<Object> future = new CompletableFuture<>();
     private final SchedulerCookie timeoutCookie = new SchedulerCookie();
     private final ActorId target;
     private final int type;
+    private final Class<?> replyType;
     private final Duration timeout;
     private final Set<AskBehavior> pending;
+    private final RuntimeCounters counters;
+    private final AtomicBoolean ended = new AtomicBoolean();
 
-    AskBehavior(final ActorId target, final int type, final Duration timeout, final Set<AskBehavior> pending)
+    AskBehavior(
+        final ActorId target,
+        final int type,
+        final Class<?> replyType,
+        final Duration timeout,
+        final Set<AskBehavior> pending,
+        final RuntimeCounters counters)
     {
         this.target = target;
         this.type = type;
+        this.replyType = replyType;
         this.timeout = timeout;
         this.pending = pending;
+        this.counters = counters;
+        pending.add(this);
+        counters.asksPending.incrementAndGet();
     }
 
     CompletableFuture<Object> future()
@@ -61,27 +66,68 @@ final class AskBehavior implements Behavior
     public void receive(final ActorContext ctx, final Envelope envelope)
     {
         final Object event = envelope.event();
-        if (event == TIMEOUT)
+        if (event == ReplySlots.TIMEOUT)
         {
-            future.completeExceptionally(new TimeoutException("no reply from " + target + " within " + timeout));
+            if (end())
+            {
+                counters.asksTimedOut.incrementAndGet();
+                future.completeExceptionally(ReplySlots.timeout(target, timeout));
+            }
+        }
+        else if (event instanceof ReplySlots.SendFailed)
+        {
+            fail(((ReplySlots.SendFailed)event).failure());
         }
         else if (event instanceof Undelivered)
         {
-            future.completeExceptionally(new UndeliveredException((Undelivered)event));
+            fail(new UndeliveredException((Undelivered)event));
+        }
+        else if (replyType.isInstance(event))
+        {
+            if (end())
+            {
+                future.complete(event);
+            }
         }
         else
         {
-            future.complete(event);
+            fail(new ClassCastException("the reply from " + target + " is a " + event.getClass().getName() +
+                ", not the " + replyType.getName() + " asked for"));
         }
-        timeoutCookie.detach();
-        pending.remove(this);
         ctx.passAway();
+    }
+
+    /**
+     * Ends the ask with a failure, unless it has ended.
+     *
+     * @return true if this call ended it.
+     */
+    boolean fail(final Throwable failure)
+    {
+        if (end())
+        {
+            future.completeExceptionally(failure);
+            return true;
+        }
+        return false;
     }
 
     void failOnShutdown()
     {
+        fail(new UndeliveredException(new Undelivered(target, type, 0, UndeliveredReason.SHUTDOWN, true)));
+    }
+
+    /** Frees the slot in the counters before the future completes (so whoever the future wakes sees it freed);
+     * true for the one caller that ends the ask. */
+    private boolean end()
+    {
+        if (!ended.compareAndSet(false, true))
+        {
+            return false;
+        }
         timeoutCookie.detach();
-        future.completeExceptionally(
-            new UndeliveredException(new Undelivered(target, type, 0, UndeliveredReason.SHUTDOWN, true)));
+        pending.remove(this);
+        counters.asksPending.decrementAndGet();
+        return true;
     }
 }

@@ -366,12 +366,36 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     @Override
     public ActorId registerOnOwnMailbox(final Behavior behavior)
     {
+        return registerOnOwnMailbox(behavior, system.nextLocalId());
+    }
+
+    /** Registers a reply slot of the handling actor on its mailbox: it runs in the asker's turns. */
+    ActorId registerReplySlot(final Behavior behavior)
+    {
+        return registerOnOwnMailbox(behavior, system.nextLocalId() | ReplySlots.BIT);
+    }
+
+    private ActorId registerOnOwnMailbox(final Behavior behavior, final long localId)
+    {
         current();
         Objects.requireNonNull(behavior, "behavior");
-        final long localId = system.nextLocalId();
         mailbox.addActor(localId, behavior);
         system.onRegistered();
         return ActorId.fromRaw(localId, mailbox.self(slot, nodeId).raw2());
+    }
+
+    /** Sends, charged like any send of this handler, on behalf of another actor (a reply slot) of this mailbox:
+     * replies and notices go to it. */
+    void sendAs(final ActorId sender, final ActorId recipient, final Object event, final int flags)
+    {
+        Objects.requireNonNull(recipient, "recipient");
+        route(new Envelope(recipient, sender, 0, flags, 0L, event, null), null, -1);
+    }
+
+    /** The envelope being handled. */
+    Envelope envelope()
+    {
+        return current();
     }
 
     @Override

@@ -43,6 +43,10 @@ final class CountersSnapshot
             timer.staleCount(),
             timer.discardedCount(),
             counters.collapsedMailboxes.get(),
+            counters.asksPending.get(),
+            counters.asksTimedOut.get(),
+            counters.lateReplies.get(),
+            counters.unhandledEvents.get(),
             List.copyOf(poolCounters));
     }
 

@@ -4,6 +4,7 @@ import io.troupe.actor.DeadLetterHandler;
 import io.troupe.actor.MailboxCollapsed;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.Behavior;
@@ -18,6 +19,7 @@ import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.SchedulerCookie;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.SystemCounters;
+import io.troupe.actor.TypedBehavior;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.UndeliveredReason;
@@ -47,6 +49,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 
 /**
  * The actors of one node: mailboxes, executor pools, the timer, and local services. Start one with
@@ -198,11 +201,15 @@ public final class LocalActorSystem extends ActorSystem
     @Override
     public ActorId register(final Behavior behavior, final int poolId, final MailboxType type)
     {
-        return registerOwning(behavior, poolId, type, null);
+        return registerOwning(behavior, poolId, type, null, false);
     }
 
     private ActorId registerOwning(
-        final Behavior behavior, final int poolId, final MailboxType type, final Account ownedAccount)
+        final Behavior behavior,
+        final int poolId,
+        final MailboxType type,
+        final Account ownedAccount,
+        final boolean replySlot)
     {
         Objects.requireNonNull(behavior, "behavior");
         Objects.requireNonNull(type, "type");
@@ -216,7 +223,7 @@ public final class LocalActorSystem extends ActorSystem
             closeQuietly(ownedAccount);
             throw new IllegalStateException("actor system of node " + nodeId + " has stopped");
         }
-        final long localId = nextLocalId.getAndIncrement();
+        final long localId = replySlot ? nextLocalId.getAndIncrement() | ReplySlots.BIT : nextLocalId.getAndIncrement();
         final Mailbox mailbox = table.allocate(poolId, type);
         if (ownedAccount != null)
         {
@@ -251,7 +258,7 @@ public final class LocalActorSystem extends ActorSystem
     public ActorId register(final Behavior behavior, final int poolId, final MailboxType type, final Account account)
     {
         Objects.requireNonNull(account, "account");
-        return registerOwning(behavior, poolId, type, account.duplicate());
+        return registerOwning(behavior, poolId, type, account.duplicate(), false);
     }
 
     /**
@@ -438,26 +445,82 @@ public final class LocalActorSystem extends ActorSystem
     @Override
     public CompletableFuture<Object> ask(final ActorId recipient, final Object event, final int type, final Duration timeout)
     {
+        return ask(recipient, askerId -> event, type, Object.class, timeout);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked") // the reply slot completes the future only with an instance of replyType
+    public <Q, R> CompletableFuture<R> ask(
+        final ActorRef<Q> target,
+        final Function<ActorRef<R>, ? extends Q> request,
+        final Class<R> replyType,
+        final Duration timeout)
+    {
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(replyType, "replyType");
+        return (CompletableFuture<R>)(CompletableFuture<?>)ask(
+            target.id(), askerId -> request.apply(ActorRef.of(askerId)), 0, replyType, timeout);
+    }
+
+    private CompletableFuture<Object> ask(
+        final ActorId recipient,
+        final Function<ActorId, Object> request,
+        final int type,
+        final Class<?> replyType,
+        final Duration timeout)
+    {
         Objects.requireNonNull(recipient, "recipient");
-        if (timeout == null || timeout.isNegative() || timeout.isZero())
-        {
-            throw new IllegalArgumentException("ask timeout must be positive: " + timeout);
-        }
+        checkAskTimeout(timeout);
         if (router.phase() != Router.RUNNING)
         {
             counters.rejectedSends.incrementAndGet();
             return CompletableFuture.failedFuture(new UndeliveredException(
                 new Undelivered(recipient, type, 0, UndeliveredReason.SHUTDOWN, false)));
         }
-        final AskBehavior asker = new AskBehavior(recipient, type, timeout, pendingAsks);
-        pendingAsks.add(asker);
-        final ActorId askerId = register(asker);
+        final AskBehavior asker = new AskBehavior(recipient, type, replyType, timeout, pendingAsks, counters);
+        final ActorId askerId;
+        try
+        {
+            askerId = registerOwning(asker, 0, MailboxType.SIMPLE, null, true);
+        }
+        catch (final RuntimeException ex)
+        {
+            asker.fail(ex);
+            return asker.future();
+        }
         timer.schedule(
-            timeout.toNanos(), new Envelope(askerId, askerId, 0, 0, 0L, AskBehavior.TIMEOUT, null), asker.timeoutCookie());
-        final Envelope request = new Envelope(recipient, askerId, type, Envelope.FLAG_TRACK_DELIVERY, 0L, event, null);
-        chargeUncharged(request);
-        router.route(request, null);
+            timeout.toNanos(), new Envelope(askerId, askerId, 0, 0, 0L, ReplySlots.TIMEOUT, null), asker.timeoutCookie());
+        try
+        {
+            final Envelope envelope = new Envelope(
+                recipient, askerId, type, Envelope.FLAG_TRACK_DELIVERY, 0L, request.apply(askerId), null);
+            chargeUncharged(envelope);
+            router.route(envelope, null);
+        }
+        catch (final RuntimeException ex)
+        {
+            // the request never left: end the ask, let its slot pass away, and tell the caller as a send would
+            asker.fail(ex);
+            router.route(new Envelope(askerId, ActorId.NONE, 0, 0, 0L, new ReplySlots.SendFailed(ex), null), null);
+            throw ex;
+        }
         return asker.future();
+    }
+
+    static void checkAskTimeout(final Duration timeout)
+    {
+        if (timeout == null || timeout.isNegative() || timeout.isZero())
+        {
+            throw new IllegalArgumentException("ask timeout must be positive: " + timeout);
+        }
+    }
+
+    @Override
+    public <T> ActorRef<T> spawn(
+        final Class<T> eventType, final TypedBehavior<T> behavior, final int poolId, final MailboxType type)
+    {
+        return ActorRef.of(register(new TypedActor<>(eventType, behavior, this), poolId, type));
     }
 
     /**
@@ -634,6 +697,11 @@ public final class LocalActorSystem extends ActorSystem
     long nextLocalId()
     {
         return nextLocalId.getAndIncrement();
+    }
+
+    RuntimeCounters runtimeCounters()
+    {
+        return counters;
     }
 
     void onRegistered()

@@ -191,6 +191,13 @@ final class Router
             route(envelope, worker);
             return;
         }
+        if (reason == UndeliveredReason.ACTOR_UNKNOWN && ReplySlots.isReplySlot(envelope.recipient()))
+        {
+            // for an ask that already ended: nobody waits for it, and its sender need not hear of it
+            counters.lateReplies.incrementAndGet();
+            envelope.settle();
+            return;
+        }
         if (!envelope.isTracked())
         {
             counters.dropped.incrementAndGet();

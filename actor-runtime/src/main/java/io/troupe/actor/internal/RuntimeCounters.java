@@ -14,4 +14,9 @@ final class RuntimeCounters
     final AtomicLong handlerFailures = new AtomicLong();
     final AtomicLong rejectedSends = new AtomicLong();
     final AtomicLong collapsedMailboxes = new AtomicLong();
+    /** A gauge: incremented when an ask opens its reply slot, decremented when the slot is freed. */
+    final AtomicLong asksPending = new AtomicLong();
+    final AtomicLong asksTimedOut = new AtomicLong();
+    final AtomicLong lateReplies = new AtomicLong();
+    final AtomicLong unhandledEvents = new AtomicLong();
 }

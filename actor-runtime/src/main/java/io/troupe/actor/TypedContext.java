@@ -1,0 +1,126 @@
+package io.troupe.actor;
+
+import java.time.Duration;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * What a typed actor may do while it handles an event. One instance per actor, rebound for each event: use it
+ * only inside {@link TypedBehavior#receive} or {@link TypedBehavior#receiveSignal}, and never keep it.
+ *
+ * @param <T> the type of events the actor accepts.
+ */
+public interface TypedContext<T>
+{
+    /**
+     * This actor's ref.
+     *
+     * @return the ref.
+     */
+    ActorRef<T> self();
+
+    /**
+     * The system the actor lives in.
+     *
+     * @return the system.
+     */
+    ActorSystem system();
+
+    /**
+     * The envelope being handled: its sender, flags and cookie.
+     *
+     * @return the envelope.
+     */
+    Envelope envelope();
+
+    /**
+     * Sends an event. Charged to the account of the event being handled, like every send of a handler.
+     *
+     * @param recipient the recipient, local or remote.
+     * @param event     the event; sent by reference within a node, so it should be immutable.
+     * @param <U>       what the recipient accepts.
+     */
+    <U> void send(ActorRef<U> recipient, U event);
+
+    /**
+     * Sends an event whose non-delivery is reported back: if the recipient does not exist, or its node goes away
+     * before it confirms the event, this actor receives an {@link Undelivered} signal with the cookie.
+     *
+     * @param recipient the recipient.
+     * @param event     the event.
+     * @param cookie    returned in the {@link Undelivered} notice.
+     * @param <U>       what the recipient accepts.
+     */
+    <U> void sendTracked(ActorRef<U> recipient, U event, long cookie);
+
+    /**
+     * Asks another actor and receives the outcome as an event of this actor's own type: {@code adapt} turns the
+     * reply, or the failure, into a {@code T}, which arrives like any other event, in this actor's turn (no
+     * future, no blocking, no other thread). Exactly one outcome arrives: the first reply of type
+     * {@code replyType}; or a {@link java.util.concurrent.TimeoutException} when {@code timeout} passes first;
+     * or an {@link UndeliveredException} when the request cannot be delivered; or a {@link ClassCastException}
+     * when the reply is of another type. The reply slot is freed with the outcome; a reply arriving later is
+     * dropped and counted ({@link SystemCounters#lateReplies()}). A request that cannot be sent at all (e.g. no
+     * codec for it to reach another node) throws here, like a send, and frees the slot with no outcome.
+     *
+     * <pre>{@code
+     * ctx.ask(counter, GetCount::new, Count.class, Duration.ofSeconds(1),
+     *     (count, failure) -> failure == null ? new Total(count.value()) : new CountFailed(failure));
+     * }</pre>
+     *
+     * @param target    the actor asked.
+     * @param request   builds the request from the ref the reply must be sent to.
+     * @param replyType the reply's class.
+     * @param timeout   how long to wait for the reply; positive.
+     * @param adapt     turns (reply, null) or (null, failure) into an event for this actor; runs on this actor's
+     *                  turn; a null result sends nothing.
+     * @param <Q>       what the target accepts.
+     * @param <R>       the reply type.
+     * @throws IllegalArgumentException if the timeout is not positive.
+     */
+    <Q, R> void ask(
+        ActorRef<Q> target,
+        Function<ActorRef<R>, ? extends Q> request,
+        Class<R> replyType,
+        Duration timeout,
+        BiFunction<? super R, Throwable, ? extends T> adapt);
+
+    /**
+     * Switches the actor's behaviour; takes effect from the next event.
+     *
+     * @param next the new behaviour.
+     */
+    void become(TypedBehavior<T> next);
+
+    /**
+     * Spawns a typed actor on a new {@link MailboxType#SIMPLE} mailbox in this actor's pool.
+     *
+     * @param eventType what the new actor accepts.
+     * @param behavior  its first behaviour.
+     * @param <U>       its event type.
+     * @return its ref.
+     */
+    <U> ActorRef<U> spawn(Class<U> eventType, TypedBehavior<U> behavior);
+
+    /**
+     * Delivers an event to this actor after a delay. There is no cancellation.
+     *
+     * @param delay the delay; timers fire on a wheel with about 1 ms resolution.
+     * @param event the event.
+     */
+    void schedule(Duration delay, T event);
+
+    /**
+     * Ends this actor once the current event is handled. Later events to it take the non-delivery path.
+     */
+    void passAway();
+
+    /**
+     * The untyped context of the event being handled, for what only the runtime's own API offers: credit
+     * accounts ({@link ActorContext#ensureClearFunds}), node subscriptions, replies with the request's type and
+     * cookie, sends with explicit type ids.
+     *
+     * @return the context; valid only during this call.
+     */
+    ActorContext untyped();
+}

@@ -1,0 +1,106 @@
+package io.troupe.actor.internal;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.SchedulerCookie;
+import io.troupe.actor.TypedContext;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredException;
+
+import java.time.Duration;
+import java.util.function.BiFunction;
+
+/**
+ * The reply slot of an actor's {@link TypedContext#ask}: an actor on the asker's own mailbox (so it runs in the
+ * asker's turns, never beside it) that takes the first outcome of the ask (a reply, an {@link Undelivered}
+ * notice, or its timeout), adapts it into an event of the asker's type, sends that to the asker, and passes
+ * away. When the request cannot be sent the asker hears of it from the exception, and the slot just passes away.
+ *
+ * @param <R> the reply type.
+ */
+final class ActorAsk<R> implements Behavior
+{
+    private final SchedulerCookie timeoutCookie = new SchedulerCookie();
+    private final ActorId asker;
+    private final ActorId target;
+    private final Class<R> replyType;
+    private final Duration timeout;
+    private final BiFunction<? super R, Throwable, ?> adapt;
+    private final RuntimeCounters counters;
+    private boolean cancelled;
+
+    ActorAsk(
+        final ActorId asker,
+        final ActorId target,
+        final Class<R> replyType,
+        final Duration timeout,
+        final BiFunction<? super R, Throwable, ?> adapt,
+        final RuntimeCounters counters)
+    {
+        this.asker = asker;
+        this.target = target;
+        this.replyType = replyType;
+        this.timeout = timeout;
+        this.adapt = adapt;
+        this.counters = counters;
+        counters.asksPending.incrementAndGet();
+    }
+
+    SchedulerCookie timeoutCookie()
+    {
+        return timeoutCookie;
+    }
+
+    /** The request could not be sent, and the asker was told by the exception: free the slot, no outcome. */
+    void cancel()
+    {
+        cancelled = true;
+        timeoutCookie.detach();
+        counters.asksPending.decrementAndGet();
+    }
+
+    @Override
+    public void receive(final ActorContext ctx, final Envelope envelope)
+    {
+        ctx.passAway();
+        if (cancelled)
+        {
+            return;
+        }
+        timeoutCookie.detach();
+        counters.asksPending.decrementAndGet();
+        final Object event = envelope.event();
+        final Object outcome;
+        if (replyType.isInstance(event))
+        {
+            outcome = adapt.apply(replyType.cast(event), null);
+        }
+        else if (event == ReplySlots.TIMEOUT)
+        {
+            counters.asksTimedOut.incrementAndGet();
+            outcome = adapt.apply(null, ReplySlots.timeout(target, timeout));
+        }
+        else if (event instanceof Undelivered)
+        {
+            outcome = adapt.apply(null, new UndeliveredException((Undelivered)event));
+        }
+        else
+        {
+            outcome = adapt.apply(null, new ClassCastException("the reply from " + target + " is a " +
+                (event == null ? "null" : event.getClass().getName()) + ", not the " + replyType.getName() +
+                " asked for"));
+        }
+        if (outcome != null)
+        {
+            ctx.send(asker, outcome);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ActorAsk{asker=" + asker + ", target=" + target + ", reply=" + replyType.getName() + '}';
+    }
+}

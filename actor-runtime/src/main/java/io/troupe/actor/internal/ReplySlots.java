@@ -1,0 +1,45 @@
+package io.troupe.actor.internal;
+
+import io.troupe.actor.ActorId;
+
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The ids of reply slots: the short-lived actors that stand in for an asker until the first outcome of its ask.
+ * Their local ids have the top bit set (ordinary local ids count up from 1 and never reach it), so that an event
+ * for a slot that is already freed is recognised as a late reply, dropped and counted, rather than reported to
+ * its sender as undelivered.
+ */
+final class ReplySlots
+{
+    static final long BIT = 1L << 63;
+
+    /** The event a reply slot's timer delivers. */
+    static final Object TIMEOUT = new Object()
+    {
+        @Override
+        public String toString()
+        {
+            return "AskTimeout";
+        }
+    };
+
+    private ReplySlots()
+    {
+    }
+
+    static boolean isReplySlot(final ActorId id)
+    {
+        return (id.localId() & BIT) != 0 && !id.isService();
+    }
+
+    static TimeoutException timeout(final ActorId target, final Object timeout)
+    {
+        return new TimeoutException("no reply from " + target + " within " + timeout);
+    }
+
+    /** Tells a reply slot that its request could not be sent, so that it ends its ask with the failure. */
+    record SendFailed(Throwable failure)
+    {
+    }
+}
