@@ -24,6 +24,25 @@ public interface EventCodec<T> extends EventDecoder<T>
     String name();
 
     /**
+     * What a node tells its peers about this codec at the handshake, with its type id: two nodes that give one
+     * type id different fingerprints bind it to different things and refuse each other. The default hashes the
+     * name; {@link DerivedCodec} hashes the name and the shape. A hand-written codec whose wire form changes
+     * under the same name should return a new value.
+     *
+     * @return the fingerprint.
+     */
+    default long fingerprint()
+    {
+        long hash = 0xcbf29ce484222325L;
+        for (final byte b : name().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        {
+            hash ^= b & 0xFF;
+            hash *= 0x100000001b3L;
+        }
+        return hash;
+    }
+
+    /**
      * The class of the events this codec encodes; a registry maps it (exactly, not its subclasses) to this codec.
      *
      * @return the event class.

@@ -148,6 +148,19 @@ public final class EventCodecRegistry
         }
 
         /**
+         * Registers the {@link DerivedCodec} of an event class: its type id derived from the class's binary name.
+         *
+         * @param eventClass a record, an enum, String, byte[] or a boxed primitive.
+         * @return this builder.
+         * @throws IllegalArgumentException if the class or a type it holds is not supported.
+         * @throws IllegalStateException    if its type id or event class is already registered.
+         */
+        public Builder register(final Class<?> eventClass)
+        {
+            return register(DerivedCodec.of(eventClass));
+        }
+
+        /**
          * Registers a codec of one of Troupe's own subsystems, whose type id must be in a Troupe space
          * ({@link EventTypes#SPACE_SYSTEM}..{@link EventTypes#SPACE_MEMQUOTA}). Troupe modules use this;
          * applications use {@link #register}.
@@ -232,6 +245,10 @@ public final class EventCodecRegistry
             if (codec.eventClass() == null)
             {
                 throw new IllegalArgumentException(describe(codec) + " has no event class");
+            }
+            if (codec.typeId() == EventTypes.BY_CLASS)
+            {
+                throw new IllegalArgumentException(describe(codec) + " uses type id 0, which means \"by class\"");
             }
         }
 

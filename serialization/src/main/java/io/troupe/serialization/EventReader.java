@@ -23,6 +23,8 @@ public final class EventReader
     private int offset;
     private int position;
     private int limit;
+    /** How deep in nested values a derived codec is reading: bounded, so a hostile payload cannot exhaust the stack. */
+    int depth;
 
     /**
      * Creates a reader; {@link #wrap} it before reading.
@@ -58,6 +60,7 @@ public final class EventReader
     public void reset()
     {
         buffer = null;
+        depth = 0;
         offset = 0;
         position = 0;
         limit = 0;
@@ -257,7 +260,13 @@ public final class EventReader
         return at;
     }
 
-    private MalformedEventException malformed(final String problem)
+    /**
+     * An exception that rejects the payload being read, for a reader's own checks (a value out of range).
+     *
+     * @param problem what is wrong, with where it is.
+     * @return the exception, to throw.
+     */
+    public MalformedEventException malformed(final String problem)
     {
         return new MalformedEventException(typeId, problem);
     }

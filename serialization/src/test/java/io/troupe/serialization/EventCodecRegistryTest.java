@@ -142,7 +142,7 @@ class EventCodecRegistryTest
         final EventCodec<Fill> nameless = new ForwardingCodec<>(FILL, "", Fill.class);
         final EventCodec<Fill> classless = new ForwardingCodec<>(FILL, "orders.Fill", null);
 
-        assertThatThrownBy(() -> EventCodecRegistry.builder().register(null))
+        assertThatThrownBy(() -> EventCodecRegistry.builder().register((EventCodec<?>)null))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be null");
         assertThatThrownBy(() -> EventCodecRegistry.builder().register(nameless))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("has no name");
