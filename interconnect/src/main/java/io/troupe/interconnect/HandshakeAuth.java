@@ -58,6 +58,7 @@ final class HandshakeAuth
 
     private final Mac mac;
     private final RandomGenerator random;
+    private static final byte[] NO_TYPES = new byte[0];
     private final byte[] scratch = new byte[Long.BYTES];
     private final byte[] expectedProof = new byte[PROOF_BYTES];
 
@@ -135,6 +136,36 @@ final class HandshakeAuth
         final long verifierIncarnation,
         final byte[] challenge)
     {
+        return prove(phase, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge,
+            NO_TYPES);
+    }
+
+    /**
+     * Proves knowledge of the secret for a peer's challenge, and binds the step's type table to the proof, so
+     * the table cannot be changed on the way without the proof failing. An empty table adds nothing to the MAC:
+     * the proof is then the one {@link #prove(HandshakePhase, String, int, long, int, long, byte[])} makes, as
+     * a node that sends no table makes it.
+     *
+     * @param phase               as for the other overload.
+     * @param clusterId           the cluster's id.
+     * @param proverNodeId        node id of the side that proves.
+     * @param proverIncarnation   incarnation of the side that proves.
+     * @param verifierNodeId      node id of the side that asked.
+     * @param verifierIncarnation incarnation of the side that asked.
+     * @param challenge           the challenge the verifier sent.
+     * @param types               the type table the step carries, possibly empty.
+     * @return {@link #PROOF_BYTES} bytes, newly allocated.
+     */
+    public byte[] prove(
+        final HandshakePhase phase,
+        final String clusterId,
+        final int proverNodeId,
+        final long proverIncarnation,
+        final int verifierNodeId,
+        final long verifierIncarnation,
+        final byte[] challenge,
+        final byte[] types)
+    {
         final byte[] label = label(phase);
         if (label == null)
         {
@@ -144,8 +175,10 @@ final class HandshakeAuth
         Objects.requireNonNull(clusterId, "clusterId");
         Objects.requireNonNull(challenge, "challenge");
 
+        Objects.requireNonNull(types, "types");
         final byte[] proof = new byte[PROOF_BYTES];
-        mac(label, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge, proof);
+        mac(label, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge, types,
+            proof);
         return proof;
     }
 
@@ -174,14 +207,43 @@ final class HandshakeAuth
         final byte[] challenge,
         final byte[] proof)
     {
+        return verify(phase, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge,
+            NO_TYPES, proof);
+    }
+
+    /**
+     * Checks a peer's proof over a challenge this node sent and the type table the same step carried.
+     *
+     * @param phase               the step that carried the proof.
+     * @param clusterId           the cluster's id; null fails.
+     * @param proverNodeId        node id of the side that proved (the peer).
+     * @param proverIncarnation   incarnation of the side that proved.
+     * @param verifierNodeId      node id of the side that asked (this node).
+     * @param verifierIncarnation incarnation of the side that asked.
+     * @param challenge           the challenge this node sent; null or empty fails.
+     * @param types               the type table received with the proof; null fails.
+     * @param proof               the proof received; null or of the wrong length fails.
+     * @return true only if the proof was made with the same secret over the same inputs.
+     */
+    public boolean verify(
+        final HandshakePhase phase,
+        final String clusterId,
+        final int proverNodeId,
+        final long proverIncarnation,
+        final int verifierNodeId,
+        final long verifierIncarnation,
+        final byte[] challenge,
+        final byte[] types,
+        final byte[] proof)
+    {
         final byte[] label = label(phase);
-        if (label == null || clusterId == null || challenge == null || challenge.length == 0 ||
+        if (label == null || clusterId == null || challenge == null || challenge.length == 0 || types == null ||
             proof == null || proof.length != PROOF_BYTES)
         {
             return false;
         }
 
-        mac(label, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge,
+        mac(label, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge, types,
             expectedProof);
         return MessageDigest.isEqual(expectedProof, proof);
     }
@@ -227,6 +289,7 @@ final class HandshakeAuth
         final int verifierNodeId,
         final long verifierIncarnation,
         final byte[] challenge,
+        final byte[] types,
         final byte[] output)
     {
         updateBytes(DOMAIN_BYTES);
@@ -237,6 +300,10 @@ final class HandshakeAuth
         updateInt(verifierNodeId);
         updateLong(verifierIncarnation);
         updateBytes(challenge);
+        if (types.length > 0)
+        {
+            updateBytes(types);
+        }
         try
         {
             mac.doFinal(output, 0); // also resets the Mac for the next proof

@@ -47,12 +47,16 @@ final class InboundFrames implements FrameHandler
     private final UnsafeBuffer expanded = new UnsafeBuffer(new byte[1024]);
     final AtomicLong unauthenticated = new AtomicLong();
     final AtomicLong misrouted = new AtomicLong();
+    /** Envelopes naming an event type this node has no codec for: never delivered, never decoded. */
+    final AtomicLong unknownTypes = new AtomicLong();
     private int streamId;
     private int sessionId;
     private long position;
     /** The stream position before the data-stream message being read (-1: not read yet). */
     private long messagePositionBefore = -1;
     private boolean loggedBadFrame;
+    /** Unknown types already logged (at most 64 kept: a hostile peer cannot grow it). */
+    private final org.agrona.collections.IntHashSet loggedUnknownTypes = new org.agrona.collections.IntHashSet();
     /** The account the last charged arrival named (see {@link #resolve}). */
     private Chargeable lastAccount;
     private int lastOwner;
@@ -63,7 +67,7 @@ final class InboundFrames implements FrameHandler
     {
         this.agent = agent;
         this.codecs = codecs;
-        this.maxFrameBytes = Math.max(WireFormat.MIN_MAX_FRAME_BYTES, WireFormat.envelopeLength(agent.config.maxEventBytes()));
+        this.maxFrameBytes = Math.max(WireFormat.MAX_HANDSHAKE_BYTES, WireFormat.envelopeLength(agent.config.maxEventBytes()));
         this.decoder = new FrameDecoder(this, maxFrameBytes);
         this.wholeDecoder = new FrameDecoder(this, maxFrameBytes);
     }
@@ -257,6 +261,21 @@ final class InboundFrames implements FrameHandler
             receipts = peer.bulkReceipts;
         }
         final Envelope envelope = frame.toEnvelope(codecs);
+        if (codecs.codec(envelope.type()) == null)
+        {
+            // registration is the allowlist: an unregistered type is never handed to an actor to decode
+            unknownTypes.incrementAndGet();
+            if (loggedUnknownTypes.size() < 64 && loggedUnknownTypes.add(envelope.type()))
+            {
+                LOG.warn("node {}: node {} sent an event of type {}, which has no codec here; dropped (sender told if " +
+                    "tracked)", agent.nodeId, peer.nodeId, io.troupe.actor.EventTypes.describe(envelope.type()));
+            }
+            if (envelope.isTracked())
+            {
+                agent.notifyUndelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);
+            }
+            return;
+        }
         final ActorId recipient = envelope.recipient();
         if (!agent.system.isLocalNode(recipient.nodeId()))
         {

@@ -456,6 +456,18 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
+     * Handshakes this node refused because the peer binds one of this node's application event type ids to a
+     * different type (another codec name or shape); each refusal also counts in the peer's
+     * {@link PeerCounters#handshakesRefused()} and is logged once per peer and reason, naming the types.
+     *
+     * @return the count.
+     */
+    public long typeConflicts()
+    {
+        return agent.sessions.typeConflicts.get();
+    }
+
+    /**
      * Per-peer counters.
      *
      * @return one entry per configured peer.
@@ -468,6 +480,18 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             list.add(peer.counters());
         }
         return list;
+    }
+
+    /**
+     * Envelopes from peers that named an event type this node has no codec for: dropped before any actor sees
+     * them (registration is the allowlist), the sender told with {@code Undelivered(ACTOR_UNKNOWN)} if tracked,
+     * and logged once per type. Also counted in {@link #unauthenticatedFrames()}.
+     *
+     * @return the count.
+     */
+    public long unknownTypeEvents()
+    {
+        return agent.inbound.unknownTypes.get();
     }
 
     /**

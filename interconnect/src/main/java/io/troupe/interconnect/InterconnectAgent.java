@@ -60,7 +60,7 @@ final class InterconnectAgent implements Agent
     private final FragmentAssembler controlAssembler;
     private final FragmentAssembler dataAssembler;
     private final FragmentAssembler bulkAssembler;
-    private final InboundFrames inbound;
+    final InboundFrames inbound;
     private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(4096);
     private final long heartbeatIntervalNs;
     private final long ackIntervalNs;
@@ -109,7 +109,7 @@ final class InterconnectAgent implements Agent
         this.controlSubscription = controlSubscription;
         this.dataSubscription = dataSubscription;
         this.bulkSubscription = bulkSubscription;
-        this.sessions = new Sessions(this, auth);
+        this.sessions = new Sessions(this, auth, codecs);
         this.inbound = new InboundFrames(this, codecs);
         this.controlAssembler = new FragmentAssembler(inbound::onControlFragment);
         this.dataAssembler = new FragmentAssembler(inbound::onDataFragment);
@@ -450,6 +450,7 @@ final class InterconnectAgent implements Agent
 
     long inboundUnauthenticated()
     {
-        return inbound.unauthenticated.get() + inbound.misrouted.get() + sessions.unknownNodeHandshakes.get();
+        return inbound.unauthenticated.get() + inbound.misrouted.get() + inbound.unknownTypes.get() +
+            sessions.unknownNodeHandshakes.get();
     }
 }

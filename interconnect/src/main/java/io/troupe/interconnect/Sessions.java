@@ -4,7 +4,9 @@ import io.aeron.ExclusivePublication;
 import io.troupe.serialization.wire.GoodbyeReason;
 import io.troupe.serialization.wire.Handshake;
 import io.troupe.serialization.wire.HandshakeFrame;
+import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.HandshakePhase;
+import io.troupe.serialization.wire.TypeTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The session life cycle of every peer, on the agent thread: the handshake (the node with the lower id
  * initiates: HELLO, WELCOME, CONFIRM, each proving the cluster secret over the other side's fresh
  * challenge), heartbeats and failure detection, goodbyes, and the control frames that carry them. A peer
- * that shows up with a new incarnation ends its old session first.
+ * that shows up with a new incarnation ends its old session first. WELCOME and CONFIRM carry the sender's
+ * application event types ({@link TypeTable}), bound to its proof; a side that finds one type id bound to
+ * something else on the other refuses the handshake, naming the types.
  */
 final class Sessions
 {
@@ -23,15 +27,21 @@ final class Sessions
 
     private final InterconnectAgent agent;
     private final HandshakeAuth auth;
+    private final EventCodecRegistry codecs;
+    private final byte[] ourTypes;
     private final RefusalLog refusals = new RefusalLog();
     private final String clusterId;
     private final long handshakeTimeoutNs;
     final AtomicLong unknownNodeHandshakes = new AtomicLong();
+    /** Handshakes this node refused because the peer binds one of its type ids to another type. */
+    final AtomicLong typeConflicts = new AtomicLong();
 
-    Sessions(final InterconnectAgent agent, final HandshakeAuth auth)
+    Sessions(final InterconnectAgent agent, final HandshakeAuth auth, final EventCodecRegistry codecs)
     {
         this.agent = agent;
         this.auth = auth;
+        this.codecs = codecs;
+        this.ourTypes = TypeTable.encode(codecs);
         this.clusterId = agent.config.clusterId();
         this.handshakeTimeoutNs = agent.config.failureTimeout().toNanos();
     }
@@ -136,10 +146,10 @@ final class Sessions
         peer.peerSessionId = sessionId;
         peer.ourChallenge = auth.newChallenge();
         final byte[] proof = auth.prove(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation,
-            peer.nodeId, frame.incarnation(), frame.challenge());
+            peer.nodeId, frame.incarnation(), frame.challenge(), ourTypes);
         send(peer, new Handshake(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             frame.incarnation(), InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
-            peer.ourChallenge, proof, ""));
+            peer.ourChallenge, proof, "", ourTypes));
         peer.state = Peer.WELCOME_SENT;
         peer.nextHandshakeNs = nowNs + handshakeTimeoutNs;
     }
@@ -150,11 +160,16 @@ final class Sessions
         {
             return; // an answer to an older HELLO of ours
         }
+        final byte[] theirTypes = frame.types();
         String problem = checkIdentity(frame);
         if (problem == null && !auth.verify(HandshakePhase.WELCOME, clusterId, peer.nodeId, frame.incarnation(),
-            agent.nodeId, agent.incarnation, peer.ourChallenge, frame.proof()))
+            agent.nodeId, agent.incarnation, peer.ourChallenge, theirTypes, frame.proof()))
         {
             problem = "its proof of the cluster secret is wrong (different cluster secrets?)";
+        }
+        if (problem == null)
+        {
+            problem = checkTypes(theirTypes, peer);
         }
         if (problem != null)
         {
@@ -162,10 +177,10 @@ final class Sessions
             return;
         }
         final byte[] proof = auth.prove(HandshakePhase.CONFIRM, clusterId, agent.nodeId, agent.incarnation,
-            peer.nodeId, frame.incarnation(), frame.challenge());
+            peer.nodeId, frame.incarnation(), frame.challenge(), ourTypes);
         send(peer, new Handshake(HandshakePhase.CONFIRM, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             frame.incarnation(), InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
-            NONE, proof, ""));
+            NONE, proof, "", ourTypes));
         peer.peerIncarnation = frame.incarnation();
         peer.peerSessionId = sessionId;
         refusals.clear(peer.nodeId);
@@ -179,10 +194,17 @@ final class Sessions
         {
             return;
         }
+        final byte[] theirTypes = frame.types();
         if (!auth.verify(HandshakePhase.CONFIRM, clusterId, peer.nodeId, frame.incarnation(), agent.nodeId,
-            agent.incarnation, peer.ourChallenge, frame.proof()))
+            agent.incarnation, peer.ourChallenge, theirTypes, frame.proof()))
         {
             refuse(peer, "its proof of the cluster secret is wrong (different cluster secrets?)", frame.incarnation(), nowNs);
+            return;
+        }
+        final String conflict = checkTypes(theirTypes, peer);
+        if (conflict != null)
+        {
+            refuse(peer, conflict, frame.incarnation(), nowNs);
             return;
         }
         refusals.clear(peer.nodeId);
@@ -191,6 +213,17 @@ final class Sessions
         {
             peer.detector.onHeartbeatSent(nowNs);
         }
+    }
+
+    /** Null if the peer's verified type table agrees with this node's codecs; else which types conflict. */
+    private String checkTypes(final byte[] theirTypes, final Peer peer)
+    {
+        final String conflict = TypeTable.conflicts(codecs, theirTypes, peer.nodeId);
+        if (conflict != null)
+        {
+            typeConflicts.incrementAndGet();
+        }
+        return conflict;
     }
 
     /** Null if the frame's cluster, addressee and versions fit; else what is wrong. */

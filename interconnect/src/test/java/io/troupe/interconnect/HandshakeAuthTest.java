@@ -46,6 +46,25 @@ class HandshakeAuthTest
     }
 
     @Test
+    void theTypeTableIsBoundToTheProofAndAnEmptyOneAddsNothing()
+    {
+        final byte[] challenge = alice.newChallenge();
+        final byte[] types = {1, 2, 3, 4, 5, 6, 7, 8};
+        final byte[] proof = bob.prove(WELCOME, CLUSTER, B, INC_B, A, INC_A, challenge, types);
+
+        assertThat(alice.verify(WELCOME, CLUSTER, B, INC_B, A, INC_A, challenge, types, proof)).isTrue();
+        final byte[] tampered = types.clone();
+        tampered[7] ^= 1;
+        assertThat(alice.verify(WELCOME, CLUSTER, B, INC_B, A, INC_A, challenge, tampered, proof)).isFalse();
+        assertThat(alice.verify(WELCOME, CLUSTER, B, INC_B, A, INC_A, challenge, new byte[0], proof))
+            .as("a table stripped on the way").isFalse();
+        assertThat(alice.verify(WELCOME, CLUSTER, B, INC_B, A, INC_A, challenge, null, proof)).isFalse();
+        // a node that sends no table (schema version 2) proves exactly as before
+        assertThat(bob.prove(WELCOME, CLUSTER, B, INC_B, A, INC_A, challenge, new byte[0]))
+            .isEqualTo(bob.prove(WELCOME, CLUSTER, B, INC_B, A, INC_A, challenge));
+    }
+
+    @Test
     void theMacInstanceIsReusedWithoutCarryingStateBetweenProofs()
     {
         final byte[] challenge = alice.newChallenge();

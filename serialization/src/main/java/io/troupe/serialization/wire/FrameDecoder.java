@@ -184,7 +184,7 @@ public final class FrameDecoder
         {
             return FrameResult.TRUNCATED_BLOCK;
         }
-        final FrameResult shape = validateTail(buffer, blockOffset + blockLength, end, layout, frame);
+        final FrameResult shape = validateTail(buffer, blockOffset + blockLength, end, layout, frame, version);
         if (shape != FrameResult.OK)
         {
             return shape;
@@ -240,7 +240,12 @@ public final class FrameDecoder
 
     /** Groups, then variable-length fields, in schema order; records where each lies for the view. */
     private static FrameResult validateTail(
-        final DirectBuffer buffer, final int start, final int end, final TemplateLayout layout, final Frame frame)
+        final DirectBuffer buffer,
+        final int start,
+        final int end,
+        final TemplateLayout layout,
+        final Frame frame,
+        final int version)
     {
         int position = start;
         final int[] groupMins = layout.groupMinBlockLengths;
@@ -268,8 +273,15 @@ public final class FrameDecoder
             position += (int)entriesLength;
         }
         final int[] varMax = layout.varDataMaxLengths;
+        final int[] varSince = layout.varDataSinceVersions;
         for (int v = 0; v < varMax.length; v++)
         {
+            if (varSince[v] > version)
+            {
+                frame.varLengths[v] = 0; // added by a later version than the frame's: absent, reads as empty
+                frame.varOffsets[v] = position;
+                continue;
+            }
             if (end - position < WireFormat.VAR_DATA_HEADER_LENGTH)
             {
                 return FrameResult.TRUNCATED_VAR_DATA;

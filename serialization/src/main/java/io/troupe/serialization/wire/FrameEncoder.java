@@ -232,7 +232,9 @@ public final class FrameEncoder
         final byte[] challenge = orEmpty(step.challenge());
         final byte[] proof = orEmpty(step.proof());
         final byte[] detail = utf8(step.detail());
+        final byte[] types = orEmpty(step.types());
         checkLimit("cluster id", clusterId.length, WireFormat.MAX_CLUSTER_ID_BYTES);
+        checkLimit("type table", types.length, WireFormat.MAX_TYPE_TABLE_BYTES);
         checkLimit("challenge", challenge.length, WireFormat.MAX_AUTH_BYTES);
         checkLimit("proof", proof.length, WireFormat.MAX_AUTH_BYTES);
         checkLimit("detail", detail.length, WireFormat.MAX_DETAIL_BYTES);
@@ -243,7 +245,8 @@ public final class FrameEncoder
             throw new IllegalArgumentException("a handshake step cannot be sent as UNKNOWN");
         }
         requireRoom(buffer, offset, WireFormat.HEADER_LENGTH + HandshakeEncoder.BLOCK_LENGTH +
-            4 * WireFormat.VAR_DATA_HEADER_LENGTH + clusterId.length + challenge.length + proof.length + detail.length,
+            5 * WireFormat.VAR_DATA_HEADER_LENGTH + clusterId.length + challenge.length + proof.length + detail.length +
+            types.length,
             "handshake");
         handshake.wrapAndApplyHeader(buffer, offset, header)
             .incarnation(step.incarnation())
@@ -256,7 +259,8 @@ public final class FrameEncoder
             .putClusterId(clusterId, 0, clusterId.length)
             .putChallenge(challenge, 0, challenge.length)
             .putProof(proof, 0, proof.length)
-            .putDetail(detail, 0, detail.length);
+            .putDetail(detail, 0, detail.length)
+            .putTypes(types, 0, types.length);
         return handshake.limit() - offset;
     }
 

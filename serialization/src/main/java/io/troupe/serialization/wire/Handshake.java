@@ -16,6 +16,8 @@ package io.troupe.serialization.wire;
  * @param proof              the proof for the peer's challenge, at most {@link WireFormat#MAX_AUTH_BYTES}; may be
  *                           empty.
  * @param detail             free text (e.g. why refused), at most {@link WireFormat#MAX_DETAIL_BYTES}; may be empty.
+ * @param types              the sender's application event types ({@link TypeTable#encode}), at most
+ *                           {@link WireFormat#MAX_TYPE_TABLE_BYTES}; empty except in WELCOME and CONFIRM.
  */
 public record Handshake(
     HandshakePhase phase,
@@ -28,6 +30,38 @@ public record Handshake(
     int maxProtocolVersion,
     byte[] challenge,
     byte[] proof,
-    String detail)
+    String detail,
+    byte[] types)
 {
+    /**
+     * A step that carries no type table (HELLO, REFUSE).
+     *
+     * @param phase              the step.
+     * @param clusterId          the cluster's id.
+     * @param nodeId             the sender's node id.
+     * @param incarnation        the sender's incarnation.
+     * @param peerNodeId         the node the sender believes it talks to.
+     * @param peerIncarnation    the peer incarnation this step answers.
+     * @param minProtocolVersion oldest protocol version the sender speaks.
+     * @param maxProtocolVersion newest protocol version the sender speaks.
+     * @param challenge          what the peer must prove.
+     * @param proof              the proof for the peer's challenge.
+     * @param detail             free text.
+     */
+    public Handshake(
+        final HandshakePhase phase,
+        final String clusterId,
+        final int nodeId,
+        final long incarnation,
+        final int peerNodeId,
+        final long peerIncarnation,
+        final int minProtocolVersion,
+        final int maxProtocolVersion,
+        final byte[] challenge,
+        final byte[] proof,
+        final String detail)
+    {
+        this(phase, clusterId, nodeId, incarnation, peerNodeId, peerIncarnation, minProtocolVersion, maxProtocolVersion,
+            challenge, proof, detail, new byte[0]);
+    }
 }

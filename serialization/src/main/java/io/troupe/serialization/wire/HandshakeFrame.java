@@ -128,4 +128,15 @@ public final class HandshakeFrame extends Frame
     {
         return varString(3);
     }
+
+    /**
+     * The sender's application event types (see {@link TypeTable}); empty in HELLO and REFUSE, and from a node of
+     * schema version 2 or older (allocates).
+     *
+     * @return the table's bytes.
+     */
+    public byte[] types()
+    {
+        return varBytes(4);
+    }
 }

@@ -26,7 +26,7 @@ final class TemplateLayout
     /** Largest template id with a layout, plus one. */
     static final int TABLE_SIZE = 128;
     static final int MAX_GROUPS = 1;
-    static final int MAX_VAR_DATA = 4;
+    static final int MAX_VAR_DATA = 5;
 
     private static final int[] NONE = new int[0];
     private static final TemplateLayout[] TABLE = buildTable();
@@ -37,6 +37,8 @@ final class TemplateLayout
     private final int[] minBlockLengths;
     final int[] groupMinBlockLengths;
     final int[] varDataMaxLengths;
+    /** The version that added each variable-length field: a frame of an older version ends before it. */
+    final int[] varDataSinceVersions;
 
     private TemplateLayout(
         final int templateId,
@@ -45,11 +47,23 @@ final class TemplateLayout
         final int[] groupMinBlockLengths,
         final int[] varDataMaxLengths)
     {
+        this(templateId, name, minBlockLengths, groupMinBlockLengths, varDataMaxLengths, new int[varDataMaxLengths.length]);
+    }
+
+    private TemplateLayout(
+        final int templateId,
+        final String name,
+        final int[] minBlockLengths,
+        final int[] groupMinBlockLengths,
+        final int[] varDataMaxLengths,
+        final int[] varDataSinceVersions)
+    {
         this.templateId = templateId;
         this.name = name;
         this.minBlockLengths = minBlockLengths;
         this.groupMinBlockLengths = groupMinBlockLengths;
         this.varDataMaxLengths = varDataMaxLengths;
+        this.varDataSinceVersions = varDataSinceVersions;
     }
 
     /**
@@ -74,13 +88,16 @@ final class TemplateLayout
         final TemplateLayout[] table = new TemplateLayout[TABLE_SIZE];
         add(table, new TemplateLayout(EnvelopeDecoder.TEMPLATE_ID, "Envelope", unchanged(EnvelopeDecoder.BLOCK_LENGTH),
             NONE, new int[]{Integer.MAX_VALUE}));
+        // version 3 appended the sender's event types
         add(table, new TemplateLayout(HandshakeDecoder.TEMPLATE_ID, "Handshake", unchanged(HandshakeDecoder.BLOCK_LENGTH),
             NONE, new int[]{
                 WireFormat.MAX_CLUSTER_ID_BYTES, WireFormat.MAX_AUTH_BYTES, WireFormat.MAX_AUTH_BYTES,
-                WireFormat.MAX_DETAIL_BYTES}));
+                WireFormat.MAX_DETAIL_BYTES, WireFormat.MAX_TYPE_TABLE_BYTES},
+            new int[]{1, 1, 1, 1, HandshakeDecoder.typesSinceVersion()}));
         // version 2 appended the echo of the peer's last heartbeat
         add(table, new TemplateLayout(HeartbeatDecoder.TEMPLATE_ID, "Heartbeat",
-            byVersion(HeartbeatDecoder.echoTimeNsEncodingOffset(), HeartbeatDecoder.BLOCK_LENGTH), NONE, NONE));
+            byVersion(HeartbeatDecoder.echoTimeNsEncodingOffset(), HeartbeatDecoder.BLOCK_LENGTH,
+                HeartbeatDecoder.BLOCK_LENGTH), NONE, NONE));
         add(table, new TemplateLayout(AckDecoder.TEMPLATE_ID, "Ack", unchanged(AckDecoder.BLOCK_LENGTH), NONE, NONE));
         add(table, new TemplateLayout(CreditDeltasDecoder.TEMPLATE_ID, "CreditDeltas",
             unchanged(CreditDeltasDecoder.BLOCK_LENGTH), new int[]{CreditDeltasDecoder.DeltasDecoder.sbeBlockLength()},

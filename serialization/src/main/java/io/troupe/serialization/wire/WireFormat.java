@@ -80,6 +80,14 @@ public final class WireFormat
     public static final int MAX_AUTH_BYTES = 256;
     /** Longest free-text detail (handshake refusal, goodbye). */
     public static final int MAX_DETAIL_BYTES = 1024;
+    /** Longest type table a handshake step may carry: {@link #MAX_TYPE_TABLE_ENTRIES} entries of 8 bytes. */
+    public static final int MAX_TYPE_TABLE_BYTES = 6144;
+    /** Most application event types a node may announce in its handshake (so the step fits a control frame). */
+    public static final int MAX_TYPE_TABLE_ENTRIES = MAX_TYPE_TABLE_BYTES / 8;
+    /** The longest handshake step: every variable-length field at its limit. A node accepts frames this long
+     * whatever its largest event. */
+    public static final int MAX_HANDSHAKE_BYTES = HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH +
+        5 * VAR_DATA_HEADER_LENGTH + MAX_CLUSTER_ID_BYTES + 2 * MAX_AUTH_BYTES + MAX_DETAIL_BYTES + MAX_TYPE_TABLE_BYTES;
 
     private WireFormat()
     {

@@ -233,9 +233,34 @@ class FrameRoundTripTest
 
         final int length = encoder.encodeHandshake(buffer, 0, step);
 
-        assertThat(length).isEqualTo(WireFormat.HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH + 4 * WireFormat.VAR_DATA_HEADER_LENGTH +
+        assertThat(length).isEqualTo(WireFormat.HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH + 5 * WireFormat.VAR_DATA_HEADER_LENGTH +
             WireFormat.MAX_CLUSTER_ID_BYTES + 2 * WireFormat.MAX_AUTH_BYTES + WireFormat.MAX_DETAIL_BYTES);
         assertFields(decodeOk(buffer, 0, length), handshakeFields(length, step));
+    }
+
+    @Test
+    void handshakeCarriesATypeTableUpToItsLimitAndAVersionTwoStepReadsAsHavingNone()
+    {
+        final byte[] types = randomBytes(WireFormat.MAX_TYPE_TABLE_BYTES, 8);
+        final Handshake step = new Handshake(HandshakePhase.WELCOME, "c", 1, 2L, 3, 4L, 1, 1, randomBytes(32, 9),
+            randomBytes(32, 10), "", types);
+
+        final int length = encoder.encodeHandshake(buffer, 0, step);
+        final RecordingFrameHandler handler = new RecordingFrameHandler();
+        final FrameDecoder reader = new FrameDecoder(handler, 1 << 20);
+        assertThat(reader.decode(buffer, 0, length)).isEqualTo(FrameResult.OK);
+        assertThat(handler.handshakeTypes).isEqualTo(types);
+        assertThatThrownBy(() -> encoder.encodeHandshake(buffer, 0, new Handshake(HandshakePhase.WELCOME, "c", 1, 2L, 3,
+            4L, 1, 1, null, null, "", new byte[WireFormat.MAX_TYPE_TABLE_BYTES + 1])))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("type table is 6145 bytes");
+
+        // as a version 2 node writes it: no types field at all
+        final int v2Length = encoder.encodeHandshake(buffer, 0,
+            new Handshake(HandshakePhase.WELCOME, "c", 1, 2L, 3, 4L, 1, 1, randomBytes(32, 9), randomBytes(32, 10), ""))
+            - WireFormat.VAR_DATA_HEADER_LENGTH;
+        buffer.putShort(6, (short)2, java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertThat(reader.decode(buffer, 0, v2Length)).isEqualTo(FrameResult.OK);
+        assertThat(handler.handshakeTypes).isEmpty();
     }
 
     @Test

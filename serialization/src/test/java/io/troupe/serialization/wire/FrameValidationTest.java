@@ -37,7 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FrameValidationTest
 {
-    private static final int MAX_FRAME_BYTES = 4096;
+    private static final int MAX_FRAME_BYTES = 16384;
     private static final byte POISON = (byte)0xA5;
 
     private final RecordingFrameHandler handler = new RecordingFrameHandler();
@@ -140,6 +140,10 @@ class FrameValidationTest
             handshake().var(1).var(0).var(WireFormat.MAX_AUTH_BYTES + 1).var(0).bytes()));
         list.add(Bad.of("handshake detail 1025 bytes", FrameResult.VAR_DATA_TOO_LONG,
             handshake().var(1).var(0).var(0).var(WireFormat.MAX_DETAIL_BYTES + 1).bytes()));
+        list.add(Bad.of("handshake type table 6145 bytes", FrameResult.VAR_DATA_TOO_LONG,
+            handshake().var(1).var(0).var(0).var(0).var(WireFormat.MAX_TYPE_TABLE_BYTES + 1).bytes()));
+        list.add(Bad.of("version 3 handshake without its type table", FrameResult.TRUNCATED_VAR_DATA,
+            handshake().var(1).var(0).var(0).var(0).bytes()));
         list.add(Bad.of("goodbye detail 1025 bytes", FrameResult.VAR_DATA_TOO_LONG,
             goodbye().var(WireFormat.MAX_DETAIL_BYTES + 1).bytes()));
         list.add(Bad.of("payload length 2^32 - 1", FrameResult.VAR_DATA_TOO_LONG, envelope().u32(0xFFFF_FFFFL).bytes()));
@@ -199,7 +203,9 @@ class FrameValidationTest
             Craft.frame(WireFormat.UNDELIVERED_NOTICE, UndeliveredNoticeDecoder.BLOCK_LENGTH).bytes(),
             envelope().var(MAX_FRAME_BYTES - WireFormat.envelopeLength(0)).bytes(),
             handshake().var(WireFormat.MAX_CLUSTER_ID_BYTES).var(WireFormat.MAX_AUTH_BYTES).var(WireFormat.MAX_AUTH_BYTES)
-                .var(WireFormat.MAX_DETAIL_BYTES).bytes(),
+                .var(WireFormat.MAX_DETAIL_BYTES).var(WireFormat.MAX_TYPE_TABLE_BYTES).bytes(),
+            // a version 2 handshake ends before the type table, which version 3 appended
+            handshake().var(1).var(1).var(1).var(1).u16At(6, 2).bytes(),
             goodbye().var(WireFormat.MAX_DETAIL_BYTES).bytes(),
             creditDeltas().group(CreditDeltasDecoder.DeltasDecoder.sbeBlockLength(), 3).bytes(),
             directoryUpdate().group(DirectoryUpdateDecoder.EntriesDecoder.sbeBlockLength(), 0).bytes(),

@@ -170,7 +170,8 @@ class OtfIndependentReaderTest
         assertFields(read(length, "Handshake"), fields(
             "incarnation", 1_700_000_000_001L, "peerIncarnation", -1L, "nodeId", 17L, "peerNodeId", 18L,
             "minProtocolVersion", 3L, "maxProtocolVersion", 65_535L, "phase", "WELCOME",
-            "clusterId", "cluster-ß", "challenge", challenge, "proof", new byte[]{1, 2, 3}, "detail", ""));
+            "clusterId", "cluster-ß", "challenge", challenge, "proof", new byte[]{1, 2, 3}, "detail", "",
+            "types", new byte[0]));
     }
 
     @Test

@@ -14,6 +14,7 @@ final class RecordingFrameHandler implements FrameHandler
 {
     final List<Map<String, Object>> frames = new ArrayList<>();
     final List<Throwable> readFailures = new ArrayList<>();
+    byte[] handshakeTypes;
 
     @Override
     public void onEnvelope(final EnvelopeFrame frame)
@@ -24,6 +25,7 @@ final class RecordingFrameHandler implements FrameHandler
     @Override
     public void onHandshake(final HandshakeFrame frame)
     {
+        handshakeTypes = frame.types();
         record(() -> FrameSnapshots.of(frame));
     }
 
