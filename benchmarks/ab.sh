@@ -11,6 +11,9 @@
 #   ones, so a drift of the machine over time does not favour one side.
 # Environment: AB_ROUNDS (>= 5), JAVA (default: java on the PATH), JAVA_OPTS (extra JVM flags for both sides),
 #   AB_KEEP_LOGS=1 keeps every run's stdout/stderr under the printed log directory.
+#   AB_HEAD_ARGS: extra workload options for the working tree's runs only (split on spaces), e.g.
+#   AB_HEAD_ARGS="--api typed" benchmarks/ab.sh HEAD local.pingpong compares the typed layer with the untyped
+#   core of one build; the figure names must be the same on both sides.
 # Output (stdout), one line per RESULT name the benchmark printed:
 #   AB name=<name> base=<median> head=<median> ratio=<head/base> unit=<unit> base-runs=v,v,... head-runs=v,v,...
 # A ratio above 1 means the working tree is faster for throughput figures (msgs/s), slower for latencies (us).
@@ -19,7 +22,7 @@ set -euo pipefail
 
 usage()
 {
-    sed -n '2,18s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
+    sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}" >&2
     exit 2
 }
 
@@ -75,6 +78,8 @@ build_base
 build_head
 
 # shellcheck disable=SC2206
+head_args=(${AB_HEAD_ARGS:-})
+# shellcheck disable=SC2206
 jvm_flags=(-XX:+UseG1GC --add-exports java.base/jdk.internal.misc=ALL-UNNAMED ${JAVA_OPTS:-})
 
 run_side()
@@ -95,9 +100,9 @@ run_side()
 for ((round = 1; round <= rounds; round++)); do
     if ((round % 2 == 1)); then
         run_side base "$cache/$base_sha.jar" "$round" "$@"
-        run_side head "$logs/head.jar" "$round" "$@"
+        run_side head "$logs/head.jar" "$round" "$@" "${head_args[@]}"
     else
-        run_side head "$logs/head.jar" "$round" "$@"
+        run_side head "$logs/head.jar" "$round" "$@" "${head_args[@]}"
         run_side base "$cache/$base_sha.jar" "$round" "$@"
     fi
 done

@@ -1,6 +1,7 @@
 package io.troupe.bench;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
 
@@ -20,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 final class PingPongWorkload implements Workload
 {
     private static final String PAIRS = "pairs";
+    /** Which API the players use: the untyped core, or the typed layer over it. */
+    static final String API = "api";
     private static final int DEFAULT_PAIRS = 1;
     private static final int MAX_PAIRS = 1_000_000;
 
@@ -32,14 +35,17 @@ final class PingPongWorkload implements Workload
     @Override
     public List<String> options()
     {
-        return List.of(PAIRS);
+        return List.of(PAIRS, API);
     }
 
     @Override
     public String usage()
     {
-        return "  local.pingpong [--pairs N]     N pairs of actors bouncing one event each, one in flight per pair\n" +
-            "                                 (default 1); prints events handled per second";
+        return "  local.pingpong [--pairs N] [--api untyped|typed]\n" +
+            "                                 N pairs of actors bouncing one event each, one in flight per pair\n" +
+            "                                 (default 1); typed: TypedBehavior players sending through ActorRefs\n" +
+            "                                 (the same figure name, to compare with ab.sh AB_HEAD_ARGS); prints events\n" +
+            "                                 handled per second";
     }
 
     @Override
@@ -55,8 +61,20 @@ final class PingPongWorkload implements Workload
         final ActorSystem system = BenchSystems.start(threads);
         try
         {
+            final boolean typed = "typed".equals(options.choice(API, "untyped", List.of("untyped", "typed")));
             for (int i = 0; i < pairs; i++)
             {
+                if (typed)
+                {
+                    final TypedPlayer left = new TypedPlayer();
+                    final TypedPlayer right = new TypedPlayer();
+                    final ActorRef<String> a = system.spawn(String.class, left);
+                    final ActorRef<String> b = system.spawn(String.class, right);
+                    left.partner(b);
+                    right.partner(a);
+                    system.send(new Envelope(b.id(), a.id(), 0, 0, 0L, Player.BALL, null));
+                    continue;
+                }
                 final ActorId a = system.register(new Player());
                 final ActorId b = system.register(new Player());
                 system.send(new Envelope(b, a, 0, 0, 0L, Player.BALL, null));

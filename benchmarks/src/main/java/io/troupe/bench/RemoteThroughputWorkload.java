@@ -2,6 +2,7 @@ package io.troupe.bench;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
+import io.troupe.actor.EventTypes;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.IdleMode;
@@ -38,16 +39,17 @@ final class RemoteThroughputWorkload implements Workload
     @Override
     public List<String> options()
     {
-        return List.of(RemoteNodes.IDLE);
+        return List.of(RemoteNodes.IDLE, PingPongWorkload.API);
     }
 
     @Override
     public String usage()
     {
-        return "  remote.throughput [--idle backoff|spin]\n" +
+        return "  remote.throughput [--idle backoff|spin] [--api untyped|typed]\n" +
             "                                 one actor streams (long seq, byte[16]) events to an actor in a child\n" +
             "                                 node process, acked every 256th, at most 2048 unacked (default idle\n" +
-            "                                 backoff, --threads default 1 per node); prints events received per second";
+            "                                 backoff, --threads default 1 per node); typed: chunks sent with type 0, as a\n" +
+            "                                 typed send is, their codec found by class; prints events received per second";
     }
 
     @Override
@@ -57,7 +59,8 @@ final class RemoteThroughputWorkload implements Workload
         final int threads = options.threads(RemoteNodes.DEFAULT_THREADS);
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs();
-        final double rate = measure(true, threads, idle, warmupNs, measureNs);
+        final boolean typed = "typed".equals(options.choice(PingPongWorkload.API, "untyped", List.of("untyped", "typed")));
+        final double rate = measure(true, threads, idle, warmupNs, measureNs, typed);
         Report.result("remote.throughput", rate, "msgs/s");
     }
 
@@ -77,6 +80,30 @@ final class RemoteThroughputWorkload implements Workload
         final boolean accounts, final int threads, final IdleMode idle, final long warmupNs, final long measureNs)
         throws InterruptedException
     {
+        return measure(accounts, threads, idle, warmupNs, measureNs, false);
+    }
+
+    /**
+     * As {@link #measure(boolean, int, IdleMode, long, long)}, the chunks sent with their type id or, as a typed
+     * send does, by class.
+     *
+     * @param accounts  whether both nodes run with credit accounts.
+     * @param threads   pool threads per node.
+     * @param idle      the idle mode of both nodes.
+     * @param warmupNs  streaming before the window opens.
+     * @param measureNs the window.
+     * @param byClass   send chunks with type 0 (the interconnect finds their codec by class).
+     * @return events the sink received per second in the window.
+     * @throws InterruptedException if interrupted.
+     */
+    static double measure(
+        final boolean accounts,
+        final int threads,
+        final IdleMode idle,
+        final long warmupNs,
+        final long measureNs,
+        final boolean byClass) throws InterruptedException
+    {
         final int port = RemoteNodes.freeUdpPort(0);
         final int peerPort = RemoteNodes.freeUdpPort(port);
         Report.progress("remote.throughput: idle=%s threads=%d per node accounts=%s warmup=%.1fs window=%.1fs " +
@@ -91,7 +118,8 @@ final class RemoteThroughputWorkload implements Workload
             final ActorId sinkService = ServiceId.of(RemoteNodes.PEER_NODE, RemotePeerWorkload.SINK);
             RemoteNodes.awaitAnswer(system, interconnect, peer, sinkService, Tally.REQUEST, RemoteCodecs.TALLY_TYPE,
                 CONNECT_TIMEOUT);
-            return stream(system, interconnect, peer, sinkService, warmupNs, measureNs, idle);
+            return stream(system, interconnect, peer, sinkService, warmupNs, measureNs, idle,
+                byClass ? EventTypes.BY_CLASS : RemoteCodecs.CHUNK_TYPE);
         }, "--" + RemotePeerWorkload.ACCOUNTS, accounts ? "on" : "off");
     }
 
@@ -102,10 +130,11 @@ final class RemoteThroughputWorkload implements Workload
         final ActorId sinkService,
         final long warmupNs,
         final long measureNs,
-        final IdleMode idle) throws InterruptedException
+        final IdleMode idle,
+        final int chunkType) throws InterruptedException
     {
         final AtomicLong sent = new AtomicLong();
-        final ActorId streamer = system.register(new Streamer(sinkService, sent));
+        final ActorId streamer = system.register(new Streamer(sinkService, sent, chunkType));
         system.send(streamer, Streamer.START);
 
         TimeUnit.NANOSECONDS.sleep(warmupNs);

@@ -31,6 +31,7 @@ final class Streamer implements Behavior
     private static final byte[] DATA = "sixteen bytes!!!".getBytes(StandardCharsets.US_ASCII);
 
     private final AtomicLong sentCounter;
+    private final int chunkType;
     private ActorId sink;
     private boolean running;
     private long nextSeq;
@@ -41,11 +42,15 @@ final class Streamer implements Behavior
      *
      * @param sink        the sink's service id on the other node.
      * @param sentCounter where the number of chunks sent is published for the driver.
+     * @param chunkType   the type id chunks are sent with: {@link RemoteCodecs#CHUNK_TYPE}, or
+     *                    {@link io.troupe.actor.EventTypes#BY_CLASS} as a typed send does (the interconnect then
+     *                    finds the codec by the chunk's class).
      */
-    Streamer(final ActorId sink, final AtomicLong sentCounter)
+    Streamer(final ActorId sink, final AtomicLong sentCounter, final int chunkType)
     {
         this.sink = sink;
         this.sentCounter = sentCounter;
+        this.chunkType = chunkType;
     }
 
     @Override
@@ -78,7 +83,7 @@ final class Streamer implements Behavior
         long seq = nextSeq;
         while (seq - acked < MAX_UNACKED)
         {
-            ctx.send(sink, new Chunk(seq, DATA), RemoteCodecs.CHUNK_TYPE, 0, 0L);
+            ctx.send(sink, new Chunk(seq, DATA), chunkType, 0, 0L);
             seq++;
         }
         nextSeq = seq;
