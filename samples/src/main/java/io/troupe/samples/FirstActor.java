@@ -1,10 +1,10 @@
 package io.troupe.samples;
 
-import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
-import io.troupe.actor.ServiceId;
+import io.troupe.actor.ServiceKey;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -12,13 +12,23 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A first actor: one actor system in this process, an echo actor registered as a local service, and an ask
- * from outside any actor. The README's first example, compiled and run by the tests.
+ * A first actor: one actor system in this process, a typed echo actor registered as a local service, and a typed
+ * ask from outside any actor. The README's first example, compiled and run by the tests.
  */
 public final class FirstActor
 {
-    /** The echo service's id; node 0 means "this node". */
-    public static final ServiceId ECHO = ServiceId.of(0, "echo");
+    /**
+     * What the echo service accepts.
+     *
+     * @param text    what to echo.
+     * @param replyTo where the echo goes.
+     */
+    public record Echo(String text, ActorRef<String> replyTo)
+    {
+    }
+
+    /** The echo service, on the node that uses the key. */
+    public static final ServiceKey<Echo> ECHO = ServiceKey.of(Echo.class, "echo");
 
     private FirstActor()
     {
@@ -44,15 +54,17 @@ public final class FirstActor
      * @throws TimeoutException     if no reply came within a second.
      * @throws InterruptedException if interrupted while waiting.
      */
-    public static Object run(final String text) throws ExecutionException, TimeoutException, InterruptedException
+    public static String run(final String text) throws ExecutionException, TimeoutException, InterruptedException
     {
         try (ActorSystem system = ActorSystem.start(new ActorSystemConfig()
             .nodeId(1)
             .pool(PoolConfig.named("default").threads(2))))
         {
-            final ActorId echo = system.register((ctx, envelope) -> ctx.reply("echo: " + envelope.event()));
+            final ActorRef<Echo> echo = system.spawn(Echo.class,
+                (ctx, request) -> ctx.send(request.replyTo(), "echo: " + request.text()));
             system.registerService(ECHO, echo);
-            return system.ask(ECHO, text, Duration.ofSeconds(1)).get(5, TimeUnit.SECONDS);
+            return system.ask(ECHO.local(), replyTo -> new Echo(text, replyTo), String.class, Duration.ofSeconds(1))
+                .get(5, TimeUnit.SECONDS);
         }
     }
 }

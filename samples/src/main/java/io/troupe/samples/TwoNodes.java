@@ -1,12 +1,12 @@
 package io.troupe.samples;
 
-import io.troupe.actor.EventTypes;
-import io.troupe.actor.ServiceId;
+import io.troupe.actor.ActorRef;
+import io.troupe.actor.ServiceKey;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.serialization.DerivedCodec;
 import io.troupe.serialization.EventCodec;
-import io.troupe.serialization.RecordCodec;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,30 +15,40 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Two nodes and an event that crosses between them: node 2 runs a greeter service, node 1 asks it. The event
- * type has an id in a user space and a codec that both nodes are started with. Both nodes run in this process
- * here; on real hosts each runs {@code Node.start} (or {@code NodeCommand.run}) from its own config file.
+ * Two nodes and typed events that cross between them: node 2 runs a greeter service, node 1 asks it. The events
+ * are records whose codecs are derived ({@link DerivedCodec}), with type ids from stable names; both nodes are
+ * started with them, and their handshake checks that both bind the ids to the same shapes. Both nodes run in
+ * this process here; on real hosts each runs {@code Node.start} (or {@code NodeCommand.run}) from its own config
+ * file.
  */
 public final class TwoNodes
 {
-    /** The type id of {@link Greeting}: the first type in the first user space. */
-    public static final int GREETING = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 1);
-    /** The greeter service, on whichever node registers it. */
-    public static final ServiceId GREETER = ServiceId.of(0, "greeter");
-    /** How a greeting crosses nodes. */
-    public static final EventCodec<Greeting> GREETING_CODEC = RecordCodec.of(GREETING, "samples.Greeting",
-        Greeting.class, (out, greeting) -> out.writeString(greeting.text()), in -> new Greeting(in.readString()));
-
-    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
+    /**
+     * A greeting request.
+     *
+     * @param text    what it says.
+     * @param replyTo where the answer goes.
+     */
+    public record Greet(String text, ActorRef<Greeting> replyTo)
+    {
+    }
 
     /**
-     * A greeting, the event both ways.
+     * A greeting, the answer.
      *
      * @param text what it says.
      */
     public record Greeting(String text)
     {
     }
+
+    /** The greeter service, on whichever node registers it. */
+    public static final ServiceKey<Greet> GREETER = ServiceKey.of(Greet.class, "greeter");
+    /** How the two events cross nodes: derived from the records, named so that a rename keeps their ids. */
+    public static final EventCodec<?>[] CODECS = {
+        DerivedCodec.of(Greet.class, "samples.Greet"), DerivedCodec.of(Greeting.class, "samples.Greeting")};
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
 
     private TwoNodes()
     {
@@ -75,12 +85,12 @@ public final class TwoNodes
     public static Greeting run(final Path dir, final String text) throws Exception
     {
         final LocalCluster cluster = LocalCluster.create(dir, 2);
-        try (Node one = Node.start(NodeConfigLoader.load(cluster.configFile(1), new Properties()), GREETING_CODEC);
+        try (Node one = Node.start(NodeConfigLoader.load(cluster.configFile(1), new Properties()), CODECS);
             Node two = Node.start(NodeConfigLoader.load(cluster.configFile(2), new Properties()),
-                system -> system.registerService(GREETER, system.register((ctx, envelope) ->
-                    ctx.reply(new Greeting("node " + ctx.system().nodeId() + " greets back: " +
-                        ((Greeting)envelope.event()).text())))),
-                GREETING_CODEC))
+                system -> system.registerService(GREETER, system.spawn(Greet.class, (ctx, greet) ->
+                    ctx.send(greet.replyTo(), new Greeting("node " + ctx.system().nodeId() + " greets back: " +
+                        greet.text())))),
+                CODECS))
         {
             final long deadlineNs = System.nanoTime() + CONNECT_TIMEOUT.toNanos();
             while (!(one.interconnect().isConnected(2) && two.interconnect().isConnected(1)))
@@ -91,8 +101,8 @@ public final class TwoNodes
                 }
                 Thread.sleep(10);
             }
-            return (Greeting)one.system().ask(GREETER.onNode(2), new Greeting(text), GREETING, Duration.ofSeconds(5))
-                .get(10, TimeUnit.SECONDS);
+            return one.system().ask(GREETER.on(2), replyTo -> new Greet(text, replyTo), Greeting.class,
+                Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
         }
         finally
         {

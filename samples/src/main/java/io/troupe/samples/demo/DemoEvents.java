@@ -3,7 +3,7 @@ package io.troupe.samples.demo;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.ServiceId;
 import io.troupe.serialization.EventCodec;
-import io.troupe.serialization.RecordCodec;
+import io.troupe.serialization.DerivedCodec;
 
 import java.util.List;
 
@@ -62,19 +62,12 @@ public final class DemoEvents
     {
     }
 
-    /** Codec of {@link Ping}. */
-    public static final EventCodec<Ping> PING_CODEC = RecordCodec.of(PING, "demo.Ping", Ping.class,
-        (out, ping) -> out.writeLong(ping.sequence()).writeLong(ping.sentNs()),
-        in -> new Ping(in.readLong(), in.readLong()));
+    /** Codec of {@link Ping}, derived from the record, under the demo's own type id. */
+    public static final EventCodec<Ping> PING_CODEC = DerivedCodec.of(Ping.class, PING, "demo.Ping");
     /** Codec of {@link Text}. */
-    public static final EventCodec<Text> TEXT_CODEC = RecordCodec.of(TEXT, "demo.Text", Text.class,
-        (out, text) -> out.writeString(text.text()),
-        in -> new Text(in.readString()));
+    public static final EventCodec<Text> TEXT_CODEC = DerivedCodec.of(Text.class, TEXT, "demo.Text");
     /** Codec of {@link Status}. */
-    public static final EventCodec<Status> STATUS_CODEC = RecordCodec.of(STATUS, "demo.Status", Status.class,
-        (out, status) -> out.writeInt(status.nodeId()).writeLong(status.pid()).writeLong(status.incarnation())
-            .writeString(status.peersUp()),
-        in -> new Status(in.readInt(), in.readLong(), in.readLong(), in.readString()));
+    public static final EventCodec<Status> STATUS_CODEC = DerivedCodec.of(Status.class, STATUS, "demo.Status");
     /** Every codec of the demo's events. */
     public static final List<EventCodec<?>> CODECS = List.of(PING_CODEC, TEXT_CODEC, STATUS_CODEC);
 
