@@ -346,8 +346,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
         final Object event = envelope.event();
         final int declaredType = envelope.type();
-        final EventCodec<Object> codec = (EventCodec<Object>)(declaredType == EventTypes.BY_CLASS && event != null ?
-            codecs.codecFor(event.getClass()) : codecs.codec(declaredType));
+        final EventCodec<Object> codec = declaredType == EventTypes.BY_CLASS && event != null ?
+            codecByClass(encoding, event.getClass()) : (EventCodec<Object>)codecs.codec(declaredType);
         if (codec == null)
         {
             throw new IllegalArgumentException((declaredType == EventTypes.BY_CLASS ?
@@ -374,6 +374,24 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             throw new IllegalStateException("codec " + codec.name() + " wrote " + written + " bytes after announcing " +
                 payloadLength);
         }
+    }
+
+    /** The codec of an event's class (a typed send), remembered per thread for a stream of one class. */
+    @SuppressWarnings("unchecked")
+    private EventCodec<Object> codecByClass(final Encoding encoding, final Class<?> eventClass)
+    {
+        if (eventClass == encoding.lastClass && codecs == encoding.lastRegistry)
+        {
+            return encoding.lastCodec;
+        }
+        final EventCodec<Object> codec = (EventCodec<Object>)codecs.codecFor(eventClass);
+        if (codec != null)
+        {
+            encoding.lastClass = eventClass;
+            encoding.lastRegistry = codecs;
+            encoding.lastCodec = codec;
+        }
+        return codec;
     }
 
     /** The owner of the account an envelope is charged to, 0 for an uncharged one. */
@@ -658,5 +676,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     {
         final FrameEncoder encoder = new FrameEncoder();
         final UnsafeBuffer buffer = new UnsafeBuffer();
+        /** The last class a typed send was encoded for, in which registry, and its codec. */
+        Class<?> lastClass;
+        EventCodecRegistry lastRegistry;
+        EventCodec<Object> lastCodec;
     }
 }

@@ -2,12 +2,12 @@ package io.troupe.samples.demo;
 
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
-import io.troupe.actor.ServiceId;
 import io.troupe.actor.SystemCounters;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.FlowControl;
@@ -256,8 +256,8 @@ public final class ClusterDemo
     {
         try
         {
-            return (DemoEvents.Status)one.system().ask(DemoEvents.STATUS_SERVICE.onNode(nodeId),
-                new DemoEvents.Text("status?"), DemoEvents.TEXT, Duration.ofSeconds(1)).get();
+            return one.system().ask(DemoEvents.STATUS_SERVICE.on(nodeId), DemoEvents.StatusRequest::new,
+                DemoEvents.Status.class, Duration.ofSeconds(1)).get();
         }
         catch (final ExecutionException ex)
         {
@@ -267,7 +267,7 @@ public final class ClusterDemo
 
     private void pingPong(final Node one) throws InterruptedException
     {
-        final ServiceId target = DemoEvents.PING_PONG.onNode(2);
+        final ActorRef<DemoEvents.Ping> target = DemoEvents.PING_PONG.on(2);
         out.printf("ping-pong node 1 -> %s on node 2: %d balls in flight for %d s (after a %d ms warm-up) ...%n",
             target, balls, seconds, WARMUP_MS);
         final ActorSystem system = one.system();
@@ -310,22 +310,21 @@ public final class ClusterDemo
 
     private void ask(final Node one) throws InterruptedException
     {
-        final ServiceId echo = DemoEvents.ECHO.onNode(3);
+        final ActorRef<DemoEvents.EchoRequest> echo = DemoEvents.ECHO.on(3);
         final String text = "hello from node 1";
         final long askNs = System.nanoTime();
-        final Object reply = await(one.system(), echo, new DemoEvents.Text(text), "the echo service's answer");
+        final DemoEvents.Text reply = echo(one.system(), echo, text);
         final long firstNs = System.nanoTime() - askNs;
-        if (!(reply instanceof DemoEvents.Text) || !("echo: " + text).equals(((DemoEvents.Text)reply).text()))
+        if (!("echo: " + text).equals(reply.text()))
         {
             throw new DemoFailure("node 3's echo service answered " + reply);
         }
-        out.printf(Locale.ROOT, "ask       %s \"%s\" -> \"%s\" in %s%n", echo, text, ((DemoEvents.Text)reply).text(),
-            millis(firstNs));
+        out.printf(Locale.ROOT, "ask       %s \"%s\" -> \"%s\" in %s%n", echo, text, reply.text(), millis(firstNs));
         final long[] latencies = new long[ASKS];
         for (int i = 0; i < ASKS; i++)
         {
             final long startNs = System.nanoTime();
-            await(one.system(), echo, new DemoEvents.Text("ask " + i), "the echo service's answer");
+            echo(one.system(), echo, "ask " + i);
             latencies[i] = System.nanoTime() - startNs;
         }
         Arrays.sort(latencies);
@@ -369,8 +368,8 @@ public final class ClusterDemo
                 three.logTail(15));
         }
         final long askNs = System.nanoTime();
-        final String outcome = outcome(one.system(), DemoEvents.ECHO.onNode(3));
-        out.printf("          ask %s now -> %s in %s%n", DemoEvents.ECHO.onNode(3), outcome,
+        final String outcome = outcome(one.system(), DemoEvents.ECHO.on(3));
+        out.printf("          ask %s now -> %s in %s%n", DemoEvents.ECHO.on(3), outcome,
             millis(System.nanoTime() - askNs));
     }
 
@@ -439,8 +438,7 @@ public final class ClusterDemo
     {
         try
         {
-            final int type = request instanceof DemoEvents.Text ? DemoEvents.TEXT : 0;
-            return system.ask(target, request, type, ASK_TIMEOUT).get();
+            return system.ask(target, request, ASK_TIMEOUT).get();
         }
         catch (final ExecutionException ex)
         {
@@ -448,12 +446,29 @@ public final class ClusterDemo
         }
     }
 
-    /** What an ask ends with, as text: the answer, or how it failed. */
-    private static String outcome(final ActorSystem system, final ActorId target) throws InterruptedException
+    /** Asks an echo service; a {@link DemoFailure} if it does not answer. */
+    private static DemoEvents.Text echo(
+        final ActorSystem system, final ActorRef<DemoEvents.EchoRequest> echo, final String text) throws InterruptedException
     {
         try
         {
-            return String.valueOf(system.ask(target, new DemoEvents.Text("anyone?"), DemoEvents.TEXT, ASK_TIMEOUT).get());
+            return system.ask(echo, replyTo -> new DemoEvents.EchoRequest(text, replyTo), DemoEvents.Text.class,
+                ASK_TIMEOUT).get();
+        }
+        catch (final ExecutionException ex)
+        {
+            throw new DemoFailure("no answer from " + echo + " for the echo service's answer: " + describe(ex.getCause()));
+        }
+    }
+
+    /** What an ask ends with, as text: the answer, or how it failed. */
+    private static String outcome(final ActorSystem system, final ActorRef<DemoEvents.EchoRequest> target)
+        throws InterruptedException
+    {
+        try
+        {
+            return String.valueOf(system.ask(target, replyTo -> new DemoEvents.EchoRequest("anyone?", replyTo),
+                DemoEvents.Text.class, ASK_TIMEOUT).get());
         }
         catch (final ExecutionException ex)
         {
@@ -525,7 +540,8 @@ public final class ClusterDemo
     private static final class Pinger implements Behavior
     {
         private static final int MAX_SAMPLES = 1 << 20;
-        private final ActorId target;
+        private final ActorRef<DemoEvents.Ping> target;
+        private ActorRef<DemoEvents.Ping> self;
         private long[] samples = new long[4096];
         private int sampleCount;
         private long roundTrips;
@@ -533,7 +549,7 @@ public final class ClusterDemo
         private boolean measuring;
         private boolean stopped;
 
-        Pinger(final ActorId target)
+        Pinger(final ActorRef<DemoEvents.Ping> target)
         {
             this.target = target;
         }
@@ -541,24 +557,26 @@ public final class ClusterDemo
         @Override
         public void receive(final ActorContext ctx, final Envelope envelope)
         {
-            if (envelope.type() == DemoEvents.PING)
+            final Object event = envelope.event();
+            if (event instanceof DemoEvents.Ping)
             {
                 if (!stopped)
                 {
-                    final DemoEvents.Ping ball = (DemoEvents.Ping)envelope.event();
+                    final DemoEvents.Ping ball = (DemoEvents.Ping)event;
                     final long nowNs = System.nanoTime();
                     if (measuring)
                     {
                         record(nowNs - ball.sentNs());
                     }
-                    ctx.send(target, new DemoEvents.Ping(ball.sequence() + 1, nowNs), DemoEvents.PING, 0, 0L);
+                    ctx.send(target, new DemoEvents.Ping(ball.sequence() + 1, nowNs, self));
                 }
                 return;
             }
-            final Object command = envelope.event();
+            final Object command = event;
             if (command == Command.START)
             {
-                ctx.send(target, new DemoEvents.Ping(0, System.nanoTime()), DemoEvents.PING, 0, 0L);
+                self = ActorRef.of(ctx.self());
+                ctx.send(target, new DemoEvents.Ping(0, System.nanoTime(), self));
             }
             else if (command == Command.RESET)
             {

@@ -1,16 +1,18 @@
 package io.troupe.samples.demo;
 
+import io.troupe.actor.ActorRef;
 import io.troupe.actor.EventTypes;
-import io.troupe.actor.ServiceId;
-import io.troupe.serialization.EventCodec;
+import io.troupe.actor.ServiceKey;
 import io.troupe.serialization.DerivedCodec;
+import io.troupe.serialization.EventCodec;
 
 import java.util.List;
 
 /**
- * The events and services of the demo workload ({@code troupe demo} and its {@link DemoNode}s). Every demo
- * node speaks these events; they live in the last user event
- * space, {@link #SPACE}, out of the way of applications, which count their spaces up from
+ * The events and services of the demo workload ({@code troupe demo} and its {@link DemoNode}s), on the typed API:
+ * each request carries the ref its answer goes to, and each service is a {@link ServiceKey}. Every demo node
+ * speaks these events, with codecs derived from the records; they live in the last user event space,
+ * {@link #SPACE}, out of the way of applications, which count their spaces up from
  * {@link EventTypes#SPACE_USER_FIRST}.
  */
 public final class DemoEvents
@@ -23,21 +25,19 @@ public final class DemoEvents
     public static final int TEXT = EventTypes.typeId(SPACE, 2);
     /** Type id of {@link Status}. */
     public static final int STATUS = EventTypes.typeId(SPACE, 3);
-
-    /** The echo service: answers a {@link Text} with {@code "echo: "} and the text. */
-    public static final ServiceId ECHO = ServiceId.of(0, "echo");
-    /** The ping-pong responder: returns every {@link Ping} to its sender. */
-    public static final ServiceId PING_PONG = ServiceId.of(0, "pingpong");
-    /** The status service: answers any event with the node's {@link Status}. */
-    public static final ServiceId STATUS_SERVICE = ServiceId.of(0, "status");
+    /** Type id of {@link EchoRequest}. */
+    public static final int ECHO_REQUEST = EventTypes.typeId(SPACE, 4);
+    /** Type id of {@link StatusRequest}. */
+    public static final int STATUS_REQUEST = EventTypes.typeId(SPACE, 5);
 
     /**
      * A ball of the ping-pong, stamped by the node that serves it.
      *
      * @param sequence the ball's number of round trips so far.
      * @param sentNs   {@link System#nanoTime()} on the serving node when it was sent.
+     * @param replyTo  where the responder returns it.
      */
-    public record Ping(long sequence, long sentNs)
+    public record Ping(long sequence, long sentNs, ActorRef<Ping> replyTo)
     {
     }
 
@@ -47,6 +47,25 @@ public final class DemoEvents
      * @param text the text.
      */
     public record Text(String text)
+    {
+    }
+
+    /**
+     * Asks the echo service to say a text back.
+     *
+     * @param text    the text.
+     * @param replyTo where the echo goes.
+     */
+    public record EchoRequest(String text, ActorRef<Text> replyTo)
+    {
+    }
+
+    /**
+     * Asks a node's status service about its node.
+     *
+     * @param replyTo where the {@link Status} goes.
+     */
+    public record StatusRequest(ActorRef<Status> replyTo)
     {
     }
 
@@ -62,14 +81,20 @@ public final class DemoEvents
     {
     }
 
-    /** Codec of {@link Ping}, derived from the record, under the demo's own type id. */
-    public static final EventCodec<Ping> PING_CODEC = DerivedCodec.of(Ping.class, PING, "demo.Ping");
-    /** Codec of {@link Text}. */
-    public static final EventCodec<Text> TEXT_CODEC = DerivedCodec.of(Text.class, TEXT, "demo.Text");
-    /** Codec of {@link Status}. */
-    public static final EventCodec<Status> STATUS_CODEC = DerivedCodec.of(Status.class, STATUS, "demo.Status");
-    /** Every codec of the demo's events. */
-    public static final List<EventCodec<?>> CODECS = List.of(PING_CODEC, TEXT_CODEC, STATUS_CODEC);
+    /** The echo service: answers an {@link EchoRequest} with {@code "echo: "} and the text. */
+    public static final ServiceKey<EchoRequest> ECHO = ServiceKey.of(EchoRequest.class, "echo");
+    /** The ping-pong responder: returns every {@link Ping} to its {@code replyTo}. */
+    public static final ServiceKey<Ping> PING_PONG = ServiceKey.of(Ping.class, "pingpong");
+    /** The status service: answers a {@link StatusRequest} with the node's {@link Status}. */
+    public static final ServiceKey<StatusRequest> STATUS_SERVICE = ServiceKey.of(StatusRequest.class, "status");
+
+    /** Every codec of the demo's events: derived from the records, under the demo's own type ids. */
+    public static final List<EventCodec<?>> CODECS = List.of(
+        DerivedCodec.of(Ping.class, PING, "demo.Ping"),
+        DerivedCodec.of(Text.class, TEXT, "demo.Text"),
+        DerivedCodec.of(Status.class, STATUS, "demo.Status"),
+        DerivedCodec.of(EchoRequest.class, ECHO_REQUEST, "demo.EchoRequest"),
+        DerivedCodec.of(StatusRequest.class, STATUS_REQUEST, "demo.StatusRequest"));
 
     private DemoEvents()
     {

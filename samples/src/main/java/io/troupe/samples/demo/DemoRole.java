@@ -1,15 +1,15 @@
 package io.troupe.samples.demo;
 
-import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorSystem;
-import io.troupe.actor.Behavior;
-import io.troupe.actor.Envelope;
+import io.troupe.actor.TypedBehavior;
+import io.troupe.actor.TypedContext;
 import io.troupe.interconnect.Interconnect;
 import io.troupe.interconnect.PeerCounters;
 
 /**
  * The demo's services on a node ({@link DemoNode}): {@link DemoEvents#ECHO},
- * {@link DemoEvents#PING_PONG} and {@link DemoEvents#STATUS_SERVICE}.
+ * {@link DemoEvents#PING_PONG} and {@link DemoEvents#STATUS_SERVICE}, typed actors that answer the ref each
+ * request carries.
  */
 public final class DemoRole
 {
@@ -26,46 +26,31 @@ public final class DemoRole
      */
     public static void register(final ActorSystem system)
     {
-        system.registerService(DemoEvents.ECHO, system.register(new Echo()));
-        system.registerService(DemoEvents.PING_PONG, system.register(new PingPong()));
-        system.registerService(DemoEvents.STATUS_SERVICE, system.register(new StatusReporter()));
-    }
-
-    /** Answers a text with "echo: " and the text. */
-    private static final class Echo implements Behavior
-    {
-        @Override
-        public void receive(final ActorContext ctx, final Envelope envelope)
+        system.registerService(DemoEvents.ECHO, system.spawn(DemoEvents.EchoRequest.class, (ctx, request) ->
         {
-            if (envelope.type() == DemoEvents.TEXT && !envelope.sender().isNone())
+            if (request.replyTo() != null)
             {
-                final DemoEvents.Text text = (DemoEvents.Text)envelope.event();
-                ctx.send(envelope.sender(), new DemoEvents.Text("echo: " + text.text()), DemoEvents.TEXT, 0,
-                    envelope.cookie());
+                ctx.send(request.replyTo(), new DemoEvents.Text("echo: " + request.text()));
             }
-        }
-    }
-
-    /** Returns every ball to whoever sent it, as it came. */
-    private static final class PingPong implements Behavior
-    {
-        @Override
-        public void receive(final ActorContext ctx, final Envelope envelope)
+        }));
+        system.registerService(DemoEvents.PING_PONG, system.spawn(DemoEvents.Ping.class, (ctx, ball) ->
         {
-            if (envelope.type() == DemoEvents.PING && !envelope.sender().isNone())
+            if (ball.replyTo() != null)
             {
-                ctx.send(envelope.sender(), envelope.event(), DemoEvents.PING, 0, envelope.cookie());
+                ctx.send(ball.replyTo(), ball);
             }
-        }
+        }));
+        system.registerService(DemoEvents.STATUS_SERVICE,
+            system.spawn(DemoEvents.StatusRequest.class, new StatusReporter()));
     }
 
-    /** Answers anything with the node's status; the node's interconnect is its actor system's remote transport. */
-    private static final class StatusReporter implements Behavior
+    /** Answers with the node's status; the node's interconnect is its actor system's remote transport. */
+    private static final class StatusReporter implements TypedBehavior<DemoEvents.StatusRequest>
     {
         @Override
-        public void receive(final ActorContext ctx, final Envelope envelope)
+        public void receive(final TypedContext<DemoEvents.StatusRequest> ctx, final DemoEvents.StatusRequest request)
         {
-            if (envelope.sender().isNone() || !(ctx.system().remote() instanceof Interconnect interconnect))
+            if (request.replyTo() == null || !(ctx.system().remote() instanceof Interconnect interconnect))
             {
                 return;
             }
@@ -77,8 +62,8 @@ public final class DemoRole
                     peersUp.append(peersUp.length() == 0 ? "" : ",").append(peer.nodeId());
                 }
             }
-            ctx.send(envelope.sender(), new DemoEvents.Status(ctx.system().nodeId(), ProcessHandle.current().pid(),
-                interconnect.incarnation(), peersUp.toString()), DemoEvents.STATUS, 0, envelope.cookie());
+            ctx.send(request.replyTo(), new DemoEvents.Status(ctx.system().nodeId(), ProcessHandle.current().pid(),
+                interconnect.incarnation(), peersUp.toString()));
         }
     }
 }

@@ -1,15 +1,15 @@
 package io.troupe.samples.demo;
 
-import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
-import io.troupe.actor.Behavior;
-import io.troupe.actor.Envelope;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.PoolCounters;
-import io.troupe.actor.ServiceId;
+import io.troupe.actor.ServiceKey;
 import io.troupe.actor.SystemCounters;
+import io.troupe.actor.TypedBehavior;
+import io.troupe.actor.TypedContext;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
 
@@ -28,7 +28,17 @@ import java.util.concurrent.TimeoutException;
 public final class LocalDemo
 {
     private static final String BALL = "ball";
-    private static final ServiceId ECHO = ServiceId.of(0, "echo");
+    private static final ServiceKey<Echo> ECHO = ServiceKey.of(Echo.class, "echo");
+
+    /**
+     * What the echo service accepts.
+     *
+     * @param text    what to echo.
+     * @param replyTo where the echo goes.
+     */
+    private record Echo(String text, ActorRef<String> replyTo)
+    {
+    }
 
     private LocalDemo()
     {
@@ -101,23 +111,27 @@ public final class LocalDemo
         final ActorSystem system = ActorSystem.start(config);
         out.printf("Troupe demo (single node): node %d started, pool 'default' with %d threads%n", system.nodeId(), threads);
 
-        final ActorId echo = system.register(new Echo());
+        final ActorRef<Echo> echo = system.spawn(Echo.class,
+            (ctx, request) -> ctx.send(request.replyTo(), "echo: " + request.text()));
         system.registerService(ECHO, echo);
-        out.printf("service   %s registered -> actor %s%n", ECHO, echo);
-        final ServiceId echoHere = ECHO.onNode(system.nodeId());
-        out.printf("lookup    %s -> %s%n", echoHere, system.lookupService(echoHere));
+        out.printf("service   %s registered -> actor %s%n", ECHO.local(), echo);
+        out.printf("lookup    %s -> %s%n", ECHO.on(system.nodeId()), system.lookupService(ECHO));
         final long askStartNs = System.nanoTime();
-        final Object reply = await(system, ECHO, "hello");
+        final Object reply = await(system, ECHO.local(), "hello");
         out.printf("ask       %s \"hello\" -> \"%s\" in %.2f ms%n",
-            ECHO, reply, (System.nanoTime() - askStartNs) / 1e6);
-        final Object unknown = await(system, ActorId.of(0, 999_999, 77), "anyone?");
+            ECHO.local(), reply, (System.nanoTime() - askStartNs) / 1e6);
+        final Object unknown = await(system, ActorRef.of(ActorId.of(0, 999_999, 77)), "anyone?");
         out.printf("ask       [0:999999:77] (no such actor) -> %s%n", unknown);
 
         for (int i = 0; i < pairs; i++)
         {
-            final ActorId a = system.register(new Player());
-            final ActorId b = system.register(new Player());
-            system.send(new Envelope(b, a, 0, 0, 0L, BALL, null));
+            final Player left = new Player();
+            final Player right = new Player();
+            final ActorRef<String> a = system.spawn(String.class, left);
+            final ActorRef<String> b = system.spawn(String.class, right);
+            left.partner = b;
+            right.partner = a;
+            system.send(b, BALL);
         }
         out.printf("ping-pong %d pairs for %d s ...%n", pairs, seconds);
         TimeUnit.MILLISECONDS.sleep(500); // warm-up
@@ -136,12 +150,12 @@ public final class LocalDemo
         return 0;
     }
 
-    private static Object await(final ActorSystem system, final ActorId target, final Object request)
+    private static Object await(final ActorSystem system, final ActorRef<Echo> target, final String text)
         throws InterruptedException
     {
         try
         {
-            return system.ask(target, request, Duration.ofSeconds(5)).get();
+            return system.ask(target, replyTo -> new Echo(text, replyTo), String.class, Duration.ofSeconds(5)).get();
         }
         catch (final ExecutionException ex)
         {
@@ -176,23 +190,15 @@ public final class LocalDemo
         }
     }
 
-    /** Replies to every request with "echo: " and the request. */
-    private static final class Echo implements Behavior
+    /** Returns the ball to its partner. */
+    private static final class Player implements TypedBehavior<String>
     {
-        @Override
-        public void receive(final ActorContext ctx, final Envelope envelope)
-        {
-            ctx.reply("echo: " + envelope.event());
-        }
-    }
+        private ActorRef<String> partner;
 
-    /** Returns the ball to whoever sent it. */
-    private static final class Player implements Behavior
-    {
         @Override
-        public void receive(final ActorContext ctx, final Envelope envelope)
+        public void receive(final TypedContext<String> ctx, final String ball)
         {
-            ctx.send(envelope.sender(), BALL);
+            ctx.send(partner, ball);
         }
     }
 }

@@ -34,12 +34,15 @@ class DemoRoleTest
         {
             Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1),
                 Duration.ofSeconds(20), "sessions up");
-            assertThat(one.system().ask(DemoEvents.ECHO.onNode(2), new DemoEvents.Text("hi"), DemoEvents.TEXT, ASK)
-                .get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Text("echo: hi"));
-            assertThat(one.system().ask(DemoEvents.PING_PONG.onNode(2), new DemoEvents.Ping(7, 11), DemoEvents.PING, ASK)
-                .get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Ping(7, 11));
-            assertThat(one.system().ask(DemoEvents.STATUS_SERVICE.onNode(2), new DemoEvents.Text("?"), DemoEvents.TEXT, ASK)
-                .get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Status(2, ProcessHandle.current().pid(),
+            assertThat(one.system().ask(DemoEvents.ECHO.on(2), replyTo -> new DemoEvents.EchoRequest("hi", replyTo),
+                DemoEvents.Text.class, ASK).get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Text("echo: hi"));
+            final DemoEvents.Ping ball = one.system().ask(DemoEvents.PING_PONG.on(2),
+                replyTo -> new DemoEvents.Ping(7, 11, replyTo), DemoEvents.Ping.class, ASK).get(10, TimeUnit.SECONDS);
+            assertThat(ball.sequence()).isEqualTo(7);
+            assertThat(ball.sentNs()).isEqualTo(11);
+            assertThat(one.system().ask(DemoEvents.STATUS_SERVICE.on(2), DemoEvents.StatusRequest::new,
+                DemoEvents.Status.class, ASK).get(10, TimeUnit.SECONDS)).isEqualTo(new DemoEvents.Status(2,
+                ProcessHandle.current().pid(),
                 two.interconnect().incarnation(), "1"));
         }
     }
