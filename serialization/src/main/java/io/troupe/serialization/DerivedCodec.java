@@ -37,26 +37,21 @@ import java.util.Objects;
  *
  * @param <T> the event type.
  */
-public final class DerivedCodec<T> implements EventCodec<T>
+public final class DerivedCodec<T> extends CodecIdentity<T>
 {
     private static final int USER_SPACES = EventTypes.MAX_SPACE - EventTypes.SPACE_USER_FIRST + 1;
 
-    private final int typeId;
-    private final String name;
-    private final Class<T> eventClass;
     private final long fingerprint;
     private final String shape;
     private final MethodHandle writer;
     private final MethodHandle reader;
-    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+    private final CodecScratch scratch = new CodecScratch();
 
     private DerivedCodec(final Class<T> eventClass, final int typeId, final String name)
     {
+        super(typeId, name, eventClass);
         final ValueShapes shapes = new ValueShapes();
         final ValueShapes.Shape derived = shapes.topLevel(eventClass);
-        this.eventClass = eventClass;
-        this.typeId = typeId;
-        this.name = name;
         this.shape = shapes.descriptor();
         this.fingerprint = fingerprintOf(name, shape);
         this.writer = derived.writer();
@@ -145,24 +140,6 @@ public final class DerivedCodec<T> implements EventCodec<T>
     }
 
     @Override
-    public int typeId()
-    {
-        return typeId;
-    }
-
-    @Override
-    public String name()
-    {
-        return name;
-    }
-
-    @Override
-    public Class<T> eventClass()
-    {
-        return eventClass;
-    }
-
-    @Override
     public long fingerprint()
     {
         return fingerprint;
@@ -182,64 +159,50 @@ public final class DerivedCodec<T> implements EventCodec<T>
     @Override
     public int encodedLength(final T event)
     {
-        final Scratch s = scratch.get();
-        final EventWriter out = s.writerBusy ? new EventWriter() : s.writer;
-        final boolean owner = !s.writerBusy;
-        s.writerBusy = true;
+        final CodecScratch.Slot slot = scratch.slot();
+        final EventWriter out = slot.borrowWriter();
         try
         {
             return write(out.measure(), event);
         }
         finally
         {
-            s.writerBusy = !owner;
+            slot.giveBack(out);
         }
     }
 
     @Override
     public int encode(final T event, final MutableDirectBuffer buffer, final int offset)
     {
-        final Scratch s = scratch.get();
-        final EventWriter out = s.writerBusy ? new EventWriter() : s.writer;
-        final boolean owner = !s.writerBusy;
-        s.writerBusy = true;
+        final CodecScratch.Slot slot = scratch.slot();
+        final EventWriter out = slot.borrowWriter();
         try
         {
             return write(out.wrap(buffer, offset), event);
         }
         finally
         {
-            if (owner)
-            {
-                out.measure(); // drop the buffer
-                s.writerBusy = false;
-            }
+            slot.giveBack(out);
         }
     }
 
     @Override
     public T decode(final DirectBuffer buffer, final int offset, final int length)
     {
-        final Scratch s = scratch.get();
-        final EventReader in = s.readerBusy ? new EventReader() : s.reader;
-        final boolean owner = !s.readerBusy;
-        s.readerBusy = true;
+        final CodecScratch.Slot slot = scratch.slot();
+        final EventReader in = slot.borrowReader();
         try
         {
-            final T event = read(in.wrap(typeId, buffer, offset, length));
+            final T event = read(in.wrap(typeId(), buffer, offset, length));
             if (in.hasRemaining())
             {
-                throw new MalformedEventException(typeId, in.remaining() + " bytes left after a " + name);
+                throw new MalformedEventException(typeId(), in.remaining() + " bytes left after a " + name());
             }
             return event;
         }
         finally
         {
-            if (owner)
-            {
-                in.reset();
-                s.readerBusy = false;
-            }
+            slot.giveBack(in);
         }
     }
 
@@ -255,7 +218,7 @@ public final class DerivedCodec<T> implements EventCodec<T>
         }
         catch (final Throwable ex)
         {
-            throw new IllegalStateException("encoding a " + name + " failed", ex);
+            throw new IllegalStateException("encoding a " + name() + " failed", ex);
         }
         return out.length();
     }
@@ -264,7 +227,7 @@ public final class DerivedCodec<T> implements EventCodec<T>
     {
         try
         {
-            return eventClass.cast((Object)reader.invokeExact(in));
+            return eventClass().cast((Object)reader.invokeExact(in));
         }
         catch (final MalformedEventException ex)
         {
@@ -273,23 +236,14 @@ public final class DerivedCodec<T> implements EventCodec<T>
         catch (final Throwable ex)
         {
             // a constructor that validates its components refuses what the wire says: the payload is bad
-            throw new MalformedEventException(typeId, "decoding a " + name + " failed: " + ex, ex);
+            throw new MalformedEventException(typeId(), "decoding a " + name() + " failed: " + ex, ex);
         }
     }
 
     @Override
     public String toString()
     {
-        return "DerivedCodec{" + name + ", type=" + EventTypes.describe(typeId) + ", fingerprint=" +
+        return "DerivedCodec{" + name() + ", type=" + EventTypes.describe(typeId()) + ", fingerprint=" +
             Long.toHexString(fingerprint) + '}';
-    }
-
-    /** One thread's writer and reader, and whether they are in use further up that thread's stack. */
-    private static final class Scratch
-    {
-        final EventWriter writer = new EventWriter();
-        final EventReader reader = new EventReader();
-        boolean writerBusy;
-        boolean readerBusy;
     }
 }

@@ -14,14 +14,11 @@ import java.nio.ByteOrder;
  *
  * @param <T> the event type.
  */
-public abstract class FixedLengthCodec<T> implements EventCodec<T>
+public abstract class FixedLengthCodec<T> extends CodecIdentity<T>
 {
     /** Byte order of Troupe's payload fields. */
     protected static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
-    private final int typeId;
-    private final String name;
-    private final Class<T> eventClass;
     private final int length;
 
     /**
@@ -34,28 +31,8 @@ public abstract class FixedLengthCodec<T> implements EventCodec<T>
      */
     protected FixedLengthCodec(final int typeId, final String name, final Class<T> eventClass, final int length)
     {
-        this.typeId = typeId;
-        this.name = name;
-        this.eventClass = eventClass;
+        super(typeId, name, eventClass);
         this.length = length;
-    }
-
-    @Override
-    public final int typeId()
-    {
-        return typeId;
-    }
-
-    @Override
-    public final String name()
-    {
-        return name;
-    }
-
-    @Override
-    public final Class<T> eventClass()
-    {
-        return eventClass;
     }
 
     @Override
@@ -74,7 +51,7 @@ public abstract class FixedLengthCodec<T> implements EventCodec<T>
     @Override
     public final T decode(final DirectBuffer buffer, final int offset, final int length)
     {
-        CodecChecks.checkFixed(typeId, name, buffer, offset, length, this.length);
+        CodecChecks.checkFixed(typeId(), name(), buffer, offset, length, this.length);
         return read(buffer, offset);
     }
 
@@ -99,6 +76,6 @@ public abstract class FixedLengthCodec<T> implements EventCodec<T>
     @Override
     public String toString()
     {
-        return name;
+        return name();
     }
 }

@@ -30,14 +30,11 @@ import java.util.function.Function;
  *
  * @param <T> the event type.
  */
-public final class RecordCodec<T> implements EventCodec<T>
+public final class RecordCodec<T> extends CodecIdentity<T>
 {
-    private final int typeId;
-    private final String name;
-    private final Class<T> eventClass;
     private final BiConsumer<EventWriter, ? super T> writer;
     private final Function<EventReader, ? extends T> reader;
-    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+    private final CodecScratch scratch = new CodecScratch();
 
     private RecordCodec(
         final int typeId,
@@ -46,9 +43,7 @@ public final class RecordCodec<T> implements EventCodec<T>
         final BiConsumer<EventWriter, ? super T> writer,
         final Function<EventReader, ? extends T> reader)
     {
-        this.typeId = typeId;
-        this.name = name;
-        this.eventClass = eventClass;
+        super(typeId, name, eventClass);
         this.writer = writer;
         this.reader = reader;
     }
@@ -81,79 +76,47 @@ public final class RecordCodec<T> implements EventCodec<T>
     }
 
     @Override
-    public int typeId()
-    {
-        return typeId;
-    }
-
-    @Override
-    public String name()
-    {
-        return name;
-    }
-
-    @Override
-    public Class<T> eventClass()
-    {
-        return eventClass;
-    }
-
-    @Override
     public int encodedLength(final T event)
     {
-        final Scratch s = scratch.get();
-        if (s.writerBusy)
-        {
-            return write(new EventWriter(), event); // re-entered from a writer lambda: rare, allocate
-        }
-        s.writerBusy = true;
+        final CodecScratch.Slot slot = scratch.slot();
+        final EventWriter out = slot.borrowWriter();
         try
         {
-            return write(s.writer.measure(), event);
+            return write(out.measure(), event);
         }
         finally
         {
-            s.writerBusy = false;
+            slot.giveBack(out);
         }
     }
 
     @Override
     public int encode(final T event, final MutableDirectBuffer buffer, final int offset)
     {
-        final Scratch s = scratch.get();
-        if (s.writerBusy)
-        {
-            return write(new EventWriter().wrap(buffer, offset), event);
-        }
-        s.writerBusy = true;
+        final CodecScratch.Slot slot = scratch.slot();
+        final EventWriter out = slot.borrowWriter();
         try
         {
-            return write(s.writer.wrap(buffer, offset), event);
+            return write(out.wrap(buffer, offset), event);
         }
         finally
         {
-            s.writer.measure(); // drop the buffer
-            s.writerBusy = false;
+            slot.giveBack(out);
         }
     }
 
     @Override
     public T decode(final DirectBuffer buffer, final int offset, final int length)
     {
-        final Scratch s = scratch.get();
-        if (s.readerBusy)
-        {
-            return read(new EventReader().wrap(typeId, buffer, offset, length));
-        }
-        s.readerBusy = true;
+        final CodecScratch.Slot slot = scratch.slot();
+        final EventReader in = slot.borrowReader();
         try
         {
-            return read(s.reader.wrap(typeId, buffer, offset, length));
+            return read(in.wrap(typeId(), buffer, offset, length));
         }
         finally
         {
-            s.reader.reset();
-            s.readerBusy = false;
+            slot.giveBack(in);
         }
     }
 
@@ -175,22 +138,13 @@ public final class RecordCodec<T> implements EventCodec<T>
         }
         catch (final RuntimeException ex)
         {
-            throw new MalformedEventException(typeId, "the reader of codec '" + name + "' failed: " + ex, ex);
+            throw new MalformedEventException(typeId(), "the reader of codec '" + name() + "' failed: " + ex, ex);
         }
     }
 
     @Override
     public String toString()
     {
-        return "RecordCodec{" + name + ", type=" + EventTypes.describe(typeId) + '}';
-    }
-
-    /** One thread's writer and reader, and whether they are in use further up that thread's stack. */
-    private static final class Scratch
-    {
-        final EventWriter writer = new EventWriter();
-        final EventReader reader = new EventReader();
-        boolean writerBusy;
-        boolean readerBusy;
+        return "RecordCodec{" + name() + ", type=" + EventTypes.describe(typeId()) + '}';
     }
 }

@@ -45,7 +45,7 @@ import static io.troupe.serialization.CodecChecks.ORDER;
  * @param <D> the generated decoder.
  */
 public final class SbeFlyweightCodec<T, E extends MessageEncoderFlyweight, D extends MessageDecoderFlyweight>
-    implements EventCodec<T>
+    extends CodecIdentity<T>
 {
     /** Length of the SBE message header in front of every payload. */
     public static final int HEADER_LENGTH = 8;
@@ -55,9 +55,6 @@ public final class SbeFlyweightCodec<T, E extends MessageEncoderFlyweight, D ext
     private static final int VERSION_OFFSET = 6;
     private static final byte[] EMPTY = new byte[0];
 
-    private final int typeId;
-    private final String name;
-    private final Class<T> eventClass;
     private final Supplier<E> encoders;
     private final BiConsumer<E, ? super T> writer;
     private final Supplier<D> decoders;
@@ -80,15 +77,13 @@ public final class SbeFlyweightCodec<T, E extends MessageEncoderFlyweight, D ext
         final Function<D, ? extends T> reader,
         final ToIntFunction<? super T> bodyLength)
     {
+        super(typeId, name, eventClass);
         if (name == null || name.isEmpty() || eventClass == null || encoders == null || writer == null ||
             decoders == null || reader == null)
         {
             throw new IllegalArgumentException("SBE codec for type " + EventTypes.describe(typeId) +
                 " needs a name, an event class, encoder and decoder factories, a writer and a reader");
         }
-        this.typeId = typeId;
-        this.name = name;
-        this.eventClass = eventClass;
         this.encoders = encoders;
         this.writer = writer;
         this.decoders = decoders;
@@ -176,24 +171,6 @@ public final class SbeFlyweightCodec<T, E extends MessageEncoderFlyweight, D ext
     }
 
     @Override
-    public int typeId()
-    {
-        return typeId;
-    }
-
-    @Override
-    public String name()
-    {
-        return name;
-    }
-
-    @Override
-    public Class<T> eventClass()
-    {
-        return eventClass;
-    }
-
-    @Override
     public int encodedLength(final T event)
     {
         return HEADER_LENGTH + (bodyLength == null ? blockLength : bodyLength.applyAsInt(event));
@@ -221,7 +198,7 @@ public final class SbeFlyweightCodec<T, E extends MessageEncoderFlyweight, D ext
     @Override
     public T decode(final DirectBuffer buffer, final int offset, final int length)
     {
-        CodecChecks.checkRange(typeId, buffer, offset, length);
+        CodecChecks.checkRange(typeId(), buffer, offset, length);
         final int actingBlockLength = checkHeader(buffer, offset, length);
         final int actingVersion = buffer.getShort(offset + VERSION_OFFSET, ORDER) & 0xFFFF;
         final Scratch<E, D> s = scratch.get();
@@ -307,7 +284,7 @@ public final class SbeFlyweightCodec<T, E extends MessageEncoderFlyweight, D ext
         }
         catch (final RuntimeException ex)
         {
-            throw new MalformedEventException(typeId, "the SBE reader of codec '" + name + "' failed: " + ex, ex);
+            throw new MalformedEventException(typeId(), "the SBE reader of codec '" + name() + "' failed: " + ex, ex);
         }
     }
 
@@ -323,8 +300,8 @@ public final class SbeFlyweightCodec<T, E extends MessageEncoderFlyweight, D ext
         }
         catch (final RuntimeException ex)
         {
-            throw new MalformedEventException(typeId, "the SBE message's groups and var data do not fit in the " +
-                available + " bytes after the header: " + ex + " (codec '" + name + "')", ex);
+            throw new MalformedEventException(typeId(), "the SBE message's groups and var data do not fit in the " +
+                available + " bytes after the header: " + ex + " (codec '" + name() + "')", ex);
         }
         if (decodedLength < actingBlockLength || decodedLength > available)
         {
@@ -358,13 +335,13 @@ public final class SbeFlyweightCodec<T, E extends MessageEncoderFlyweight, D ext
 
     private MalformedEventException malformed(final String problem)
     {
-        return new MalformedEventException(typeId, problem + " (codec '" + name + "')");
+        return new MalformedEventException(typeId(), problem + " (codec '" + name() + "')");
     }
 
     @Override
     public String toString()
     {
-        return "SbeFlyweightCodec{" + name + ", type=" + EventTypes.describe(typeId) + ", schema=" + schemaId +
+        return "SbeFlyweightCodec{" + name() + ", type=" + EventTypes.describe(typeId()) + ", schema=" + schemaId +
             ", template=" + templateId + ", version=" + version + '}';
     }
 
