@@ -2,8 +2,6 @@ package io.troupe.serialization;
 
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.MalformedEventException;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +35,7 @@ import java.util.Objects;
  *
  * @param <T> the event type.
  */
-public final class DerivedCodec<T> extends CodecIdentity<T>
+public final class DerivedCodec<T> extends StreamCodec<T>
 {
     private static final int USER_SPACES = EventTypes.MAX_SPACE - EventTypes.SPACE_USER_FIRST + 1;
 
@@ -45,7 +43,6 @@ public final class DerivedCodec<T> extends CodecIdentity<T>
     private final String shape;
     private final MethodHandle writer;
     private final MethodHandle reader;
-    private final CodecScratch scratch = new CodecScratch();
 
     private DerivedCodec(final Class<T> eventClass, final int typeId, final String name)
     {
@@ -157,56 +154,7 @@ public final class DerivedCodec<T> extends CodecIdentity<T>
     }
 
     @Override
-    public int encodedLength(final T event)
-    {
-        final CodecScratch.Slot slot = scratch.slot();
-        final EventWriter out = slot.borrowWriter();
-        try
-        {
-            return write(out.measure(), event);
-        }
-        finally
-        {
-            slot.giveBack(out);
-        }
-    }
-
-    @Override
-    public int encode(final T event, final MutableDirectBuffer buffer, final int offset)
-    {
-        final CodecScratch.Slot slot = scratch.slot();
-        final EventWriter out = slot.borrowWriter();
-        try
-        {
-            return write(out.wrap(buffer, offset), event);
-        }
-        finally
-        {
-            slot.giveBack(out);
-        }
-    }
-
-    @Override
-    public T decode(final DirectBuffer buffer, final int offset, final int length)
-    {
-        final CodecScratch.Slot slot = scratch.slot();
-        final EventReader in = slot.borrowReader();
-        try
-        {
-            final T event = read(in.wrap(typeId(), buffer, offset, length));
-            if (in.hasRemaining())
-            {
-                throw new MalformedEventException(typeId(), in.remaining() + " bytes left after a " + name());
-            }
-            return event;
-        }
-        finally
-        {
-            slot.giveBack(in);
-        }
-    }
-
-    private int write(final EventWriter out, final T event)
+    void writeFields(final EventWriter out, final T event)
     {
         try
         {
@@ -220,14 +168,15 @@ public final class DerivedCodec<T> extends CodecIdentity<T>
         {
             throw new IllegalStateException("encoding a " + name() + " failed", ex);
         }
-        return out.length();
     }
 
-    private T read(final EventReader in)
+    @Override
+    T readFields(final EventReader in)
     {
+        final T event;
         try
         {
-            return eventClass().cast((Object)reader.invokeExact(in));
+            event = eventClass().cast((Object)reader.invokeExact(in));
         }
         catch (final MalformedEventException ex)
         {
@@ -238,6 +187,11 @@ public final class DerivedCodec<T> extends CodecIdentity<T>
             // a constructor that validates its components refuses what the wire says: the payload is bad
             throw new MalformedEventException(typeId(), "decoding a " + name() + " failed: " + ex, ex);
         }
+        if (in.hasRemaining())
+        {
+            throw new MalformedEventException(typeId(), in.remaining() + " bytes left after a " + name());
+        }
+        return event;
     }
 
     @Override

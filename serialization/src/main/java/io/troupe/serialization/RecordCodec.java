@@ -2,8 +2,6 @@ package io.troupe.serialization;
 
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.MalformedEventException;
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
 
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -30,11 +28,10 @@ import java.util.function.Function;
  *
  * @param <T> the event type.
  */
-public final class RecordCodec<T> extends CodecIdentity<T>
+public final class RecordCodec<T> extends StreamCodec<T>
 {
     private final BiConsumer<EventWriter, ? super T> writer;
     private final Function<EventReader, ? extends T> reader;
-    private final CodecScratch scratch = new CodecScratch();
 
     private RecordCodec(
         final int typeId,
@@ -76,57 +73,13 @@ public final class RecordCodec<T> extends CodecIdentity<T>
     }
 
     @Override
-    public int encodedLength(final T event)
-    {
-        final CodecScratch.Slot slot = scratch.slot();
-        final EventWriter out = slot.borrowWriter();
-        try
-        {
-            return write(out.measure(), event);
-        }
-        finally
-        {
-            slot.giveBack(out);
-        }
-    }
-
-    @Override
-    public int encode(final T event, final MutableDirectBuffer buffer, final int offset)
-    {
-        final CodecScratch.Slot slot = scratch.slot();
-        final EventWriter out = slot.borrowWriter();
-        try
-        {
-            return write(out.wrap(buffer, offset), event);
-        }
-        finally
-        {
-            slot.giveBack(out);
-        }
-    }
-
-    @Override
-    public T decode(final DirectBuffer buffer, final int offset, final int length)
-    {
-        final CodecScratch.Slot slot = scratch.slot();
-        final EventReader in = slot.borrowReader();
-        try
-        {
-            return read(in.wrap(typeId(), buffer, offset, length));
-        }
-        finally
-        {
-            slot.giveBack(in);
-        }
-    }
-
-    private int write(final EventWriter out, final T event)
+    void writeFields(final EventWriter out, final T event)
     {
         writer.accept(out, event);
-        return out.length();
     }
 
-    private T read(final EventReader in)
+    @Override
+    T readFields(final EventReader in)
     {
         try
         {
