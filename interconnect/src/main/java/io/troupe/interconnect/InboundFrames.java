@@ -261,9 +261,10 @@ final class InboundFrames implements FrameHandler
             receipts = peer.bulkReceipts;
         }
         final Envelope envelope = frame.toEnvelope(codecs);
-        if (codecs.codec(envelope.type()) == null)
+        if (envelope.payload().decoder() == null)
         {
-            // registration is the allowlist: an unregistered type is never handed to an actor to decode
+            // toEnvelope found no codec for the type: registration is the allowlist, so an unregistered type is
+            // never handed to an actor to decode
             unknownTypes.incrementAndGet();
             if (loggedUnknownTypes.size() < 64 && loggedUnknownTypes.add(envelope.type()))
             {

@@ -69,11 +69,6 @@ final class ValueShapes
             descriptor.append("List<");
             final Shape elementShape = of(element, where + "'s element");
             descriptor.append('>');
-            final Class<?> elementClass = raw(element);
-            if (elementClass.isPrimitive())
-            {
-                throw unsupported(where, type);
-            }
             final MethodHandle elementWriter = elementShape.writer.asType(BODY_WRITER);
             final MethodHandle elementReader = elementShape.reader.asType(BODY_READER);
             return new Shape(

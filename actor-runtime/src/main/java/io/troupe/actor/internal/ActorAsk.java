@@ -7,7 +7,6 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.SchedulerCookie;
 import io.troupe.actor.TypedContext;
 import io.troupe.actor.Undelivered;
-import io.troupe.actor.UndeliveredException;
 
 import java.time.Duration;
 import java.util.function.BiFunction;
@@ -72,26 +71,12 @@ final class ActorAsk<R> implements Behavior
         timeoutCookie.detach();
         counters.asksPending.decrementAndGet();
         final Object event = envelope.event();
-        final Object outcome;
-        if (replyType.isInstance(event))
-        {
-            outcome = adapt.apply(replyType.cast(event), null);
-        }
-        else if (event == ReplySlots.TIMEOUT)
+        final Throwable failure = ReplySlots.failureOf(event, target, replyType, timeout);
+        if (event == ReplySlots.TIMEOUT)
         {
             counters.asksTimedOut.incrementAndGet();
-            outcome = adapt.apply(null, ReplySlots.timeout(target, timeout));
         }
-        else if (event instanceof Undelivered)
-        {
-            outcome = adapt.apply(null, new UndeliveredException((Undelivered)event));
-        }
-        else
-        {
-            outcome = adapt.apply(null, new ClassCastException("the reply from " + target + " is a " +
-                (event == null ? "null" : event.getClass().getName()) + ", not the " + replyType.getName() +
-                " asked for"));
-        }
+        final Object outcome = failure == null ? adapt.apply(replyType.cast(event), null) : adapt.apply(null, failure);
         if (outcome != null)
         {
             ctx.send(asker, outcome);

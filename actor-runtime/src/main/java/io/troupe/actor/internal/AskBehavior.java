@@ -66,33 +66,21 @@ final class AskBehavior implements Behavior
     public void receive(final ActorContext ctx, final Envelope envelope)
     {
         final Object event = envelope.event();
-        if (event == ReplySlots.TIMEOUT)
+        final Throwable failure = ReplySlots.failureOf(event, target, replyType, timeout);
+        if (end())
         {
-            if (end())
-            {
-                counters.asksTimedOut.incrementAndGet();
-                future.completeExceptionally(ReplySlots.timeout(target, timeout));
-            }
-        }
-        else if (event instanceof ReplySlots.SendFailed)
-        {
-            fail(((ReplySlots.SendFailed)event).failure());
-        }
-        else if (event instanceof Undelivered)
-        {
-            fail(new UndeliveredException((Undelivered)event));
-        }
-        else if (replyType.isInstance(event))
-        {
-            if (end())
+            if (failure == null)
             {
                 future.complete(event);
             }
-        }
-        else
-        {
-            fail(new ClassCastException("the reply from " + target + " is a " + event.getClass().getName() +
-                ", not the " + replyType.getName() + " asked for"));
+            else
+            {
+                if (event == ReplySlots.TIMEOUT)
+                {
+                    counters.asksTimedOut.incrementAndGet();
+                }
+                future.completeExceptionally(failure);
+            }
         }
         ctx.passAway();
     }

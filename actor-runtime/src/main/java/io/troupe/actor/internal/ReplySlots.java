@@ -1,6 +1,8 @@
 package io.troupe.actor.internal;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredException;
 
 import java.util.concurrent.TimeoutException;
 
@@ -33,9 +35,32 @@ final class ReplySlots
         return (id.localId() & BIT) != 0 && !id.isService();
     }
 
-    static TimeoutException timeout(final ActorId target, final Object timeout)
+    /**
+     * How an ask ends on the first event its slot receives, the same for an outside ask and an actor's.
+     *
+     * @return null for a reply of the type asked for; otherwise the failure: a timeout, what the send threw, the
+     *     {@link Undelivered} notice, or a reply of another type.
+     */
+    static Throwable failureOf(final Object event, final ActorId target, final Class<?> replyType, final Object timeout)
     {
-        return new TimeoutException("no reply from " + target + " within " + timeout);
+        if (event == TIMEOUT)
+        {
+            return new TimeoutException("no reply from " + target + " within " + timeout);
+        }
+        if (event instanceof SendFailed)
+        {
+            return ((SendFailed)event).failure();
+        }
+        if (event instanceof Undelivered)
+        {
+            return new UndeliveredException((Undelivered)event);
+        }
+        if (replyType.isInstance(event))
+        {
+            return null;
+        }
+        return new ClassCastException("the reply from " + target + " is a " +
+            (event == null ? "null" : event.getClass().getName()) + ", not the " + replyType.getName() + " asked for");
     }
 
     /** Tells a reply slot that its request could not be sent, so that it ends its ask with the failure. */
