@@ -229,7 +229,9 @@ public final class NodeConfig
         line(text, "", "handshake retry " + duration(interconnect.handshakeRetryMin()) + ".." +
             duration(interconnect.handshakeRetryMax()) + ", ack every " + duration(interconnect.ackInterval()));
         line(text, "shutdown", "drains for up to " + duration(shutdownTimeout));
-        line(text, "secret", interconnect.clusterSecret().length + " bytes from " + secretOrigin);
+        line(text, "secret", interconnect.clusterSecret().length + " bytes from " + secretOrigin + "; frames " +
+            (interconnect.frameProtection() == io.troupe.serialization.wire.FrameProtection.ENCRYPTED ?
+                "encrypted (AES-256-GCM)" : "authenticated (HMAC-SHA256)") + " under per-session keys");
         return text.toString();
     }
 
@@ -255,6 +257,7 @@ public final class NodeConfig
             .embeddedDriver(from.embeddedDriver())
             .driverOnAgentThread(from.driverOnAgentThread())
             .idleMode(from.idleMode())
+            .frameProtection(from.frameProtection())
             .controlStreamId(from.controlStreamId())
             .dataStreamId(from.dataStreamId())
             .bulkStreamId(from.bulkStreamId())

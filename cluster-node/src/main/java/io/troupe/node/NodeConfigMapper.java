@@ -11,6 +11,7 @@ import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.IdleMode;
+import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.memquota.ConfigurationException;
@@ -61,6 +62,7 @@ final class NodeConfigMapper
     static final String EMBEDDED_DRIVER = "troupe.transport.embedded-driver";
     static final String DRIVER_ON_AGENT_THREAD = "troupe.transport.driver-on-agent-thread";
     static final String IDLE = "troupe.transport.idle";
+    static final String FRAME_PROTECTION = "troupe.transport.frame-protection";
     static final String CONTROL_STREAM = "troupe.transport.control-stream";
     static final String DATA_STREAM = "troupe.transport.data-stream";
     static final String BULK_STREAM = "troupe.transport.bulk-stream";
@@ -153,6 +155,7 @@ final class NodeConfigMapper
             .embeddedDriver(in.bool(EMBEDDED_DRIVER))
             .driverOnAgentThread(in.bool(DRIVER_ON_AGENT_THREAD))
             .idleMode(idleMode())
+            .frameProtection(frameProtection())
             .controlStreamId(in.integer(CONTROL_STREAM))
             .dataStreamId(in.integer(DATA_STREAM))
             .bulkStreamId(in.integer(BULK_STREAM))
@@ -288,6 +291,20 @@ final class NodeConfigMapper
             allowed.add(mode.name().toLowerCase(Locale.ROOT));
         }
         throw in.invalid(IDLE, "allowed " + String.join(" or ", allowed));
+    }
+
+    private FrameProtection frameProtection()
+    {
+        final String value = in.string(FRAME_PROTECTION).trim();
+        if ("authenticated".equalsIgnoreCase(value))
+        {
+            return FrameProtection.AUTHENTICATED;
+        }
+        if ("encrypted".equalsIgnoreCase(value))
+        {
+            return FrameProtection.ENCRYPTED;
+        }
+        throw in.invalid(FRAME_PROTECTION, "allowed authenticated or encrypted");
     }
 
     private List<PeerAddress> peers(final int nodeId)
@@ -565,6 +582,7 @@ final class NodeConfigMapper
         keys.put("bindPort", BIND_PORT);
         keys.put("peers", PEERS);
         keys.put("idleMode", IDLE);
+        keys.put("frameProtection", FRAME_PROTECTION);
         keys.put("controlStreamId/dataStreamId/bulkStreamId", CONTROL_STREAM);
         keys.put("controlTermLength", CONTROL_TERM_LENGTH);
         keys.put("dataTermLength", DATA_TERM_LENGTH);

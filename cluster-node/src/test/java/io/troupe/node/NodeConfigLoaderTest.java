@@ -49,6 +49,7 @@ class NodeConfigLoaderTest
         overrides.setProperty("troupe.node-id", "3");
         overrides.setProperty("troupe.bind.port", "40103");
         overrides.setProperty("troupe.transport.idle", "spin");
+        overrides.setProperty("troupe.transport.frame-protection", "Encrypted");
         overrides.setProperty("java.version", "ignored: not under troupe.");
 
         final NodeConfig config = NodeConfigLoader.load(file, overrides);
@@ -57,6 +58,8 @@ class NodeConfigLoaderTest
         assertThat(config.actorSystemConfig().nodeId()).isEqualTo(3);
         assertThat(config.interconnectConfig().bindPort()).isEqualTo(40103);
         assertThat(config.interconnectConfig().idleMode().name()).isEqualTo("SPIN");
+        assertThat(config.interconnectConfig().frameProtection().name()).isEqualTo("ENCRYPTED");
+        assertThat(config.describe()).contains("frames encrypted (AES-256-GCM) under per-session keys");
         assertThat(config.dataDir()).isEqualTo(Path.of("/tmp/troupe/node-3"));
     }
 

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.serialization.wire.HandshakePhase;
 
 import javax.crypto.Mac;
@@ -17,11 +18,15 @@ import java.util.random.RandomGenerator;
  * random challenge and the other answers with an HMAC-SHA256 over the challenge and both identities.
  *
  * <pre>
- *   A -&gt; B  HELLO   (A, incA, B, versions, cA)
- *   B -&gt; A  WELCOME (B, incB, A, incA, cB, proof = prove(WELCOME, clusterId, B, incB, A, incA, cA))
- *   A -&gt; B  CONFIRM (A, incA, B, incB,     proof = prove(CONFIRM, clusterId, A, incA, B, incB, cB))
- *   either   REFUSE  (detail) when a check fails
+ *   A -&gt; B  HELLO   (A, incA, B, versions, cA,  proof = prove(HELLO, clusterId, A, incA, B, 0, cA))
+ *   B -&gt; A  WELCOME (B, incB, A, incA, cB, echo cA, proof = prove(WELCOME, clusterId, B, incB, A, incA, cA))
+ *   A -&gt; B  CONFIRM (A, incA, B, incB,  echo cB, proof = prove(CONFIRM, clusterId, A, incA, B, incB, cB))
+ *   either   REFUSE  (detail) when a check fails: unauthenticated, so it only informs
  * </pre>
+ *
+ * <p>The HELLO proves the secret over the initiator's own challenge: it is not fresh for the acceptor (a copy
+ * can be replayed), but nobody without the secret can make one, so a forged HELLO never starts a handshake. The
+ * frame protection both sides announced is bound into every proof, so it cannot be downgraded on the way.
  *
  * <p>The MAC input is prefix free, so that no two different tuples give the same bytes (all numbers
  * big-endian):
@@ -33,6 +38,8 @@ import java.util.random.RandomGenerator;
  *   int32 prover node id      | int64 prover incarnation
  *   int32 verifier node id    | int64 verifier incarnation
  *   int32 length | challenge
+ *   int32 length | type table        (only if not empty)
+ *   int32 frame protection code      (only if given: every step of protocol version 3 gives it)
  * </pre>
  *
  * <p>Binding the phase keeps a WELCOME proof from being replayed as a CONFIRM (and the reverse), binding the
@@ -53,6 +60,7 @@ final class HandshakeAuth
 
     private static final String ALGORITHM = "HmacSHA256";
     private static final byte[] DOMAIN_BYTES = DOMAIN.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] HELLO_LABEL = HandshakePhase.HELLO.name().getBytes(StandardCharsets.US_ASCII);
     private static final byte[] WELCOME_LABEL = HandshakePhase.WELCOME.name().getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONFIRM_LABEL = HandshakePhase.CONFIRM.name().getBytes(StandardCharsets.US_ASCII);
 
@@ -166,11 +174,42 @@ final class HandshakeAuth
         final byte[] challenge,
         final byte[] types)
     {
+        return prove(phase, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge,
+            types, null);
+    }
+
+    /**
+     * Proves knowledge of the secret for a step of protocol version 3: over the challenge, the step's type table and
+     * the frame protection the prover announces.
+     *
+     * @param phase               {@link HandshakePhase#HELLO} (over the prover's own challenge, verifier
+     *                            incarnation 0), {@link HandshakePhase#WELCOME} or {@link HandshakePhase#CONFIRM}.
+     * @param clusterId           the cluster's id.
+     * @param proverNodeId        node id of the side that proves.
+     * @param proverIncarnation   incarnation of the side that proves.
+     * @param verifierNodeId      node id of the side that checks.
+     * @param verifierIncarnation incarnation of the side that checks (0 in HELLO).
+     * @param challenge           the challenge proved.
+     * @param types               the type table the step carries, possibly empty.
+     * @param protection          the frame protection the step announces; null binds none.
+     * @return {@link #PROOF_BYTES} bytes, newly allocated.
+     */
+    public byte[] prove(
+        final HandshakePhase phase,
+        final String clusterId,
+        final int proverNodeId,
+        final long proverIncarnation,
+        final int verifierNodeId,
+        final long verifierIncarnation,
+        final byte[] challenge,
+        final byte[] types,
+        final FrameProtection protection)
+    {
         final byte[] label = label(phase);
         if (label == null)
         {
             throw new IllegalArgumentException("no proof is made in handshake phase " + phase +
-                ": only WELCOME and CONFIRM carry one");
+                ": only HELLO, WELCOME and CONFIRM carry one");
         }
         Objects.requireNonNull(clusterId, "clusterId");
         Objects.requireNonNull(challenge, "challenge");
@@ -178,7 +217,7 @@ final class HandshakeAuth
         Objects.requireNonNull(types, "types");
         final byte[] proof = new byte[PROOF_BYTES];
         mac(label, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge, types,
-            proof);
+            protection, proof);
         return proof;
     }
 
@@ -236,6 +275,37 @@ final class HandshakeAuth
         final byte[] types,
         final byte[] proof)
     {
+        return verify(phase, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge,
+            types, null, proof);
+    }
+
+    /**
+     * Checks a peer's proof of protocol version 3 (see the proving overload).
+     *
+     * @param phase               the step that carried the proof.
+     * @param clusterId           the cluster's id; null fails.
+     * @param proverNodeId        node id of the side that proved (the peer).
+     * @param proverIncarnation   incarnation of the side that proved.
+     * @param verifierNodeId      node id of the side that checks (this node).
+     * @param verifierIncarnation incarnation of the side that checks (0 for a HELLO).
+     * @param challenge           the challenge proved; null or empty fails.
+     * @param types               the type table received with the proof; null fails.
+     * @param protection          the frame protection the step announced; null binds none.
+     * @param proof               the proof received; null or of the wrong length fails.
+     * @return true only if the proof was made with the same secret over the same inputs.
+     */
+    public boolean verify(
+        final HandshakePhase phase,
+        final String clusterId,
+        final int proverNodeId,
+        final long proverIncarnation,
+        final int verifierNodeId,
+        final long verifierIncarnation,
+        final byte[] challenge,
+        final byte[] types,
+        final FrameProtection protection,
+        final byte[] proof)
+    {
         final byte[] label = label(phase);
         if (label == null || clusterId == null || challenge == null || challenge.length == 0 || types == null ||
             proof == null || proof.length != PROOF_BYTES)
@@ -244,7 +314,7 @@ final class HandshakeAuth
         }
 
         mac(label, clusterId, proverNodeId, proverIncarnation, verifierNodeId, verifierIncarnation, challenge, types,
-            expectedProof);
+            protection, expectedProof);
         return MessageDigest.isEqual(expectedProof, proof);
     }
 
@@ -270,6 +340,10 @@ final class HandshakeAuth
 
     private static byte[] label(final HandshakePhase phase)
     {
+        if (phase == HandshakePhase.HELLO)
+        {
+            return HELLO_LABEL;
+        }
         if (phase == HandshakePhase.WELCOME)
         {
             return WELCOME_LABEL;
@@ -290,6 +364,7 @@ final class HandshakeAuth
         final long verifierIncarnation,
         final byte[] challenge,
         final byte[] types,
+        final FrameProtection protection,
         final byte[] output)
     {
         updateBytes(DOMAIN_BYTES);
@@ -303,6 +378,10 @@ final class HandshakeAuth
         if (types.length > 0)
         {
             updateBytes(types);
+        }
+        if (protection != null)
+        {
+            updateInt(protection.code());
         }
         try
         {

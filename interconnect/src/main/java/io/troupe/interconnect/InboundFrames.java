@@ -28,10 +28,11 @@ import org.slf4j.LoggerFactory;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Everything that arrives, on the agent thread: each fragment is validated by the {@link FrameDecoder}
- * before anything reads it, attributed to a peer by the Aeron session id of its publication, and handled.
- * Envelopes count only from peers whose handshake completed; their payloads are copied out of the term
- * buffer and decoded later by the recipient. No user code runs here.
+ * Everything that arrives, on the agent thread. A message is first opened ({@link FrameSeal}): found by the Aeron
+ * session id of its publication, its key id and its tag verified under the session's key, its sequence number
+ * the next on its stream; only then are its frames validated by the {@link FrameDecoder} and handled, as coming
+ * from that peer. The only frames taken unsealed are handshake steps, which prove themselves. Envelope payloads
+ * are copied out and decoded later by the recipient. No user code runs here.
  */
 final class InboundFrames implements FrameHandler
 {
@@ -45,10 +46,12 @@ final class InboundFrames implements FrameHandler
     private final int maxFrameBytes;
     /** Where a compact envelope frame is rebuilt whole; grows up to the largest frame. */
     private final UnsafeBuffer expanded = new UnsafeBuffer(new byte[1024]);
-    final AtomicLong unauthenticated = new AtomicLong();
-    final AtomicLong misrouted = new AtomicLong();
+    /** Where a sealed message is opened: its body from {@link FrameSeal#HEADER} on. */
+    private final UnsafeBuffer opened;
     /** Envelopes naming an event type this node has no codec for: never delivered, never decoded. */
     final AtomicLong unknownTypes = new AtomicLong();
+    /** The peer whose verified message is being decoded; null while an unsealed one is (a handshake step). */
+    private Peer verified;
     private int streamId;
     private int sessionId;
     private long position;
@@ -70,6 +73,7 @@ final class InboundFrames implements FrameHandler
         this.maxFrameBytes = Math.max(WireFormat.MAX_HANDSHAKE_BYTES, WireFormat.envelopeLength(agent.config.maxEventBytes()));
         this.decoder = new FrameDecoder(this, maxFrameBytes);
         this.wholeDecoder = new FrameDecoder(this, maxFrameBytes);
+        this.opened = new UnsafeBuffer(new byte[agent.largestSealedMessage]);
     }
 
     FrameDecoder decoder()
@@ -79,19 +83,120 @@ final class InboundFrames implements FrameHandler
 
     void onControlFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
-        onFragment(agent.config.controlStreamId(), buffer, offset, length, header);
+        final int stream = agent.config.controlStreamId();
+        if (FrameSeal.keyId(buffer, offset, length) < 0)
+        {
+            onFragment(stream, buffer, offset, length, header); // only a handshake step is taken unsealed
+            return;
+        }
+        final int bodyLength = open(FrameSeal.CONTROL, stream, buffer, offset, length, header);
+        if (bodyLength >= 0)
+        {
+            onFragment(stream, opened, FrameSeal.HEADER, bodyLength, header);
+            verified = null;
+        }
+    }
+
+    /**
+     * Opens a sealed message (see {@link FrameSeal}) into {@link #opened} and names its peer in {@link #verified}.
+     * The first message sealed with the keys of an initiator's handshake attempt completes the attempt.
+     *
+     * @return the body's length, or -1 if the message was rejected (counted).
+     */
+    private int open(final int stream, final int streamId, final DirectBuffer buffer, final int offset, final int length,
+        final Header header)
+    {
+        final int keyId = FrameSeal.keyId(buffer, offset, length);
+        if (keyId < 0)
+        {
+            agent.reject(FrameRejection.UNSEALED);
+            return -1;
+        }
+        final int session = header.sessionId();
+        final Peer peer = agent.peersBySession.get(session);
+        if (peer == null)
+        {
+            agent.reject(FrameRejection.UNKNOWN_SESSION);
+            return -1;
+        }
+        final boolean attempt = peer.pendingOpener != null && peer.pendingOpener.keyId() == keyId &&
+            peer.attemptSessionId == session;
+        final FrameSeal.Opener opener = attempt ? peer.pendingOpener :
+            peer.opener != null && peer.opener.keyId() == keyId && peer.peerSessionId == session ? peer.opener : null;
+        if (opener == null)
+        {
+            agent.reject(FrameRejection.STALE_KEY);
+            return -1;
+        }
+        if (length > opened.capacity())
+        {
+            peer.rejectedFrames++;
+            agent.reject(FrameRejection.MALFORMED); // longer than any message a peer of this configuration sends
+            return -1;
+        }
+        final int bodyLength = opener.open(stream, streamId, buffer, offset, length, opened);
+        if (bodyLength < 0)
+        {
+            peer.rejectedFrames++;
+            if (bodyLength == FrameSeal.BAD_TAG)
+            {
+                agent.reject(FrameRejection.BAD_TAG);
+                logRejected(streamId, session, "its tag does not verify (forged, or damaged on the way)");
+            }
+            else if (bodyLength == FrameSeal.REPLAYED)
+            {
+                agent.reject(FrameRejection.REPLAYED);
+                logRejected(streamId, session, "a sequence number already seen (a replay)");
+            }
+            else
+            {
+                agent.reject(FrameRejection.SEQUENCE_GAP);
+                if (attempt)
+                {
+                    agent.sessions.abandonAttempt(peer);
+                }
+                else
+                {
+                    agent.streamDamaged(peer, "a message on stream " + streamId + " is missing (lost or displaced)");
+                }
+            }
+            return -1;
+        }
+        if (attempt)
+        {
+            agent.sessions.onFirstSealedFrame(peer);
+        }
+        peer.detector.onHeard(agent.cycleNs);
+        verified = peer;
+        return bodyLength;
+    }
+
+    private void logRejected(final int stream, final int fromSession, final String why)
+    {
+        if (!loggedBadFrame)
+        {
+            loggedBadFrame = true;
+            LOG.warn("node {}: rejected a message on stream {} from session {}: {} (further ones are only counted)",
+                agent.nodeId, stream, fromSession, why);
+        }
     }
 
     /**
      * A data-stream message: one or more frames, each after its int32 length (see {@link OutboundBatch}). All
      * of them share the message's stream position; a length that does not fit rejects the rest of the message.
      */
-    void onDataFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    void onDataFragment(final DirectBuffer sealed, final int sealedOffset, final int sealedLength, final Header header)
     {
+        final int length = open(FrameSeal.DATA, agent.config.dataStreamId(), sealed, sealedOffset, sealedLength, header);
+        if (length < 0)
+        {
+            return;
+        }
+        final DirectBuffer buffer = opened;
+        final int offset = FrameSeal.HEADER;
         final int end = offset + length;
         int at = offset;
         int baseAt = -1; // the message's last whole entry, if an envelope frame: what a compact entry repeats
-        Boolean fromEstablished = null; // looked up at the message's first compact entry, once
         messagePositionBefore = -1;
         while (at < end)
         {
@@ -103,24 +208,13 @@ final class InboundFrames implements FrameHandler
                 compact && (baseAt < 0 || frameLength < EnvelopeCompaction.COMPACT_OVERHEAD))
             {
                 onBadBatch(header.sessionId(), end - at);
+                verified = null;
                 return;
             }
             at += OutboundBatch.LENGTH_PREFIX;
             if (compact)
             {
-                if (fromEstablished == null)
-                {
-                    final Peer peer = agent.peersBySession.get(header.sessionId());
-                    fromEstablished = peer != null && peer.state == Peer.ESTABLISHED;
-                }
-                if (fromEstablished)
-                {
-                    onCompactFragment(buffer, baseAt, at, frameLength, header);
-                }
-                else
-                {
-                    unauthenticated.incrementAndGet(); // as its whole form would be
-                }
+                onCompactFragment(buffer, baseAt, at, frameLength, header);
             }
             else
             {
@@ -129,6 +223,7 @@ final class InboundFrames implements FrameHandler
             }
             at += frameLength;
         }
+        verified = null;
     }
 
     /**
@@ -157,21 +252,19 @@ final class InboundFrames implements FrameHandler
     {
         final String why = loggedBadFrame ? "" : // only the first is logged: no text to build for a flood
             "no valid frame length in the last " + remaining + " bytes of a data-stream message";
-        if (reject(agent.config.dataStreamId(), fromSession, why, null) == null)
-        {
-            unauthenticated.incrementAndGet(); // no decoder saw it, so nothing else counts it
-        }
+        reject(agent.config.dataStreamId(), fromSession, why, null); // no decoder saw it, so counted here
     }
 
     /**
      * Something that failed validation: counted for its peer if the session is known, logged once per node (a
      * flood of bad frames must not flood the log).
      *
-     * @return the peer, or null if the session is not one of an established peer.
+     * @return the peer, or null if the frame was not in a verified message.
      */
     private Peer reject(final int stream, final int fromSession, final String why, final Throwable cause)
     {
-        final Peer peer = agent.peersBySession.get(fromSession);
+        agent.reject(FrameRejection.MALFORMED);
+        final Peer peer = verified;
         if (peer != null)
         {
             peer.rejectedFrames++;
@@ -187,7 +280,13 @@ final class InboundFrames implements FrameHandler
 
     void onBulkFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
-        onFragment(agent.config.bulkStreamId(), buffer, offset, length, header);
+        final int stream = agent.config.bulkStreamId();
+        final int bodyLength = open(FrameSeal.BULK, stream, buffer, offset, length, header);
+        if (bodyLength >= 0)
+        {
+            onFragment(stream, opened, FrameSeal.HEADER, bodyLength, header);
+            verified = null;
+        }
     }
 
     private void onFragment(final int stream, final DirectBuffer buffer, final int offset, final int length, final Header header)
@@ -202,21 +301,31 @@ final class InboundFrames implements FrameHandler
         }
     }
 
-    /** The established peer the current frame came from, or null (counted). */
-    private Peer establishedSender()
+    /** The peer whose verified message the current frame is in, or null (counted: it came unsealed). */
+    private Peer verifiedSender()
     {
-        final Peer peer = agent.peersBySession.get(sessionId);
+        final Peer peer = verified;
         if (peer == null || peer.state != Peer.ESTABLISHED)
         {
-            unauthenticated.incrementAndGet();
+            agent.reject(FrameRejection.UNSEALED);
             return null;
         }
-        peer.detector.onHeard(agent.cycleNs);
-        if (!peer.confirmed && streamId == agent.config.controlStreamId())
-        {
-            peer.confirmed = true; // the acceptor speaks after our WELCOME only once it processed our CONFIRM
-        }
         return peer;
+    }
+
+    /** Counts a frame on a stream it never travels on; true if so. */
+    private boolean wrongStream(final int expected)
+    {
+        if (streamId != expected)
+        {
+            agent.reject(FrameRejection.MALFORMED);
+            if (verified != null)
+            {
+                verified.rejectedFrames++;
+            }
+            return true;
+        }
+        return false;
     }
 
     @Override
@@ -224,10 +333,10 @@ final class InboundFrames implements FrameHandler
     {
         if (streamId == agent.config.controlStreamId())
         {
-            unauthenticated.incrementAndGet(); // events never travel on the control stream
+            wrongStream(agent.config.dataStreamId()); // events never travel on the control stream
             return;
         }
-        final Peer peer = establishedSender();
+        final Peer peer = verifiedSender();
         if (peer == null)
         {
             return;
@@ -266,6 +375,7 @@ final class InboundFrames implements FrameHandler
             // toEnvelope found no codec for the type: registration is the allowlist, so an unregistered type is
             // never handed to an actor to decode
             unknownTypes.incrementAndGet();
+            agent.reject(FrameRejection.NOT_FOR_THIS_NODE);
             if (loggedUnknownTypes.size() < 64 && loggedUnknownTypes.add(envelope.type()))
             {
                 LOG.warn("node {}: node {} sent an event of type {}, which has no codec here; dropped (sender told if " +
@@ -280,7 +390,7 @@ final class InboundFrames implements FrameHandler
         final ActorId recipient = envelope.recipient();
         if (!agent.system.isLocalNode(recipient.nodeId()))
         {
-            misrouted.incrementAndGet(); // never relayed: a node only takes events for itself
+            agent.reject(FrameRejection.NOT_FOR_THIS_NODE); // never relayed: a node only takes events for itself
             if (envelope.isTracked())
             {
                 agent.notifyUndelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);
@@ -347,12 +457,11 @@ final class InboundFrames implements FrameHandler
     @Override
     public void onCreditDeltas(final CreditDeltasFrame frame)
     {
-        if (streamId != agent.config.controlStreamId())
+        if (wrongStream(agent.config.controlStreamId())) // credit travels on the control stream only
         {
-            unauthenticated.incrementAndGet(); // credit travels on the control stream only
             return;
         }
-        final Peer peer = establishedSender();
+        final Peer peer = verifiedSender();
         if (peer == null || frame.incarnation() != peer.peerIncarnation || frame.nodeId() != peer.nodeId)
         {
             if (peer != null)
@@ -367,12 +476,11 @@ final class InboundFrames implements FrameHandler
     @Override
     public void onChunk(final ChunkFrame frame)
     {
-        if (streamId != agent.config.bulkStreamId())
+        if (wrongStream(agent.config.bulkStreamId())) // chunks travel on the bulk stream only
         {
-            unauthenticated.incrementAndGet(); // chunks travel on the bulk stream only
             return;
         }
-        final Peer peer = establishedSender();
+        final Peer peer = verifiedSender();
         if (peer == null)
         {
             return;
@@ -395,9 +503,14 @@ final class InboundFrames implements FrameHandler
     @Override
     public void onHandshake(final HandshakeFrame frame)
     {
-        if (streamId != agent.config.controlStreamId())
+        if (wrongStream(agent.config.controlStreamId()))
         {
-            unauthenticated.incrementAndGet();
+            return;
+        }
+        if (verified != null)
+        {
+            verified.rejectedFrames++;
+            agent.reject(FrameRejection.MALFORMED); // handshake steps are never sealed
             return;
         }
         agent.sessions.onHandshake(frame, sessionId, agent.clock.nanoTime());
@@ -406,8 +519,12 @@ final class InboundFrames implements FrameHandler
     @Override
     public void onHeartbeat(final HeartbeatFrame frame)
     {
-        final Peer peer = establishedSender();
-        if (peer != null && frame.nodeId() != peer.nodeId)
+        if (wrongStream(agent.config.controlStreamId()))
+        {
+            return;
+        }
+        final Peer peer = verifiedSender();
+        if (peer != null && (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.peerIncarnation))
         {
             peer.rejectedFrames++;
         }
@@ -420,7 +537,11 @@ final class InboundFrames implements FrameHandler
     @Override
     public void onAck(final AckFrame frame)
     {
-        final Peer peer = establishedSender();
+        if (wrongStream(agent.config.controlStreamId()))
+        {
+            return;
+        }
+        final Peer peer = verifiedSender();
         if (peer == null || frame.incarnation() != peer.peerIncarnation)
         {
             return;
@@ -441,7 +562,11 @@ final class InboundFrames implements FrameHandler
     @Override
     public void onGoodbye(final GoodbyeFrame frame)
     {
-        final Peer peer = establishedSender();
+        if (wrongStream(agent.config.controlStreamId()))
+        {
+            return;
+        }
+        final Peer peer = verifiedSender();
         if (peer != null && frame.incarnation() == peer.peerIncarnation)
         {
             agent.sessionLost(peer, "goodbye (" + frame.reason() + (frame.detail().isEmpty() ? "" : ": " + frame.detail()) + ")");

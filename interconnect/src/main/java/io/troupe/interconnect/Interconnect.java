@@ -248,7 +248,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             peer.control = publication(address, config.controlTermLength(), sessionId, config.controlStreamId());
             peer.data = publication(address, config.dataTermLength(), sessionId, config.dataStreamId());
             peer.bulk = publication(address, config.bulkTermLength(), sessionId, config.bulkStreamId());
-            peer.batch = new OutboundBatch(peer.data.maxPayloadLength(), config.bulkThresholdBytes());
+            // a sealed batch fits one datagram
+            peer.batch = new OutboundBatch(peer.data.maxPayloadLength() - FrameSeal.OVERHEAD, config.bulkThresholdBytes());
             peers.put(address.nodeId(), peer);
             list.add(peer);
         }
@@ -513,14 +514,26 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
-     * Frames rejected before any peer could be named: invalid, or from a node that did not complete the
-     * handshake (per-peer rejections are in {@link #peerCounters()}).
+     * Everything dropped on arrival, whatever the reason ({@link #rejectedFrames(FrameRejection)}), but for
+     * REFUSE steps, which are read and only not trusted. Per-peer rejections are also in {@link #peerCounters()}.
      *
      * @return the count.
      */
     public long unauthenticatedFrames()
     {
         return agent.inboundUnauthenticated();
+    }
+
+    /**
+     * What arrived and was dropped for one reason: forged, replayed or stale frames, frames of unknown sessions,
+     * stale or rate-limited handshake steps, and so on. Any thread.
+     *
+     * @param reason the reason.
+     * @return how many, since start.
+     */
+    public long rejectedFrames(final FrameRejection reason)
+    {
+        return agent.rejected(reason);
     }
 
     /**

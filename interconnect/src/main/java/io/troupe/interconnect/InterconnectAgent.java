@@ -50,8 +50,15 @@ final class InterconnectAgent implements Agent
     /** Credit accounts across nodes: deltas to owners, debt held by peers. */
     final RemoteCredit credit;
     final UnsafeBuffer scratch;
-    /** Largest message one offer may carry on the bulk stream; larger frames go as chunks. */
+    /** Where outgoing messages are sealed before they are offered ({@link Peer#offerSealed}). */
+    final UnsafeBuffer sealBuffer;
+    /** The longest sealed message a peer with this node's configuration sends; longer ones are rejected unopened. */
+    final int largestSealedMessage;
+    /** Largest body one offer may carry on the bulk stream, seal excluded; larger frames go as chunks. */
     final int bulkMessageLimit;
+    /** What arrived and was dropped, by reason. */
+    private final java.util.concurrent.atomic.AtomicLongArray rejections =
+        new java.util.concurrent.atomic.AtomicLongArray(FrameRejection.values().length);
     private final AgentInvoker driverInvoker;
     private final AgentInvoker clientInvoker;
     private final Subscription controlSubscription;
@@ -109,13 +116,17 @@ final class InterconnectAgent implements Agent
         this.controlSubscription = controlSubscription;
         this.dataSubscription = dataSubscription;
         this.bulkSubscription = bulkSubscription;
+        this.bulkMessageLimit = InterconnectConfig.maxMessageLength(config.bulkTermLength()) - FrameSeal.OVERHEAD;
+        this.scratch = new UnsafeBuffer(new byte[Math.max(64 * 1024, bulkMessageLimit)]);
+        this.largestSealedMessage = Math.max(Math.max(64 * 1024, InterconnectConfig.maxMessageLength(config.bulkTermLength())),
+            InterconnectConfig.maxMessageLength(config.dataTermLength()));
+        this.sealBuffer = new UnsafeBuffer(new byte[largestSealedMessage + FrameSeal.OVERHEAD]);
         this.sessions = new Sessions(this, auth, codecs);
         this.inbound = new InboundFrames(this, codecs);
         this.controlAssembler = new FragmentAssembler(inbound::onControlFragment);
         this.dataAssembler = new FragmentAssembler(inbound::onDataFragment);
         this.bulkAssembler = new FragmentAssembler(inbound::onBulkFragment);
-        this.bulkMessageLimit = InterconnectConfig.maxMessageLength(config.bulkTermLength());
-        this.scratch = new UnsafeBuffer(new byte[Math.max(64 * 1024, bulkMessageLimit)]);
+
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
         this.ackIntervalNs = config.ackInterval().toNanos();
         this.credit = new RemoteCredit(this, system.flow(), config.creditFlushInterval().toNanos());
@@ -153,7 +164,7 @@ final class InterconnectAgent implements Agent
         for (final Peer peer : peers)
         {
             work += sessions.onTick(peer, nowNs);
-            if (peer.state == Peer.ESTABLISHED && peer.confirmed)
+            if (peer.state == Peer.ESTABLISHED)
             {
                 work += outbound.drain(peer);
                 work += sendAcks(peer, nowNs);
@@ -242,9 +253,14 @@ final class InterconnectAgent implements Agent
         final boolean wasUp = peer.state == Peer.ESTABLISHED;
         peer.established = false;
         peer.state = Peer.DISCONNECTED;
+        peer.sealer = null;
+        peer.opener = null;
         if (peer.peerSessionId != 0)
         {
-            peersBySession.remove(peer.peerSessionId);
+            if (peer.attempt != Peer.CONFIRM_SENT || peer.attemptSessionId != peer.peerSessionId)
+            {
+                peersBySession.remove(peer.peerSessionId); // (an attempt under way from the same session keeps it)
+            }
             peer.peerSessionId = 0;
         }
         if (!wasUp)
@@ -355,13 +371,11 @@ final class InterconnectAgent implements Agent
     }
 
     /**
-     * A session is up. The acceptor is {@code confirmed} at once; the initiator holds its envelopes until
-     * the acceptor is heard on the control stream (see {@link Peer#confirmed}), while senders may queue.
+     * A session is up: both sides have verified each other's handshake and hold its keys (see {@link Sessions}).
      */
-    void sessionUp(final Peer peer, final boolean confirmed)
+    void sessionUp(final Peer peer)
     {
         peer.state = Peer.ESTABLISHED;
-        peer.confirmed = confirmed;
         peer.sessionsUp++;
         peer.backoff.reset();
         peer.detector.reset(clock.nanoTime());
@@ -448,9 +462,41 @@ final class InterconnectAgent implements Agent
         killed = true;
     }
 
+    /**
+     * A verified message skipped a sequence number: one before it never arrived, so the stream is not whole and
+     * what was acknowledged on it could be wrong. The session ends (the peer is told with a goodbye, and reports
+     * what it had in flight as unsure); a new handshake follows.
+     */
+    void streamDamaged(final Peer peer, final String why)
+    {
+        LOG.warn("node {}: the session with node {} is damaged: {}; ending it", nodeId, peer.nodeId, why);
+        sessions.sendGoodbye(peer, GoodbyeReason.PROTOCOL_ERROR, "node " + nodeId + ": " + why);
+        sessionLost(peer, why);
+        peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
+    }
+
+    /** Counts something that arrived and was dropped. Any thread may read the counts. */
+    void reject(final FrameRejection reason)
+    {
+        rejections.incrementAndGet(reason.ordinal());
+    }
+
+    long rejected(final FrameRejection reason)
+    {
+        return rejections.get(reason.ordinal());
+    }
+
+    /** Everything dropped on arrival, but for REFUSEs (which are read, only not trusted). */
     long inboundUnauthenticated()
     {
-        return inbound.unauthenticated.get() + inbound.misrouted.get() + inbound.unknownTypes.get() +
-            sessions.unknownNodeHandshakes.get();
+        long sum = 0;
+        for (final FrameRejection reason : FrameRejection.values())
+        {
+            if (reason != FrameRejection.REFUSE_RECEIVED)
+            {
+                sum += rejected(reason);
+            }
+        }
+        return sum;
     }
 }

@@ -18,11 +18,13 @@ public final class InterconnectConfig
 {
     /**
      * Protocol version this build speaks (the handshake's range is [min, max]). Version 2 packs compact envelope
-     * frames into data-stream messages, which a version 1 node cannot read.
+     * frames into data-stream messages, which a version 1 node cannot read. Version 3 seals every message after
+     * the handshake under per-session keys and proves the secret in the HELLO too, which a version 2 node
+     * neither does nor understands, so version 2 is refused.
      */
-    public static final int PROTOCOL_VERSION = 2;
+    public static final int PROTOCOL_VERSION = 3;
     /** Oldest protocol version this build accepts. */
-    public static final int MIN_PROTOCOL_VERSION = 2;
+    public static final int MIN_PROTOCOL_VERSION = 3;
     /** Shortest cluster secret accepted, in bytes. */
     public static final int MIN_SECRET_BYTES = 16;
 
@@ -51,12 +53,40 @@ public final class InterconnectConfig
     private Duration handshakeRetryMax = Duration.ofSeconds(5);
     private Duration ackInterval = Duration.ofMillis(1);
     private Duration creditFlushInterval = Duration.ofMillis(1);
+    private io.troupe.serialization.wire.FrameProtection frameProtection =
+        io.troupe.serialization.wire.FrameProtection.AUTHENTICATED;
 
     /**
      * Creates a config with defaults; a cluster secret, a bind port and the peers must be set.
      */
     public InterconnectConfig()
     {
+    }
+
+    /**
+     * Sets how the frames of every session are protected after the handshake: {@code AUTHENTICATED} (the
+     * default) seals each message with an HMAC-SHA256 tag under the session's key, so no frame can be forged,
+     * altered, replayed or moved to another session, but anyone on the path can read them; {@code ENCRYPTED}
+     * seals it with AES-256-GCM, which also hides the content. Every node of a cluster must use the same; a
+     * handshake with a node that differs is refused, saying so.
+     *
+     * @param value {@code AUTHENTICATED} or {@code ENCRYPTED}.
+     * @return this.
+     */
+    public InterconnectConfig frameProtection(final io.troupe.serialization.wire.FrameProtection value)
+    {
+        this.frameProtection = value;
+        return this;
+    }
+
+    /**
+     * How frames are protected after the handshake.
+     *
+     * @return the protection.
+     */
+    public io.troupe.serialization.wire.FrameProtection frameProtection()
+    {
+        return frameProtection;
     }
 
     /**
@@ -641,9 +671,13 @@ public final class InterconnectConfig
         checkTerm("bulkTermLength", bulkTermLength);
         check(mtuLength >= 1024 && mtuLength <= 65504 && mtuLength % 32 == 0, "mtuLength", mtuLength,
             "a multiple of 32, 1024..65504");
-        final int largestDataFrame = maxMessageLength(dataTermLength) - OutboundBatch.LENGTH_PREFIX;
+        final int largestDataFrame = maxMessageLength(dataTermLength) - OutboundBatch.LENGTH_PREFIX - FrameSeal.OVERHEAD;
         check(bulkThresholdBytes >= 256 && bulkThresholdBytes <= largestDataFrame, "bulkThresholdBytes",
-            bulkThresholdBytes, "256.." + largestDataFrame + " (the data stream's largest message, less a 4-byte length)");
+            bulkThresholdBytes, "256.." + largestDataFrame + " (the data stream's largest message, less a 4-byte length " +
+            "and the " + FrameSeal.OVERHEAD + "-byte seal)");
+        check(frameProtection == io.troupe.serialization.wire.FrameProtection.AUTHENTICATED ||
+            frameProtection == io.troupe.serialization.wire.FrameProtection.ENCRYPTED, "frameProtection",
+            frameProtection, "AUTHENTICATED or ENCRYPTED");
         check(maxEventBytes >= 1 && maxEventBytes <= (1 << 30), "maxEventBytes", maxEventBytes, "1..1 GiB");
         check(outboundQueueCapacity >= 1 && outboundQueueCapacity <= (1 << 24), "outboundQueueCapacity",
             outboundQueueCapacity, "1..16,777,216");

@@ -4,7 +4,6 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.serialization.wire.FrameEncoder;
-import io.aeron.ExclusivePublication;
 import io.aeron.Publication;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -122,7 +121,8 @@ final class OutboundSender
         {
             return true;
         }
-        final long position = peer.data.offer(batch.buffer(), 0, batch.length());
+        final long position = peer.offerSealed(FrameSeal.DATA, peer.data, batch.buffer(), 0, batch.length(),
+            agent.sealBuffer);
         if (position < 0)
         {
             countPushBack(peer, position);
@@ -161,7 +161,7 @@ final class OutboundSender
                 break;
             }
             final long position = frame.length > bulkMessageLimit ?
-                offerChunks(peer, frame) : offer(peer.bulk, frame);
+                offerChunks(peer, frame) : offer(peer, frame);
             if (position < 0)
             {
                 countPushBack(peer, position);
@@ -196,10 +196,10 @@ final class OutboundSender
         }
     }
 
-    private long offer(final ExclusivePublication publication, final OutboundFrame frame)
+    private long offer(final Peer peer, final OutboundFrame frame)
     {
         sendBuffer.wrap(frame.bytes, 0, frame.length);
-        return publication.offer(sendBuffer, 0, frame.length);
+        return peer.offerSealed(FrameSeal.BULK, peer.bulk, sendBuffer, 0, frame.length, agent.sealBuffer);
     }
 
     /**
@@ -216,7 +216,7 @@ final class OutboundSender
             final int length = Math.min(sliceLength, frame.length - peer.chunkOffset);
             final int chunkLength = encoder.encodeChunk(scratch, 0, frame.length, peer.chunkOffset, sendBuffer,
                 peer.chunkOffset, length);
-            position = peer.bulk.offer(scratch, 0, chunkLength);
+            position = peer.offerSealed(FrameSeal.BULK, peer.bulk, scratch, 0, chunkLength, agent.sealBuffer);
             if (position < 0)
             {
                 return position; // the chunks so far are out; the rest follow on a later cycle, in order

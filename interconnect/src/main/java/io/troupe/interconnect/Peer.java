@@ -15,12 +15,19 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Peer
 {
+    /** No session: nothing but handshake steps is taken from the peer or sent to it. */
     static final int DISCONNECTED = 0;
-    /** We initiated: HELLO sent, waiting for WELCOME. */
-    static final int HELLO_SENT = 1;
-    /** We answered a HELLO with WELCOME, waiting for CONFIRM. */
-    static final int WELCOME_SENT = 2;
+    /** Both sides have verified each other and hold the session's keys. */
     static final int ESTABLISHED = 3;
+
+    /** No handshake attempt under way. */
+    static final int NO_ATTEMPT = 0;
+    /** We initiate: HELLO sent, waiting for a WELCOME that answers it. */
+    static final int HELLO_SENT = 1;
+    /** We answered a HELLO with a WELCOME, waiting for the CONFIRM that answers it. */
+    static final int WELCOME_SENT = 2;
+    /** We confirmed: keys derived, waiting for the first frame the peer seals with them. */
+    static final int CONFIRM_SENT = 3;
 
     /** Buckets of the sticky-bulk table (a power of 2); a collision only sends more frames on the bulk stream. */
     static final int PAIR_BUCKETS = 4096;
@@ -38,18 +45,32 @@ final class Peer
     volatile boolean established;
     volatile OutboundQueue outbound;
 
-    // ---- agent thread only
+    // ---- agent thread only: the session
     int state = DISCONNECTED;
     long peerIncarnation;
     int peerSessionId;
-    byte[] ourChallenge;
+    /** The session's seal for what we send and opener for what the peer sends; null while disconnected. */
+    FrameSeal.Sealer sealer;
+    FrameSeal.Opener opener;
+    /** The highest incarnation of the peer that completed a handshake with us: an older one's HELLO is stale. */
+    long latestVerifiedIncarnation;
     long nextHandshakeNs;
-    /**
-     * Whether the peer is known to take our envelopes: at once for the acceptor; for the initiator, once the
-     * acceptor's first control frame after the WELCOME shows that it processed the CONFIRM (the CONFIRM and
-     * the envelopes travel on different streams, so an envelope sent earlier could overtake it and be dropped).
-     */
-    boolean confirmed;
+
+    // ---- agent thread only: the handshake attempt, apart from the session (which it replaces only when done)
+    int attempt = NO_ATTEMPT;
+    /** The challenge we sent in this attempt (HELLO or WELCOME), and the peer's (WELCOME or HELLO). */
+    byte[] ourChallenge;
+    byte[] theirChallenge;
+    long attemptIncarnation;
+    int attemptSessionId;
+    long attemptDeadlineNs;
+    /** Keys of the attempt once derived (CONFIRM_SENT): the first frame the peer seals with them completes it. */
+    FrameSeal.Sealer pendingSealer;
+    FrameSeal.Opener pendingOpener;
+    /** HELLOs this peer's id may still send now (a token bucket), and when the bucket last filled. */
+    int helloTokens = Sessions.HELLO_BURST;
+    long helloRefilledNs;
+
     OutboundFrame pending;
     /** Data-stream frames packed for the next offer (see {@link OutboundBatch}); set when the publication is. */
     OutboundBatch batch;
@@ -156,6 +177,32 @@ final class Peer
         rttMinNs = 0;
         rttSmoothedNs = 0;
         rttLastNs = 0;
+    }
+
+    /**
+     * Seals a message with the session's key and offers it; its sequence number is used only if it was taken.
+     *
+     * @return the offer's result: the new position, or a negative {@link io.aeron.Publication} code.
+     */
+    long offerSealed(
+        final int stream,
+        final ExclusivePublication publication,
+        final org.agrona.DirectBuffer body,
+        final int offset,
+        final int length,
+        final org.agrona.concurrent.UnsafeBuffer sealBuffer)
+    {
+        if (sealer == null)
+        {
+            return io.aeron.Publication.NOT_CONNECTED;
+        }
+        final int sealed = sealer.seal(stream, publication.streamId(), body, offset, length, sealBuffer);
+        final long position = publication.offer(sealBuffer, 0, sealed);
+        if (position > 0)
+        {
+            sealer.sent(stream);
+        }
+        return position;
     }
 
     PeerCounters counters()

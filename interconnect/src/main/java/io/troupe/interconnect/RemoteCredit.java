@@ -87,7 +87,7 @@ final class RemoteCredit implements ShadowDeltaSink
     {
         final int ownerNode = shadow.ownerNode();
         final Peer peer = agent.peersById.get(ownerNode);
-        if (peer == null || peer.state != Peer.ESTABLISHED || !peer.confirmed)
+        if (peer == null || peer.state != Peer.ESTABLISHED)
         {
             // no session with the owner: it writes off what this node held, so the delta has nothing to correct
             deltasDroppedOwnerDown++;
@@ -114,7 +114,8 @@ final class RemoteCredit implements ShadowDeltaSink
         final UnsafeBuffer scratch = agent.scratch;
         final int length = encoder.encodeCreditDeltas(scratch, 0, agent.nodeId, agent.incarnation, batch.owners,
             batch.accountIds, batch.deltas, batch.count);
-        final boolean sent = batch.peer.control.offer(scratch, 0, length) > 0;
+        final boolean sent = batch.peer.offerSealed(FrameSeal.CONTROL, batch.peer.control, scratch, 0, length,
+            agent.sealBuffer) > 0;
         if (sent)
         {
             deltasSent += batch.count;

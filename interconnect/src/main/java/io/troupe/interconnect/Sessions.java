@@ -1,96 +1,114 @@
 package io.troupe.interconnect;
 
 import io.aeron.ExclusivePublication;
+import io.troupe.serialization.EventCodecRegistry;
+import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.serialization.wire.GoodbyeReason;
 import io.troupe.serialization.wire.Handshake;
 import io.troupe.serialization.wire.HandshakeFrame;
-import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.HandshakePhase;
 import io.troupe.serialization.wire.TypeTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Arrays;
 
 /**
- * The session life cycle of every peer, on the agent thread: the handshake (the node with the lower id
- * initiates: HELLO, WELCOME, CONFIRM, each proving the cluster secret over the other side's fresh
- * challenge), heartbeats and failure detection, goodbyes, and the control frames that carry them. A peer
- * that shows up with a new incarnation ends its old session first. WELCOME and CONFIRM carry the sender's
- * application event types ({@link TypeTable}), bound to its proof; a side that finds one type id bound to
- * something else on the other refuses the handshake, naming the types.
+ * The session life cycle of every peer, on the agent thread: the handshake, heartbeats and failure detection,
+ * goodbyes, and the control frames that carry them.
+ *
+ * <p>The node with the lower id initiates: HELLO, WELCOME, CONFIRM, each proving the cluster secret
+ * ({@link HandshakeAuth}); WELCOME and CONFIRM echo the challenge they answer, so a step of an earlier attempt
+ * is told apart (ignored and counted) from a wrong secret. A handshake attempt runs beside the session, if there
+ * is one, and replaces it only when it completes: for the acceptor when the CONFIRM verifies, for the initiator
+ * when the first frame sealed with the new keys arrives, which the acceptor sends only after verifying the
+ * CONFIRM. So a session is up only when both sides have verified each other, and nothing unauthenticated (a
+ * HELLO, a REFUSE, a stale step) ever ends or blocks one; a session ends only on a verified GOODBYE, a verified
+ * new handshake, a damaged stream or the failure detector. HELLOs are rate-limited per claimed node.
+ *
+ * <p>WELCOME and CONFIRM also carry the sender's application event types ({@link TypeTable}), bound to its
+ * proof; a side that finds one type id bound to something else on the other refuses, naming the types.
  */
 final class Sessions
 {
+    /** HELLOs a claimed node may send at once... */
+    static final int HELLO_BURST = 8;
+    /** ...and then one per this many nanoseconds (20 a second, well above the initiator's retry back-off). */
+    static final long HELLO_REFILL_NS = 50_000_000L;
+
     private static final Logger LOG = LoggerFactory.getLogger(Sessions.class);
     private static final byte[] NONE = new byte[0];
+    private static final String WRONG_SECRET = "its proof of the cluster secret is wrong (different cluster secrets?)";
 
     private final InterconnectAgent agent;
     private final HandshakeAuth auth;
+    private final byte[] secret;
+    private final FrameProtection protection;
     private final EventCodecRegistry codecs;
     private final byte[] ourTypes;
     private final RefusalLog refusals = new RefusalLog();
     private final String clusterId;
     private final long handshakeTimeoutNs;
-    final AtomicLong unknownNodeHandshakes = new AtomicLong();
     /** Handshakes this node refused because the peer binds one of its type ids to another type. */
-    final AtomicLong typeConflicts = new AtomicLong();
+    final java.util.concurrent.atomic.AtomicLong typeConflicts = new java.util.concurrent.atomic.AtomicLong();
 
     Sessions(final InterconnectAgent agent, final HandshakeAuth auth, final EventCodecRegistry codecs)
     {
         this.agent = agent;
         this.auth = auth;
+        this.secret = agent.config.clusterSecret();
+        this.protection = agent.config.frameProtection();
         this.codecs = codecs;
         this.ourTypes = TypeTable.encode(codecs);
         this.clusterId = agent.config.clusterId();
         this.handshakeTimeoutNs = agent.config.failureTimeout().toNanos();
     }
 
-    /** Timers of one peer: handshake (re)tries, heartbeats, failure detection. */
+    /** Timers of one peer: handshake (re)tries and attempt deadlines, heartbeats, failure detection. */
     int onTick(final Peer peer, final long nowNs)
     {
-        switch (peer.state)
+        int work = 0;
+        if (peer.attempt != Peer.NO_ATTEMPT && peer.attempt != Peer.HELLO_SENT && nowNs - peer.attemptDeadlineNs >= 0)
         {
-            case Peer.ESTABLISHED:
-                if (!peer.detector.isAlive(nowNs))
-                {
-                    agent.sessionLost(peer, "nothing heard for " + peer.detector.silenceNs(nowNs) / 1_000_000 + " ms");
-                    peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
-                    return 1;
-                }
-                if (peer.detector.heartbeatDue(nowNs))
-                {
-                    if (sendHeartbeat(peer, nowNs))
-                    {
-                        peer.detector.onHeartbeatSent(nowNs);
-                    }
-                    return 1;
-                }
-                return 0;
-            case Peer.WELCOME_SENT:
-                if (nowNs - peer.nextHandshakeNs >= 0)
-                {
-                    peer.state = Peer.DISCONNECTED; // no CONFIRM came: wait for the initiator's next HELLO
-                    return 1;
-                }
-                return 0;
-            default:
-                if (peer.initiator && !agent.isClosing() && nowNs - peer.nextHandshakeNs >= 0)
-                {
-                    sendHello(peer);
-                    peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
-                    return 1;
-                }
-                return 0;
+            abandonAttempt(peer); // no CONFIRM, or no sealed frame after ours: the next HELLO starts afresh
+            peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+            work++;
         }
+        if (peer.state == Peer.ESTABLISHED)
+        {
+            if (!peer.detector.isAlive(nowNs))
+            {
+                agent.sessionLost(peer, "nothing heard for " + peer.detector.silenceNs(nowNs) / 1_000_000 + " ms");
+                peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+                return work + 1;
+            }
+            if (peer.detector.heartbeatDue(nowNs))
+            {
+                if (sendHeartbeat(peer, nowNs))
+                {
+                    peer.detector.onHeartbeatSent(nowNs);
+                }
+                work++;
+            }
+            return work;
+        }
+        if (peer.initiator && !agent.isClosing() && (peer.attempt == Peer.NO_ATTEMPT || peer.attempt == Peer.HELLO_SENT) &&
+            nowNs - peer.nextHandshakeNs >= 0)
+        {
+            sendHello(peer, nowNs);
+            peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+            work++;
+        }
+        return work;
     }
 
+    /** A handshake step, unsealed, from the Aeron session {@code sessionId}. */
     void onHandshake(final HandshakeFrame frame, final int sessionId, final long nowNs)
     {
         final Peer peer = agent.peersById.get(frame.nodeId());
         if (peer == null)
         {
-            unknownNodeHandshakes.incrementAndGet(); // no publication to answer on: counted and logged once
+            agent.reject(FrameRejection.UNKNOWN_NODE); // no publication to answer on: counted and logged once
             if (refusals.shouldLog(frame.nodeId(), "unknown node"))
             {
                 LOG.warn("node {}: handshake from node {}, which is not among its peers; ignored", agent.nodeId, frame.nodeId());
@@ -109,63 +127,95 @@ final class Sessions
                 onConfirm(peer, frame, sessionId, nowNs);
                 break;
             case REFUSE:
-                if (frame.peerIncarnation() == agent.incarnation || frame.peerIncarnation() == 0)
-                {
-                    peer.handshakesRefused++;
-                    if (refusals.shouldLog(peer.nodeId, "refused: " + frame.detail()))
-                    {
-                        LOG.warn("node {}: node {} refused the handshake: {}", agent.nodeId, peer.nodeId, frame.detail());
-                    }
-                    if (peer.state != Peer.ESTABLISHED)
-                    {
-                        peer.state = Peer.DISCONNECTED;
-                    }
-                }
+                onRefuse(peer, frame);
                 break;
             default:
-                peer.rejectedFrames++;
+                agent.reject(FrameRejection.MALFORMED);
                 break;
+        }
+    }
+
+    private void onRefuse(final Peer peer, final HandshakeFrame frame)
+    {
+        // unauthenticated: anyone can send one, so it changes nothing; the attempt runs to its own end
+        agent.reject(FrameRejection.REFUSE_RECEIVED);
+        if (frame.peerIncarnation() == agent.incarnation || frame.peerIncarnation() == 0)
+        {
+            peer.handshakesRefused++;
+            if (refusals.shouldLog(peer.nodeId, "refused: " + frame.detail()))
+            {
+                LOG.warn("node {}: node {} refused the handshake: {}", agent.nodeId, peer.nodeId, frame.detail());
+            }
         }
     }
 
     private void onHello(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
     {
-        final String problem = checkIdentity(frame);
-        if (problem != null)
+        if (peer.initiator)
         {
-            refuse(peer, problem, frame.incarnation(), nowNs);
+            agent.reject(FrameRejection.MALFORMED); // we initiate with this peer: it never sends a HELLO
             return;
         }
-        if (peer.state == Peer.ESTABLISHED)
+        if (!takeHelloToken(peer, nowNs))
         {
-            agent.sessionLost(peer, frame.incarnation() != peer.peerIncarnation ?
-                "node restarted (incarnation " + peer.peerIncarnation + " -> " + frame.incarnation() + ")" :
-                "node started a new handshake");
+            agent.reject(FrameRejection.HELLO_RATE_LIMITED);
+            return;
         }
-        peer.peerIncarnation = frame.incarnation();
-        peer.peerSessionId = sessionId;
-        peer.ourChallenge = auth.newChallenge();
+        final String problem = checkIdentity(frame, frame.challenge());
+        if (problem != null)
+        {
+            refuse(peer, problem, frame.incarnation());
+            return;
+        }
+        final byte[] challenge = frame.challenge();
+        if (!auth.verify(HandshakePhase.HELLO, clusterId, peer.nodeId, frame.incarnation(), agent.nodeId, 0L, challenge,
+            NONE, frame.protection(), frame.proof()))
+        {
+            agent.reject(FrameRejection.BAD_PROOF);
+            refuse(peer, WRONG_SECRET, frame.incarnation());
+            return;
+        }
+        if (frame.incarnation() < peer.latestVerifiedIncarnation)
+        {
+            agent.reject(FrameRejection.STALE_HANDSHAKE); // a copy of an earlier incarnation's HELLO
+            return;
+        }
+        final boolean repeat = peer.attempt == Peer.WELCOME_SENT && peer.attemptIncarnation == frame.incarnation() &&
+            peer.attemptSessionId == sessionId && Arrays.equals(peer.theirChallenge, challenge);
+        if (!repeat)
+        {
+            // a new attempt; a session with the peer, if any, stays until the attempt completes
+            abandonAttempt(peer);
+            peer.attempt = Peer.WELCOME_SENT;
+            peer.attemptIncarnation = frame.incarnation();
+            peer.attemptSessionId = sessionId;
+            peer.theirChallenge = challenge;
+            peer.ourChallenge = auth.newChallenge();
+            peer.attemptDeadlineNs = nowNs + handshakeTimeoutNs;
+        }
+        // a repeated HELLO (the initiator retried, or we were paused) gets the same WELCOME again
         final byte[] proof = auth.prove(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation,
-            peer.nodeId, frame.incarnation(), frame.challenge(), ourTypes);
+            peer.nodeId, frame.incarnation(), challenge, ourTypes, protection);
         send(peer, new Handshake(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             frame.incarnation(), InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
-            peer.ourChallenge, proof, "", ourTypes));
-        peer.state = Peer.WELCOME_SENT;
-        peer.nextHandshakeNs = nowNs + handshakeTimeoutNs;
+            peer.ourChallenge, proof, "", ourTypes, protection, challenge));
     }
 
     private void onWelcome(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
     {
-        if (peer.state != Peer.HELLO_SENT || frame.peerIncarnation() != agent.incarnation)
+        if (!peer.initiator || peer.attempt != Peer.HELLO_SENT || frame.peerIncarnation() != agent.incarnation ||
+            !Arrays.equals(frame.echo(), peer.ourChallenge))
         {
-            return; // an answer to an older HELLO of ours
+            agent.reject(FrameRejection.STALE_HANDSHAKE); // an answer to an earlier HELLO of ours, or to none
+            return;
         }
         final byte[] theirTypes = frame.types();
-        String problem = checkIdentity(frame);
+        String problem = checkIdentity(frame, frame.challenge());
         if (problem == null && !auth.verify(HandshakePhase.WELCOME, clusterId, peer.nodeId, frame.incarnation(),
-            agent.nodeId, agent.incarnation, peer.ourChallenge, theirTypes, frame.proof()))
+            agent.nodeId, agent.incarnation, peer.ourChallenge, theirTypes, frame.protection(), frame.proof()))
         {
-            problem = "its proof of the cluster secret is wrong (different cluster secrets?)";
+            agent.reject(FrameRejection.BAD_PROOF);
+            problem = WRONG_SECRET;
         }
         if (problem == null)
         {
@@ -173,46 +223,139 @@ final class Sessions
         }
         if (problem != null)
         {
-            refuse(peer, problem, frame.incarnation(), nowNs);
+            refuse(peer, problem, frame.incarnation());
+            abandonAttempt(peer);
+            peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
             return;
         }
         final byte[] proof = auth.prove(HandshakePhase.CONFIRM, clusterId, agent.nodeId, agent.incarnation,
-            peer.nodeId, frame.incarnation(), frame.challenge(), ourTypes);
+            peer.nodeId, frame.incarnation(), frame.challenge(), ourTypes, protection);
         send(peer, new Handshake(HandshakePhase.CONFIRM, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             frame.incarnation(), InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
-            NONE, proof, "", ourTypes));
-        peer.peerIncarnation = frame.incarnation();
-        peer.peerSessionId = sessionId;
-        refusals.clear(peer.nodeId);
-        agent.sessionUp(peer, false);
+            NONE, proof, "", ourTypes, protection, frame.challenge()));
+        peer.theirChallenge = frame.challenge();
+        peer.attemptIncarnation = frame.incarnation();
+        peer.attemptSessionId = sessionId;
+        peer.attempt = Peer.CONFIRM_SENT;
+        peer.attemptDeadlineNs = nowNs + handshakeTimeoutNs;
+        deriveKeys(peer, true);
+        agent.peersBySession.put(sessionId, peer); // its sealed frames may come now
     }
 
     private void onConfirm(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
     {
-        if (peer.state != Peer.WELCOME_SENT || frame.incarnation() != peer.peerIncarnation ||
-            frame.peerIncarnation() != agent.incarnation || sessionId != peer.peerSessionId)
+        if (peer.attempt != Peer.WELCOME_SENT || frame.incarnation() != peer.attemptIncarnation ||
+            frame.peerIncarnation() != agent.incarnation || sessionId != peer.attemptSessionId ||
+            !Arrays.equals(frame.echo(), peer.ourChallenge))
         {
+            agent.reject(FrameRejection.STALE_HANDSHAKE); // answers a WELCOME that is not our current one
             return;
         }
         final byte[] theirTypes = frame.types();
-        if (!auth.verify(HandshakePhase.CONFIRM, clusterId, peer.nodeId, frame.incarnation(), agent.nodeId,
-            agent.incarnation, peer.ourChallenge, theirTypes, frame.proof()))
+        String problem = frame.protection() != protection ? protectionMismatch(frame.protection()) : null;
+        if (problem == null && !auth.verify(HandshakePhase.CONFIRM, clusterId, peer.nodeId, frame.incarnation(),
+            agent.nodeId, agent.incarnation, peer.ourChallenge, theirTypes, frame.protection(), frame.proof()))
         {
-            refuse(peer, "its proof of the cluster secret is wrong (different cluster secrets?)", frame.incarnation(), nowNs);
+            agent.reject(FrameRejection.BAD_PROOF);
+            problem = WRONG_SECRET;
+        }
+        if (problem == null)
+        {
+            problem = checkTypes(theirTypes, peer);
+        }
+        if (problem != null)
+        {
+            refuse(peer, problem, frame.incarnation());
+            abandonAttempt(peer);
             return;
         }
-        final String conflict = checkTypes(theirTypes, peer);
-        if (conflict != null)
-        {
-            refuse(peer, conflict, frame.incarnation(), nowNs);
-            return;
-        }
-        refusals.clear(peer.nodeId);
-        agent.sessionUp(peer, true);
-        if (sendHeartbeat(peer, nowNs)) // tells the initiator, now, that its envelopes are welcome
+        deriveKeys(peer, false);
+        completeAttempt(peer, "a new handshake of incarnation " + frame.incarnation());
+        if (sendHeartbeat(peer, nowNs)) // tells the initiator, now, that its session is up here
         {
             peer.detector.onHeartbeatSent(nowNs);
         }
+    }
+
+    /**
+     * The first frame sealed with an initiator's new keys arrived and verified: the acceptor has verified our
+     * CONFIRM, so the attempt completes.
+     */
+    void onFirstSealedFrame(final Peer peer)
+    {
+        completeAttempt(peer, "a new handshake of incarnation " + peer.attemptIncarnation);
+    }
+
+    /** The attempt's keys become the session's; a session it replaces ends first. */
+    private void completeAttempt(final Peer peer, final String why)
+    {
+        if (peer.state == Peer.ESTABLISHED)
+        {
+            agent.sessionLost(peer, peer.peerIncarnation != peer.attemptIncarnation ?
+                "node restarted (incarnation " + peer.peerIncarnation + " -> " + peer.attemptIncarnation + ")" :
+                "replaced by " + why);
+        }
+        peer.peerIncarnation = peer.attemptIncarnation;
+        peer.peerSessionId = peer.attemptSessionId;
+        peer.latestVerifiedIncarnation = Math.max(peer.latestVerifiedIncarnation, peer.attemptIncarnation);
+        peer.sealer = peer.pendingSealer;
+        peer.opener = peer.pendingOpener;
+        peer.pendingSealer = null;
+        peer.pendingOpener = null;
+        peer.attempt = Peer.NO_ATTEMPT;
+        peer.ourChallenge = null;
+        peer.theirChallenge = null;
+        refusals.clear(peer.nodeId);
+        agent.sessionUp(peer);
+    }
+
+    /** Drops the attempt under way, if any; the session, if any, is untouched. */
+    void abandonAttempt(final Peer peer)
+    {
+        if (peer.attempt == Peer.CONFIRM_SENT && peer.attemptSessionId != peer.peerSessionId)
+        {
+            agent.peersBySession.remove(peer.attemptSessionId);
+        }
+        peer.attempt = Peer.NO_ATTEMPT;
+        peer.pendingSealer = null;
+        peer.pendingOpener = null;
+        peer.ourChallenge = null;
+        peer.theirChallenge = null;
+    }
+
+    private void deriveKeys(final Peer peer, final boolean initiator)
+    {
+        final SessionKeys keys = initiator ?
+            SessionKeys.derive(secret, clusterId, protection, agent.nodeId, agent.incarnation, peer.nodeId,
+                peer.attemptIncarnation, peer.ourChallenge, peer.theirChallenge) :
+            SessionKeys.derive(secret, clusterId, protection, peer.nodeId, peer.attemptIncarnation, agent.nodeId,
+                agent.incarnation, peer.theirChallenge, peer.ourChallenge);
+        peer.pendingSealer = new FrameSeal.Sealer(protection, keys.sealKey(initiator), keys.sealKeyId(initiator));
+        peer.pendingOpener = new FrameSeal.Opener(protection, keys.openKey(initiator), keys.openKeyId(initiator));
+        keys.destroy();
+    }
+
+    private boolean takeHelloToken(final Peer peer, final long nowNs)
+    {
+        if (peer.helloTokens < HELLO_BURST)
+        {
+            final long refills = (nowNs - peer.helloRefilledNs) / HELLO_REFILL_NS;
+            if (refills > 0)
+            {
+                peer.helloTokens = (int)Math.min(HELLO_BURST, peer.helloTokens + refills);
+                peer.helloRefilledNs = peer.helloTokens == HELLO_BURST ? nowNs : peer.helloRefilledNs + refills * HELLO_REFILL_NS;
+            }
+        }
+        else
+        {
+            peer.helloRefilledNs = nowNs;
+        }
+        if (peer.helloTokens == 0)
+        {
+            return false;
+        }
+        peer.helloTokens--;
+        return true;
     }
 
     /** Null if the peer's verified type table agrees with this node's codecs; else which types conflict. */
@@ -226,8 +369,8 @@ final class Sessions
         return conflict;
     }
 
-    /** Null if the frame's cluster, addressee and versions fit; else what is wrong. */
-    private String checkIdentity(final HandshakeFrame frame)
+    /** Null if the frame's cluster, addressee, versions, challenge and protection fit; else what is wrong. */
+    private String checkIdentity(final HandshakeFrame frame, final byte[] challenge)
     {
         if (!clusterId.equals(frame.clusterId()))
         {
@@ -237,10 +380,6 @@ final class Sessions
         {
             return "it was addressed to node " + frame.peerNodeId() + ", this is node " + agent.nodeId;
         }
-        if (frame.challenge().length != HandshakeAuth.CHALLENGE_BYTES)
-        {
-            return "its challenge is " + frame.challenge().length + " bytes, not " + HandshakeAuth.CHALLENGE_BYTES;
-        }
         if (HandshakeAuth.negotiateVersion(InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
             frame.minProtocolVersion(), frame.maxProtocolVersion()) < 0)
         {
@@ -248,10 +387,24 @@ final class Sessions
                 " do not overlap this node's " + InterconnectConfig.MIN_PROTOCOL_VERSION + ".." +
                 InterconnectConfig.PROTOCOL_VERSION;
         }
+        if (challenge.length != HandshakeAuth.CHALLENGE_BYTES)
+        {
+            return "its challenge is " + challenge.length + " bytes, not " + HandshakeAuth.CHALLENGE_BYTES;
+        }
+        if (frame.protection() != protection)
+        {
+            return protectionMismatch(frame.protection());
+        }
         return null;
     }
 
-    private void refuse(final Peer peer, final String problem, final long theirIncarnation, final long nowNs)
+    private String protectionMismatch(final FrameProtection theirs)
+    {
+        return "it protects frames as " + theirs + ", this node as " + protection +
+            " (set the same frame protection on every node)";
+    }
+
+    private void refuse(final Peer peer, final String problem, final long theirIncarnation)
     {
         peer.handshakesRefused++;
         if (refusals.shouldLog(peer.nodeId, problem))
@@ -260,30 +413,28 @@ final class Sessions
         }
         send(peer, new Handshake(HandshakePhase.REFUSE, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             theirIncarnation, InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, NONE, NONE,
-            "node " + agent.nodeId + " refused: " + problem));
-        if (peer.state != Peer.ESTABLISHED)
-        {
-            peer.state = Peer.DISCONNECTED;
-            peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
-        }
+            "node " + agent.nodeId + " refused: " + problem, NONE, protection, NONE));
     }
 
-    private void sendHello(final Peer peer)
+    private void sendHello(final Peer peer, final long nowNs)
     {
-        if (peer.state != Peer.HELLO_SENT || peer.ourChallenge == null)
+        if (peer.attempt != Peer.HELLO_SENT)
         {
-            // a retry keeps its challenge: a WELCOME answering the first HELLO still verifies
+            // a retry keeps its challenge: a WELCOME answering the first HELLO still fits
             peer.ourChallenge = auth.newChallenge();
+            peer.attempt = Peer.HELLO_SENT;
         }
-        peer.state = Peer.HELLO_SENT;
+        final byte[] proof = auth.prove(HandshakePhase.HELLO, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
+            0L, peer.ourChallenge, NONE, protection);
         send(peer, new Handshake(HandshakePhase.HELLO, clusterId, agent.nodeId, agent.incarnation, peer.nodeId, 0L,
-            InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, peer.ourChallenge, NONE, ""));
+            InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, peer.ourChallenge, proof, "",
+            NONE, protection, NONE));
     }
 
     private boolean send(final Peer peer, final Handshake step)
     {
         final int length = agent.encoder.encodeHandshake(agent.scratch, 0, step);
-        return offer(peer.control, length);
+        return peer.control.offer(agent.scratch, 0, length) > 0; // handshake steps are the only unsealed frames
     }
 
     boolean sendHeartbeat(final Peer peer, final long nowNs)
@@ -293,23 +444,25 @@ final class Sessions
             Math.max(0, nowNs - peer.peerHeartbeatReceivedNs);
         final int length = agent.encoder.encodeHeartbeat(agent.scratch, 0, agent.nodeId, agent.incarnation, nowNs,
             ++peer.heartbeatSequence, peer.peerHeartbeatSendTimeNs, echoDelayNs);
-        return offer(peer.control, length);
+        return offerControl(peer, length);
     }
 
     boolean sendAck(final Peer peer, final int streamId, final long position)
     {
         final int length = agent.encoder.encodeAck(agent.scratch, 0, agent.nodeId, agent.incarnation, streamId, position);
-        return offer(peer.control, length);
+        return offerControl(peer, length);
     }
 
     boolean sendGoodbye(final Peer peer, final GoodbyeReason reason, final String detail)
     {
         final int length = agent.encoder.encodeGoodbye(agent.scratch, 0, agent.nodeId, agent.incarnation, reason, detail);
-        return offer(peer.control, length);
+        return offerControl(peer, length);
     }
 
-    private boolean offer(final ExclusivePublication publication, final int length)
+    /** Offers a control frame the agent encoded into its scratch buffer, sealed. */
+    private boolean offerControl(final Peer peer, final int length)
     {
-        return publication.offer(agent.scratch, 0, length) > 0;
+        final ExclusivePublication control = peer.control;
+        return peer.offerSealed(FrameSeal.CONTROL, control, agent.scratch, 0, length, agent.sealBuffer) > 0;
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.serialization.wire.HandshakePhase;
 import org.junit.jupiter.api.Test;
 
@@ -192,15 +193,14 @@ class HandshakeAuthTest
     }
 
     @Test
-    void onlyWelcomeAndConfirmCarryAProof()
+    void onlyHelloWelcomeAndConfirmCarryAProof()
     {
         final byte[] challenge = alice.newChallenge();
-        for (final HandshakePhase phase : new HandshakePhase[] {HandshakePhase.HELLO, HandshakePhase.REFUSE,
-            HandshakePhase.UNKNOWN, null})
+        for (final HandshakePhase phase : new HandshakePhase[] {HandshakePhase.REFUSE, HandshakePhase.UNKNOWN, null})
         {
             assertThatThrownBy(() -> bob.prove(phase, CLUSTER, B, INC_B, A, INC_A, challenge))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("WELCOME and CONFIRM");
+                .hasMessageContaining("HELLO, WELCOME and CONFIRM");
         }
         assertThatThrownBy(() -> bob.prove(WELCOME, null, B, INC_B, A, INC_A, challenge))
             .isInstanceOf(NullPointerException.class);
@@ -337,5 +337,26 @@ class HandshakeAuthTest
         out.writeBytes(numbers.array());
         out.writeBytes(challenge);
         return out.toByteArray();
+    }
+
+    @Test
+    void aHelloProvesTheSecretOverItsOwnChallengeAndTheProtectionIsBoundToEveryProof()
+    {
+        final byte[] challenge = alice.newChallenge();
+        final byte[] hello = alice.prove(HandshakePhase.HELLO, CLUSTER, A, INC_A, B, 0L, challenge, new byte[0],
+            FrameProtection.AUTHENTICATED);
+        assertThat(bob.verify(HandshakePhase.HELLO, CLUSTER, A, INC_A, B, 0L, challenge, new byte[0],
+            FrameProtection.AUTHENTICATED, hello)).isTrue();
+        // not as another phase, not with the other protection (no downgrade on the way), not without one
+        assertThat(bob.verify(WELCOME, CLUSTER, A, INC_A, B, 0L, challenge, new byte[0], FrameProtection.AUTHENTICATED,
+            hello)).isFalse();
+        assertThat(bob.verify(HandshakePhase.HELLO, CLUSTER, A, INC_A, B, 0L, challenge, new byte[0],
+            FrameProtection.ENCRYPTED, hello)).isFalse();
+        assertThat(bob.verify(HandshakePhase.HELLO, CLUSTER, A, INC_A, B, 0L, challenge, new byte[0], hello)).isFalse();
+        // a node with another secret cannot make one
+        final HandshakeAuth mallory = new HandshakeAuth("another-secret-of-16+".getBytes(StandardCharsets.UTF_8));
+        assertThat(bob.verify(HandshakePhase.HELLO, CLUSTER, A, INC_A, B, 0L, challenge, new byte[0],
+            FrameProtection.AUTHENTICATED, mallory.prove(HandshakePhase.HELLO, CLUSTER, A, INC_A, B, 0L, challenge,
+                new byte[0], FrameProtection.AUTHENTICATED))).isFalse();
     }
 }

@@ -107,7 +107,7 @@ class HostileInputTest
             }
             final long counted = before;
             // compact entries (cookie + payload, repeating the message's previous envelope): alone, and after a
-            // well-formed envelope, from the same unauthenticated session; each is counted, none is delivered
+            // well-formed envelope, from the same unauthenticated session; each message is counted, none delivered
             final Publication data = rogue.get(1);
             for (int i = 0; i < 200; i++)
             {
@@ -130,8 +130,10 @@ class HostileInputTest
                     Thread.onSpinWait();
                 }
             }
-            Await.until(() -> two.interconnect.unauthenticatedFrames() >= counted + 300, CONNECT,
+            // each message is dropped whole, unopened (no seal), before any frame in it is read
+            Await.until(() -> two.interconnect.unauthenticatedFrames() >= counted + 200, CONNECT,
                 "forged compact frames counted");
+            assertThat(two.interconnect.rejectedFrames(FrameRejection.UNSEALED)).isGreaterThanOrEqualTo(200);
         }
 
         one.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));

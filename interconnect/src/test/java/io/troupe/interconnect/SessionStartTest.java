@@ -16,6 +16,7 @@ import io.troupe.serialization.wire.FrameEncoder;
 import io.troupe.serialization.wire.Handshake;
 import io.troupe.serialization.wire.HandshakeFrame;
 import io.troupe.serialization.wire.HandshakePhase;
+import io.troupe.serialization.wire.FrameProtection;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,11 +29,11 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The start of a session, against a scripted acceptor: the initiator counts the session up on WELCOME, but
- * the acceptor takes envelopes only once it has processed the CONFIRM, and the two travel on different
- * streams. So the initiator must hold its envelopes until it hears the acceptor on the control stream after
- * the WELCOME: otherwise a data frame can overtake the CONFIRM, be dropped, and later be covered by the
- * acceptor's cumulative ack, lost without an Undelivered.
+ * The start of a session, against a scripted acceptor: the acceptor takes envelopes only once it has verified
+ * the CONFIRM, and the CONFIRM and envelopes travel on different streams, so an envelope sent earlier could
+ * overtake it, be dropped, and be covered by a later cumulative ack, lost without an Undelivered. The initiator
+ * therefore counts the session up only when the first frame sealed with the new keys arrives: the acceptor
+ * seals nothing before it verified the CONFIRM.
  */
 @Timeout(60)
 class SessionStartTest
@@ -76,7 +77,7 @@ class SessionStartTest
     }
 
     @Test
-    void theInitiatorHoldsEnvelopesUntilTheAcceptorConfirmedTheSession() throws Exception
+    void theInitiatorCountsTheSessionUpOnlyOnceTheAcceptorSealedAFrameWithTheNewKeys() throws Exception
     {
         cluster = TestCluster.of(2);
         final TestCluster.Node one = cluster.node(1);
@@ -96,9 +97,11 @@ class SessionStartTest
             final ExclusivePublication reply = aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp")
                 .endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(), config.controlStreamId());
 
+            final List<HandshakeFrame> steps = new ArrayList<>();
+            final List<ActorId> envelopes = new ArrayList<>();
             final long[] helloIncarnation = {0};
             final byte[][] helloChallenge = {null};
-            final List<ActorId> envelopes = new ArrayList<>();
+            final byte[][] confirmEcho = {null};
             final FrameDecoder decoder = new FrameDecoder(new FrameHandler()
             {
                 @Override
@@ -115,6 +118,10 @@ class SessionStartTest
                         helloIncarnation[0] = frame.incarnation();
                         helloChallenge[0] = frame.challenge();
                     }
+                    else if (frame.phase() == HandshakePhase.CONFIRM)
+                    {
+                        confirmEcho[0] = frame.echo();
+                    }
                 }
             }, 1 << 20);
             final HandshakeAuth auth = new HandshakeAuth(TestCluster.SECRET);
@@ -127,38 +134,57 @@ class SessionStartTest
                 return helloChallenge[0] != null;
             }, CONNECT, "HELLO from node 1");
             final long oneIncarnation = helloIncarnation[0];
+            final byte[] ourChallenge = auth.newChallenge();
+            final byte[] types = io.troupe.serialization.wire.TypeTable.encode(cluster.codecs);
             final byte[] proof = auth.prove(HandshakePhase.WELCOME, config.clusterId(), 2, fakeIncarnation, 1,
-                oneIncarnation, helloChallenge[0]);
+                oneIncarnation, helloChallenge[0], types, FrameProtection.AUTHENTICATED);
             final FrameEncoder encoder = new FrameEncoder();
             final UnsafeBuffer out = new UnsafeBuffer(new byte[4096]);
             Await.until(reply::isConnected, CONNECT, "reply publication connected");
             final int welcome = encoder.encodeHandshake(out, 0, new Handshake(HandshakePhase.WELCOME, config.clusterId(),
                 2, fakeIncarnation, 1, oneIncarnation, InterconnectConfig.MIN_PROTOCOL_VERSION,
-                InterconnectConfig.PROTOCOL_VERSION, auth.newChallenge(), proof, ""));
+                InterconnectConfig.PROTOCOL_VERSION, ourChallenge, proof, "", types, FrameProtection.AUTHENTICATED,
+                helloChallenge[0]));
             assertThat(reply.offer(out, 0, welcome)).isPositive();
-            Await.until(() -> one.interconnect.isConnected(2), CONNECT, "node 1 counts the session up");
-
-            // node 1 sends at once; the acceptor has not confirmed yet, so nothing may reach its data stream
-            final ActorId recipient = ActorId.of(2, 5, 0);
-            final ActorId sender = one.system.register((ctx, envelope) -> { });
-            one.system.send(new Envelope(recipient, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 1L, "early",
-                null));
-            final long quietUntil = System.nanoTime() + 300_000_000L;
-            while (System.nanoTime() - quietUntil < 0)
-            {
-                data.poll((buffer, offset, length, header) -> decodePacked(decoder, buffer, offset, length), 10);
-                Thread.sleep(1);
-            }
-            assertThat(envelopes).as("envelopes before the acceptor confirmed").isEmpty();
-
-            // the acceptor's first control frame after the WELCOME (a heartbeat) confirms the session
-            final int heartbeat = encoder.encodeHeartbeat(out, 0, 2, fakeIncarnation, System.nanoTime(), 1, 0L, 0L);
-            assertThat(reply.offer(out, 0, heartbeat)).isPositive();
             Await.until(() ->
             {
-                data.poll((buffer, offset, length, header) -> decodePacked(decoder, buffer, offset, length), 10);
+                control.poll((buffer, offset, length, header) -> decoder.decode(buffer, offset, length), 10);
+                return confirmEcho[0] != null;
+            }, CONNECT, "CONFIRM from node 1");
+            assertThat(confirmEcho[0]).as("the CONFIRM echoes our challenge").isEqualTo(ourChallenge);
+
+            // node 1 has confirmed, but it does not know yet that we verified its CONFIRM: no session, nothing sent
+            final ActorId recipient = ActorId.of(2, 5, 0);
+            final ActorId sender = one.system.register((ctx, envelope) -> { });
+            Thread.sleep(200);
+            assertThat(one.interconnect.isConnected(2)).as("up before the acceptor sealed anything").isFalse();
+
+            // the acceptor's first sealed frame (a heartbeat) completes the handshake on node 1
+            final SessionKeys keys = SessionKeys.derive(TestCluster.SECRET, config.clusterId(),
+                FrameProtection.AUTHENTICATED, 1, oneIncarnation, 2, fakeIncarnation, helloChallenge[0], ourChallenge);
+            final FrameSeal.Sealer sealer = new FrameSeal.Sealer(FrameProtection.AUTHENTICATED, keys.sealKey(false),
+                keys.sealKeyId(false));
+            final FrameSeal.Opener opener = new FrameSeal.Opener(FrameProtection.AUTHENTICATED, keys.openKey(false),
+                keys.openKeyId(false));
+            final int heartbeat = encoder.encodeHeartbeat(out, 0, 2, fakeIncarnation, System.nanoTime(), 1, 0L, 0L);
+            final UnsafeBuffer sealed = new UnsafeBuffer(new byte[4096]);
+            assertThat(reply.offer(sealed, 0, sealer.seal(FrameSeal.CONTROL, config.controlStreamId(), out, 0, heartbeat,
+                sealed))).isPositive();
+            Await.until(() -> one.interconnect.isConnected(2), CONNECT, "node 1 counts the session up");
+
+            // and its envelopes come sealed with the other direction's key, from sequence 1
+            one.system.send(new Envelope(recipient, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 2L, "now", null));
+            final UnsafeBuffer opened = new UnsafeBuffer(new byte[1 << 16]);
+            Await.until(() ->
+            {
+                data.poll((buffer, offset, length, header) ->
+                {
+                    final int body = opener.open(FrameSeal.DATA, config.dataStreamId(), buffer, offset, length, opened);
+                    assertThat(body).as("the data message opens").isNotNegative();
+                    decodePacked(decoder, opened, FrameSeal.HEADER, body);
+                }, 10);
                 return !envelopes.isEmpty();
-            }, CONNECT, "the held envelope after the confirmation");
+            }, CONNECT, "the envelope after the session came up");
             assertThat(envelopes).containsExactly(recipient);
         }
     }

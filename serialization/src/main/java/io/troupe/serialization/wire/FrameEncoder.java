@@ -233,7 +233,9 @@ public final class FrameEncoder
         final byte[] proof = orEmpty(step.proof());
         final byte[] detail = utf8(step.detail());
         final byte[] types = orEmpty(step.types());
+        final byte[] echo = orEmpty(step.echo());
         checkLimit("cluster id", clusterId.length, WireFormat.MAX_CLUSTER_ID_BYTES);
+        checkLimit("echo", echo.length, WireFormat.MAX_AUTH_BYTES);
         checkLimit("type table", types.length, WireFormat.MAX_TYPE_TABLE_BYTES);
         checkLimit("challenge", challenge.length, WireFormat.MAX_AUTH_BYTES);
         checkLimit("proof", proof.length, WireFormat.MAX_AUTH_BYTES);
@@ -244,9 +246,14 @@ public final class FrameEncoder
         {
             throw new IllegalArgumentException("a handshake step cannot be sent as UNKNOWN");
         }
+        if (step.protection() == null || step.protection() == FrameProtection.UNKNOWN)
+        {
+            throw new IllegalArgumentException("a handshake step must say how frames are protected, not " +
+                step.protection());
+        }
         requireRoom(buffer, offset, WireFormat.HEADER_LENGTH + HandshakeEncoder.BLOCK_LENGTH +
-            5 * WireFormat.VAR_DATA_HEADER_LENGTH + clusterId.length + challenge.length + proof.length + detail.length +
-            types.length,
+            6 * WireFormat.VAR_DATA_HEADER_LENGTH + clusterId.length + challenge.length + proof.length + detail.length +
+            types.length + echo.length,
             "handshake");
         handshake.wrapAndApplyHeader(buffer, offset, header)
             .incarnation(step.incarnation())
@@ -256,11 +263,13 @@ public final class FrameEncoder
             .minProtocolVersion(step.minProtocolVersion())
             .maxProtocolVersion(step.maxProtocolVersion())
             .phase(io.troupe.serialization.internal.sbe.HandshakePhase.get((short)step.phase().code()))
+            .frameProtection((short)step.protection().code())
             .putClusterId(clusterId, 0, clusterId.length)
             .putChallenge(challenge, 0, challenge.length)
             .putProof(proof, 0, proof.length)
             .putDetail(detail, 0, detail.length)
-            .putTypes(types, 0, types.length);
+            .putTypes(types, 0, types.length)
+            .putEcho(echo, 0, echo.length);
         return handshake.limit() - offset;
     }
 

@@ -139,4 +139,26 @@ public final class HandshakeFrame extends Frame
     {
         return varBytes(4);
     }
+
+    /**
+     * How the sender protects the session's frames after the handshake; {@link FrameProtection#UNKNOWN} from a
+     * node of schema version 3 or older.
+     *
+     * @return the value.
+     */
+    public FrameProtection protection()
+    {
+        return version < 4 ? FrameProtection.UNKNOWN : FrameProtection.fromCode(decoder.frameProtection());
+    }
+
+    /**
+     * The challenge this step answers: in WELCOME the HELLO's, in CONFIRM the WELCOME's; empty otherwise and from
+     * a node of schema version 3 or older (allocates).
+     *
+     * @return the bytes.
+     */
+    public byte[] echo()
+    {
+        return varBytes(5);
+    }
 }

@@ -26,7 +26,7 @@ final class TemplateLayout
     /** Largest template id with a layout, plus one. */
     static final int TABLE_SIZE = 128;
     static final int MAX_GROUPS = 1;
-    static final int MAX_VAR_DATA = 5;
+    static final int MAX_VAR_DATA = 6;
 
     private static final int[] NONE = new int[0];
     private static final TemplateLayout[] TABLE = buildTable();
@@ -88,16 +88,18 @@ final class TemplateLayout
         final TemplateLayout[] table = new TemplateLayout[TABLE_SIZE];
         add(table, new TemplateLayout(EnvelopeDecoder.TEMPLATE_ID, "Envelope", unchanged(EnvelopeDecoder.BLOCK_LENGTH),
             NONE, new int[]{Integer.MAX_VALUE}));
-        // version 3 appended the sender's event types
-        add(table, new TemplateLayout(HandshakeDecoder.TEMPLATE_ID, "Handshake", unchanged(HandshakeDecoder.BLOCK_LENGTH),
+        // version 3 appended the sender's event types; version 4 the frame protection (block) and the echo
+        final int handshakeV3Block = HandshakeDecoder.frameProtectionEncodingOffset();
+        add(table, new TemplateLayout(HandshakeDecoder.TEMPLATE_ID, "Handshake",
+            byVersion(handshakeV3Block, handshakeV3Block, handshakeV3Block, HandshakeDecoder.BLOCK_LENGTH),
             NONE, new int[]{
                 WireFormat.MAX_CLUSTER_ID_BYTES, WireFormat.MAX_AUTH_BYTES, WireFormat.MAX_AUTH_BYTES,
-                WireFormat.MAX_DETAIL_BYTES, WireFormat.MAX_TYPE_TABLE_BYTES},
-            new int[]{1, 1, 1, 1, HandshakeDecoder.typesSinceVersion()}));
+                WireFormat.MAX_DETAIL_BYTES, WireFormat.MAX_TYPE_TABLE_BYTES, WireFormat.MAX_AUTH_BYTES},
+            new int[]{1, 1, 1, 1, HandshakeDecoder.typesSinceVersion(), HandshakeDecoder.echoSinceVersion()}));
         // version 2 appended the echo of the peer's last heartbeat
         add(table, new TemplateLayout(HeartbeatDecoder.TEMPLATE_ID, "Heartbeat",
             byVersion(HeartbeatDecoder.echoTimeNsEncodingOffset(), HeartbeatDecoder.BLOCK_LENGTH,
-                HeartbeatDecoder.BLOCK_LENGTH), NONE, NONE));
+                HeartbeatDecoder.BLOCK_LENGTH, HeartbeatDecoder.BLOCK_LENGTH), NONE, NONE));
         add(table, new TemplateLayout(AckDecoder.TEMPLATE_ID, "Ack", unchanged(AckDecoder.BLOCK_LENGTH), NONE, NONE));
         add(table, new TemplateLayout(CreditDeltasDecoder.TEMPLATE_ID, "CreditDeltas",
             unchanged(CreditDeltasDecoder.BLOCK_LENGTH), new int[]{CreditDeltasDecoder.DeltasDecoder.sbeBlockLength()},

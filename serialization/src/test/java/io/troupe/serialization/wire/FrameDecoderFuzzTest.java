@@ -431,7 +431,9 @@ class FrameDecoderFuzzTest
                     (String)frame.get("clusterId"), (int)frame.get("nodeId"), (long)frame.get("incarnation"),
                     (int)frame.get("peerNodeId"), (long)frame.get("peerIncarnation"), (int)frame.get("minProtocolVersion"),
                     (int)frame.get("maxProtocolVersion"), (byte[])frame.get("challenge"), (byte[])frame.get("proof"),
-                    (String)frame.get("detail")));
+                    (String)frame.get("detail"), (byte[])frame.get("types"),
+                    frame.get("protection") == FrameProtection.UNKNOWN ? FrameProtection.AUTHENTICATED :
+                        (FrameProtection)frame.get("protection"), (byte[])frame.get("echo")));
                 break;
             case WireFormat.HEARTBEAT:
                 length = encoder.encodeHeartbeat(buffer, 0, (int)frame.get("nodeId"), (long)frame.get("incarnation"),

@@ -233,7 +233,7 @@ class FrameRoundTripTest
 
         final int length = encoder.encodeHandshake(buffer, 0, step);
 
-        assertThat(length).isEqualTo(WireFormat.HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH + 5 * WireFormat.VAR_DATA_HEADER_LENGTH +
+        assertThat(length).isEqualTo(WireFormat.HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH + 6 * WireFormat.VAR_DATA_HEADER_LENGTH +
             WireFormat.MAX_CLUSTER_ID_BYTES + 2 * WireFormat.MAX_AUTH_BYTES + WireFormat.MAX_DETAIL_BYTES);
         assertFields(decodeOk(buffer, 0, length), handshakeFields(length, step));
     }
@@ -254,13 +254,59 @@ class FrameRoundTripTest
             4L, 1, 1, null, null, "", new byte[WireFormat.MAX_TYPE_TABLE_BYTES + 1])))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("type table is 6145 bytes");
 
-        // as a version 2 node writes it: no types field at all
-        final int v2Length = encoder.encodeHandshake(buffer, 0,
-            new Handshake(HandshakePhase.WELCOME, "c", 1, 2L, 3, 4L, 1, 1, randomBytes(32, 9), randomBytes(32, 10), ""))
-            - WireFormat.VAR_DATA_HEADER_LENGTH;
-        buffer.putShort(6, (short)2, java.nio.ByteOrder.LITTLE_ENDIAN);
+        // as a version 2 node writes it: no types field at all (and none of version 4's)
+        final int v2Length = olderHandshake(buffer, encoder.encodeHandshake(buffer, 0,
+            new Handshake(HandshakePhase.WELCOME, "c", 1, 2L, 3, 4L, 1, 1, randomBytes(32, 9), randomBytes(32, 10), "")), 2);
         assertThat(reader.decode(buffer, 0, v2Length)).isEqualTo(FrameResult.OK);
         assertThat(handler.handshakeTypes).isEmpty();
+    }
+
+    @Test
+    void handshakeCarriesItsFrameProtectionAndEchoAndAVersionThreeStepReadsAsHavingNeither()
+    {
+        final byte[] echo = randomBytes(32, 11);
+        final Handshake step = new Handshake(HandshakePhase.CONFIRM, "c", 1, 2L, 3, 4L, 3, 3, new byte[0],
+            randomBytes(32, 12), "", randomBytes(16, 13), FrameProtection.ENCRYPTED, echo);
+        final int length = encoder.encodeHandshake(buffer, 0, step);
+        assertFields(decodeOk(buffer, 0, length), handshakeFields(length, step));
+
+        final int v3Length = olderHandshake(buffer, encoder.encodeHandshake(buffer, 0, new Handshake(step.phase(), "c", 1,
+            2L, 3, 4L, 3, 3, new byte[0], step.proof(), "", step.types(), FrameProtection.ENCRYPTED, new byte[0])), 3);
+        final Map<String, Object> v3 = decodeOk(buffer, 0, v3Length);
+        assertThat(v3).containsEntry("version", 3).containsEntry("protection", FrameProtection.UNKNOWN);
+        assertThat((byte[])v3.get("echo")).isEmpty();
+        assertThat((byte[])v3.get("proof")).isEqualTo(step.proof());
+        assertThatThrownBy(() -> encoder.encodeHandshake(buffer, 0, new Handshake(HandshakePhase.HELLO, "c", 1, 2L, 3,
+            0L, 1, 1, null, null, "", null, FrameProtection.UNKNOWN, null)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("how frames are protected");
+    }
+
+    /**
+     * Rewrites a handshake this build encoded (with an empty echo) as an older version writes it: without version
+     * 4's frame protection byte and echo, and for version 2 without the type table (which must be empty).
+     *
+     * @return the older frame's length.
+     */
+    static int olderHandshake(final UnsafeBuffer buffer, final int length, final int version)
+    {
+        final int blockEnd = WireFormat.HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH;
+        final int oldBlockEnd = WireFormat.HEADER_LENGTH + HandshakeDecoder.frameProtectionEncodingOffset();
+        final int echoLength = buffer.getInt(length - WireFormat.VAR_DATA_HEADER_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+        if (echoLength != 0)
+        {
+            throw new IllegalArgumentException("the echo must be empty");
+        }
+        final byte[] rest = new byte[length - blockEnd];
+        buffer.getBytes(blockEnd, rest);
+        buffer.putBytes(oldBlockEnd, rest);
+        int oldLength = length - (blockEnd - oldBlockEnd) - WireFormat.VAR_DATA_HEADER_LENGTH; // no echo
+        if (version < 3)
+        {
+            oldLength -= WireFormat.VAR_DATA_HEADER_LENGTH; // no (empty) type table
+        }
+        buffer.putShort(0, (short)(oldBlockEnd - WireFormat.HEADER_LENGTH), java.nio.ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(6, (short)version, java.nio.ByteOrder.LITTLE_ENDIAN);
+        return oldLength;
     }
 
     @Test
@@ -562,7 +608,9 @@ class FrameRoundTripTest
             "incarnation", step.incarnation(), "peerIncarnation", step.peerIncarnation(), "nodeId", step.nodeId(),
             "peerNodeId", step.peerNodeId(), "minProtocolVersion", step.minProtocolVersion(),
             "maxProtocolVersion", step.maxProtocolVersion(), "phase", step.phase(), "clusterId", step.clusterId(),
-            "challenge", step.challenge(), "proof", step.proof(), "detail", step.detail());
+            "challenge", step.challenge(), "proof", step.proof(), "detail", step.detail(),
+            "protection", step.protection(), "echo", step.echo() == null ? new byte[0] : step.echo());
+        // (the type table is checked through RecordingFrameHandler.handshakeTypes)
     }
 
     static Map<String, Object> goodbyeFields(

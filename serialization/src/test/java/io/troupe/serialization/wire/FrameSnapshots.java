@@ -63,6 +63,8 @@ final class FrameSnapshots
         map.put("challenge", frame.challenge());
         map.put("proof", frame.proof());
         map.put("detail", frame.detail());
+        map.put("protection", frame.protection());
+        map.put("echo", frame.echo());
         return map;
     }
 

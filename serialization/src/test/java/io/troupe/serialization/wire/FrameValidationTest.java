@@ -142,8 +142,15 @@ class FrameValidationTest
             handshake().var(1).var(0).var(0).var(WireFormat.MAX_DETAIL_BYTES + 1).bytes()));
         list.add(Bad.of("handshake type table 6145 bytes", FrameResult.VAR_DATA_TOO_LONG,
             handshake().var(1).var(0).var(0).var(0).var(WireFormat.MAX_TYPE_TABLE_BYTES + 1).bytes()));
-        list.add(Bad.of("version 3 handshake without its type table", FrameResult.TRUNCATED_VAR_DATA,
+        list.add(Bad.of("handshake without its type table", FrameResult.TRUNCATED_VAR_DATA,
             handshake().var(1).var(0).var(0).var(0).bytes()));
+        list.add(Bad.of("version 4 handshake without its echo", FrameResult.TRUNCATED_VAR_DATA,
+            handshake().var(1).var(0).var(0).var(0).var(0).bytes()));
+        list.add(Bad.of("handshake echo 257 bytes", FrameResult.VAR_DATA_TOO_LONG,
+            handshake().var(1).var(0).var(0).var(0).var(0).var(WireFormat.MAX_AUTH_BYTES + 1).bytes()));
+        list.add(Bad.of("version 4 handshake with a version 3 block", FrameResult.BLOCK_TOO_SHORT,
+            Craft.frame(WireFormat.HANDSHAKE, HandshakeDecoder.frameProtectionEncodingOffset())
+                .var(1).var(0).var(0).var(0).var(0).var(0).bytes()));
         list.add(Bad.of("goodbye detail 1025 bytes", FrameResult.VAR_DATA_TOO_LONG,
             goodbye().var(WireFormat.MAX_DETAIL_BYTES + 1).bytes()));
         list.add(Bad.of("payload length 2^32 - 1", FrameResult.VAR_DATA_TOO_LONG, envelope().u32(0xFFFF_FFFFL).bytes()));
@@ -203,9 +210,14 @@ class FrameValidationTest
             Craft.frame(WireFormat.UNDELIVERED_NOTICE, UndeliveredNoticeDecoder.BLOCK_LENGTH).bytes(),
             envelope().var(MAX_FRAME_BYTES - WireFormat.envelopeLength(0)).bytes(),
             handshake().var(WireFormat.MAX_CLUSTER_ID_BYTES).var(WireFormat.MAX_AUTH_BYTES).var(WireFormat.MAX_AUTH_BYTES)
-                .var(WireFormat.MAX_DETAIL_BYTES).var(WireFormat.MAX_TYPE_TABLE_BYTES).bytes(),
-            // a version 2 handshake ends before the type table, which version 3 appended
-            handshake().var(1).var(1).var(1).var(1).u16At(6, 2).bytes(),
+                .var(WireFormat.MAX_DETAIL_BYTES).var(WireFormat.MAX_TYPE_TABLE_BYTES).var(WireFormat.MAX_AUTH_BYTES)
+                .bytes(),
+            // a version 2 handshake ends before the type table, which version 3 appended, and has a shorter block
+            // (version 4 appended the frame protection) and no echo
+            Craft.frame(WireFormat.HANDSHAKE, HandshakeDecoder.frameProtectionEncodingOffset())
+                .var(1).var(1).var(1).var(1).u16At(6, 2).bytes(),
+            Craft.frame(WireFormat.HANDSHAKE, HandshakeDecoder.frameProtectionEncodingOffset())
+                .var(1).var(1).var(1).var(1).var(8).u16At(6, 3).bytes(),
             goodbye().var(WireFormat.MAX_DETAIL_BYTES).bytes(),
             creditDeltas().group(CreditDeltasDecoder.DeltasDecoder.sbeBlockLength(), 3).bytes(),
             directoryUpdate().group(DirectoryUpdateDecoder.EntriesDecoder.sbeBlockLength(), 0).bytes(),

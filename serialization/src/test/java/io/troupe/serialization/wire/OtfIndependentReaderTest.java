@@ -169,9 +169,9 @@ class OtfIndependentReaderTest
 
         assertFields(read(length, "Handshake"), fields(
             "incarnation", 1_700_000_000_001L, "peerIncarnation", -1L, "nodeId", 17L, "peerNodeId", 18L,
-            "minProtocolVersion", 3L, "maxProtocolVersion", 65_535L, "phase", "WELCOME",
+            "minProtocolVersion", 3L, "maxProtocolVersion", 65_535L, "phase", "WELCOME", "frameProtection", 1L,
             "clusterId", "cluster-ß", "challenge", challenge, "proof", new byte[]{1, 2, 3}, "detail", "",
-            "types", new byte[0]));
+            "types", new byte[0], "echo", new byte[0]));
     }
 
     @Test
