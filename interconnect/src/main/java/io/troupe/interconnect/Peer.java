@@ -67,9 +67,10 @@ final class Peer
     /** Keys of the attempt once derived (CONFIRM_SENT): the first frame the peer seals with them completes it. */
     FrameSeal.Sealer pendingSealer;
     FrameSeal.Opener pendingOpener;
-    /** HELLOs this peer's id may still send now (a token bucket), and when the bucket last filled. */
-    int helloTokens = Sessions.HELLO_BURST;
-    long helloRefilledNs;
+    /** Verified HELLOs of this peer's id answered: at most a burst, then a steady rate. */
+    final TokenBucket hellos = new TokenBucket(Sessions.HELLO_BURST, Sessions.HELLO_REFILL_NS);
+    /** REFUSEs sent to this peer's address, separately: a flood of forged steps cannot use up the HELLO budget. */
+    final TokenBucket refusalsSent = new TokenBucket(Sessions.HELLO_BURST, Sessions.HELLO_REFILL_NS);
 
     OutboundFrame pending;
     /** Data-stream frames packed for the next offer (see {@link OutboundBatch}); set when the publication is. */

@@ -31,7 +31,7 @@ import java.util.Arrays;
  */
 final class Sessions
 {
-    /** HELLOs a claimed node may send at once... */
+    /** Verified HELLOs of a claimed node answered at once (and REFUSEs sent to it, counted apart)... */
     static final int HELLO_BURST = 8;
     /** ...and then one per this many nanoseconds (20 a second, well above the initiator's retry back-off). */
     static final long HELLO_REFILL_NS = 50_000_000L;
@@ -156,28 +156,28 @@ final class Sessions
             agent.reject(FrameRejection.MALFORMED); // we initiate with this peer: it never sends a HELLO
             return;
         }
-        if (!takeHelloToken(peer, nowNs))
-        {
-            agent.reject(FrameRejection.HELLO_RATE_LIMITED);
-            return;
-        }
         final String problem = checkIdentity(frame, frame.challenge());
         if (problem != null)
         {
-            refuse(peer, problem, frame.incarnation());
+            refuse(peer, problem, frame.incarnation(), nowNs);
             return;
         }
         final byte[] challenge = frame.challenge();
         if (!auth.verify(HandshakePhase.HELLO, clusterId, peer.nodeId, frame.incarnation(), agent.nodeId, 0L, challenge,
             NONE, frame.protection(), frame.proof()))
         {
-            agent.reject(FrameRejection.BAD_PROOF);
-            refuse(peer, WRONG_SECRET, frame.incarnation());
+            agent.reject(FrameRejection.BAD_PROOF); // forged: it uses up none of the genuine node's HELLO budget
+            refuse(peer, WRONG_SECRET, frame.incarnation(), nowNs);
             return;
         }
         if (frame.incarnation() < peer.latestVerifiedIncarnation)
         {
             agent.reject(FrameRejection.STALE_HANDSHAKE); // a copy of an earlier incarnation's HELLO
+            return;
+        }
+        if (!peer.hellos.take(nowNs))
+        {
+            agent.reject(FrameRejection.HELLO_RATE_LIMITED); // each answer costs a proof and a fresh challenge
             return;
         }
         final boolean repeat = peer.attempt == Peer.WELCOME_SENT && peer.attemptIncarnation == frame.incarnation() &&
@@ -223,7 +223,7 @@ final class Sessions
         }
         if (problem != null)
         {
-            refuse(peer, problem, frame.incarnation());
+            refuse(peer, problem, frame.incarnation(), nowNs);
             abandonAttempt(peer);
             peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
             return;
@@ -265,7 +265,7 @@ final class Sessions
         }
         if (problem != null)
         {
-            refuse(peer, problem, frame.incarnation());
+            refuse(peer, problem, frame.incarnation(), nowNs);
             abandonAttempt(peer);
             return;
         }
@@ -335,29 +335,6 @@ final class Sessions
         keys.destroy();
     }
 
-    private boolean takeHelloToken(final Peer peer, final long nowNs)
-    {
-        if (peer.helloTokens < HELLO_BURST)
-        {
-            final long refills = (nowNs - peer.helloRefilledNs) / HELLO_REFILL_NS;
-            if (refills > 0)
-            {
-                peer.helloTokens = (int)Math.min(HELLO_BURST, peer.helloTokens + refills);
-                peer.helloRefilledNs = peer.helloTokens == HELLO_BURST ? nowNs : peer.helloRefilledNs + refills * HELLO_REFILL_NS;
-            }
-        }
-        else
-        {
-            peer.helloRefilledNs = nowNs;
-        }
-        if (peer.helloTokens == 0)
-        {
-            return false;
-        }
-        peer.helloTokens--;
-        return true;
-    }
-
     /** Null if the peer's verified type table agrees with this node's codecs; else which types conflict. */
     private String checkTypes(final byte[] theirTypes, final Peer peer)
     {
@@ -404,12 +381,16 @@ final class Sessions
             " (set the same frame protection on every node)";
     }
 
-    private void refuse(final Peer peer, final String problem, final long theirIncarnation)
+    private void refuse(final Peer peer, final String problem, final long theirIncarnation, final long nowNs)
     {
         peer.handshakesRefused++;
         if (refusals.shouldLog(peer.nodeId, problem))
         {
             LOG.warn("node {}: refused the handshake of node {}: {}; retrying with back-off", agent.nodeId, peer.nodeId, problem);
+        }
+        if (!peer.refusalsSent.take(nowNs))
+        {
+            return; // a flood of bad steps gets a few answers, not one each
         }
         send(peer, new Handshake(HandshakePhase.REFUSE, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             theirIncarnation, InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, NONE, NONE,

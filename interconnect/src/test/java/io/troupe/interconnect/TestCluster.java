@@ -72,6 +72,18 @@ public final class TestCluster implements AutoCloseable
 
     public InterconnectConfig config(final Node node)
     {
+        return config(node, java.util.Map.of());
+    }
+
+    /**
+     * A node's settings with some peers reached at other ports (a relay in between, say).
+     *
+     * @param node  the node.
+     * @param ports port by peer node id, for the peers to reach elsewhere.
+     * @return the settings.
+     */
+    public InterconnectConfig config(final Node node, final java.util.Map<Integer, Integer> ports)
+    {
         final InterconnectConfig config = new InterconnectConfig()
             .clusterId(clusterId)
             .clusterSecret(SECRET)
@@ -86,7 +98,7 @@ public final class TestCluster implements AutoCloseable
         {
             if (peer != node)
             {
-                config.peer(new PeerAddress(peer.id, "127.0.0.1", peer.port));
+                config.peer(new PeerAddress(peer.id, "127.0.0.1", ports.getOrDefault(peer.id, peer.port)));
             }
         }
         return config;
