@@ -3,6 +3,7 @@ package io.troupe.bench;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.interconnect.IdleMode;
+import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.interconnect.Interconnect;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;
@@ -41,6 +42,8 @@ final class RemoteNodes
     static final String IDLE = "idle";
     /** Values of {@code --idle}, mapped to {@link IdleMode}. */
     static final List<String> IDLE_CHOICES = List.of("backoff", "spin");
+    /** System property: the frame protection of both nodes (see {@link #frameProtection()}). */
+    static final String FRAME_PROTECTION = "troupe.bench.frame-protection";
     /** Pool threads per node unless {@code --threads} says otherwise: two JVMs share the 2 cores. */
     static final int DEFAULT_THREADS = 1;
 
@@ -102,7 +105,34 @@ final class RemoteNodes
             .bindHost(HOST)
             .bindPort(port)
             .idleMode(idle)
+            .frameProtection(frameProtection())
             .peer(new PeerAddress(peerNodeId, HOST, peerPort)), RemoteCodecs.registry());
+    }
+
+    /**
+     * The frame protection of both nodes: the system property {@value #FRAME_PROTECTION} ({@code authenticated},
+     * the default, or {@code encrypted}). A property rather than an option, so that the child, which gets this
+     * JVM's flags, always agrees: {@code JAVA_OPTS=-Dtroupe.bench.frame-protection=encrypted}.
+     *
+     * @return the protection.
+     * @throws UsageException if the value is neither.
+     */
+    static FrameProtection frameProtection()
+    {
+        final String value = System.getProperty(FRAME_PROTECTION, "authenticated").trim().toUpperCase(Locale.ROOT);
+        try
+        {
+            final FrameProtection protection = FrameProtection.valueOf(value);
+            if (protection != FrameProtection.UNKNOWN)
+            {
+                return protection;
+            }
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            // reported below
+        }
+        throw new UsageException("-D" + FRAME_PROTECTION + " must be authenticated or encrypted, not " + value);
     }
 
     /**

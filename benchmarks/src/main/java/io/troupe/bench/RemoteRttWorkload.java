@@ -71,8 +71,8 @@ final class RemoteRttWorkload implements Workload
         }
         final int port = RemoteNodes.freeUdpPort(0);
         final int peerPort = RemoteNodes.freeUdpPort(port);
-        Report.progress("remote.rtt: idle=%s threads=%d per node warmup=%.1fs samples=%d; node %d on %s:%d, " +
-            "node %d (child) on port %d", idle, threads, warmupNs / 1e9, samples, RemoteNodes.DRIVER_NODE,
+        Report.progress("remote.rtt: idle=%s frames=%s threads=%d per node warmup=%.1fs samples=%d; node %d on %s:%d, " +
+            "node %d (child) on port %d", idle, RemoteNodes.frameProtection(), threads, warmupNs / 1e9, samples, RemoteNodes.DRIVER_NODE,
             RemoteNodes.HOST, port, RemoteNodes.PEER_NODE, peerPort);
 
         final ActorSystem system = BenchSystems.start(threads, RemoteNodes.DRIVER_NODE);

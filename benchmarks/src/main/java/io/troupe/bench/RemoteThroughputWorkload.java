@@ -106,8 +106,8 @@ final class RemoteThroughputWorkload implements Workload
     {
         final int port = RemoteNodes.freeUdpPort(0);
         final int peerPort = RemoteNodes.freeUdpPort(port);
-        Report.progress("remote.throughput: idle=%s threads=%d per node accounts=%s warmup=%.1fs window=%.1fs " +
-            "max-unacked=%d ack-every=%d; node %d on %s:%d, node %d (child) on port %d", idle, threads,
+        Report.progress("remote.throughput: idle=%s frames=%s threads=%d per node accounts=%s warmup=%.1fs window=%.1fs " +
+            "max-unacked=%d ack-every=%d; node %d on %s:%d, node %d (child) on port %d", idle, RemoteNodes.frameProtection(), threads,
             accounts ? "on" : "off", warmupNs / 1e9, measureNs / 1e9, Streamer.MAX_UNACKED, ChunkSink.ACK_EVERY,
             RemoteNodes.DRIVER_NODE, RemoteNodes.HOST, port, RemoteNodes.PEER_NODE, peerPort);
 
