@@ -40,6 +40,8 @@ public final class FlowControl
     private final AtomicLong writtenOff = new AtomicLong();
     private final AtomicLong generation = new AtomicLong();
     private final AtomicLong shadowsForgotten = new AtomicLong();
+    private final AtomicLong shadowsRefused = new AtomicLong();
+    private final int maxShadowsPerOwner;
     /** Shadows with a delta to flush, each queued once until the flush takes it. */
     private final ConcurrentLinkedQueue<ShadowAccount> flushQueue = new ConcurrentLinkedQueue<>();
     /** The flushing thread's snapshot of the queue. */
@@ -69,6 +71,7 @@ public final class FlowControl
         this.nextId = new AtomicLong((long)(ThreadLocalRandom.current().nextInt() & 0x7FFF_FFFF) << 32);
         this.flushBound = config.flushBound();
         this.shadowIdleTimeoutNs = config.shadowIdleTimeout().toNanos();
+        this.maxShadowsPerOwner = config.maxShadowsPerOwner();
         this.nodeAccount = openAccount(defaultThreshold);
     }
 
@@ -201,7 +204,27 @@ public final class FlowControl
         }
         final ConcurrentHashMap<Long, ShadowAccount> ofOwner = shadows.computeIfAbsent(ownerNode, owner -> new ConcurrentHashMap<>());
         final ShadowAccount shadow = ofOwner.get(accountId);
-        return shadow != null ? shadow : ofOwner.computeIfAbsent(accountId, id -> newShadow(ownerNode, id));
+        if (shadow != null)
+        {
+            return shadow;
+        }
+        if (ofOwner.size() >= maxShadowsPerOwner)
+        {
+            shadowsRefused.incrementAndGet(); // the arrival is charged to this node's own account instead
+            return null;
+        }
+        return ofOwner.computeIfAbsent(accountId, id -> newShadow(ownerNode, id));
+    }
+
+    /**
+     * Arrivals that named one more account of an owner whose shadows were at
+     * {@link FlowControlConfig#maxShadowsPerOwner}, and were charged to this node's own account instead.
+     *
+     * @return the count.
+     */
+    public long shadowsRefused()
+    {
+        return shadowsRefused.get();
     }
 
     private ShadowAccount newShadow(final int ownerNode, final long accountId)

@@ -18,12 +18,15 @@ public final class FlowControlConfig
     public static final long DEFAULT_FLUSH_BOUND = 64;
     /** How long a shadow may go without a change before its node forgets it, at least. */
     public static final Duration DEFAULT_SHADOW_IDLE_TIMEOUT = Duration.ofSeconds(10);
+    /** Default most shadows of one other node's accounts. */
+    public static final int DEFAULT_MAX_SHADOWS_PER_OWNER = 4096;
 
     private boolean enabled = true;
     private long defaultThreshold = DEFAULT_THRESHOLD;
     private int defaultCost = DEFAULT_COST;
     private long flushBound = DEFAULT_FLUSH_BOUND;
     private Duration shadowIdleTimeout = DEFAULT_SHADOW_IDLE_TIMEOUT;
+    private int maxShadowsPerOwner = DEFAULT_MAX_SHADOWS_PER_OWNER;
     private final Int2IntHashMap typeCosts = new Int2IntHashMap(-1);
 
     /** Flow control on, threshold {@value #DEFAULT_THRESHOLD}, cost {@value #DEFAULT_COST} for every type. */
@@ -115,6 +118,31 @@ public final class FlowControlConfig
     long flushBound()
     {
         return flushBound;
+    }
+
+    /**
+     * The most shadows this node keeps of one other node's accounts; an arrival naming one more is charged to
+     * this node's own account instead, and counted ({@link FlowControl#shadowsRefused()}). Bounds what a peer
+     * can make this node hold by naming account ids.
+     *
+     * @param max 1 to 16,777,216.
+     * @return this.
+     * @throws IllegalArgumentException if out of range.
+     */
+    public FlowControlConfig maxShadowsPerOwner(final int max)
+    {
+        if (max < 1 || max > (1 << 24))
+        {
+            throw new ConfigurationException("maxShadowsPerOwner", max, "1 to 16,777,216",
+                "shadows per owner must be 1 to 16,777,216, was " + max);
+        }
+        this.maxShadowsPerOwner = max;
+        return this;
+    }
+
+    int maxShadowsPerOwner()
+    {
+        return maxShadowsPerOwner;
     }
 
     /**

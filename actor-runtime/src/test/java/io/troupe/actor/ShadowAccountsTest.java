@@ -47,6 +47,24 @@ class ShadowAccountsTest
     }
 
     @Test
+    void aPeerCannotMakeTheNodeKeepMoreShadowsOfOneOwnerThanTheCap()
+    {
+        final FlowControl capped = new FlowControl(new FlowControlConfig().maxShadowsPerOwner(3), NODE, (waiter, event) -> { });
+        for (long id = 1; id <= 3; id++)
+        {
+            assertThat(capped.resolve(7, id)).isInstanceOf(ShadowAccount.class);
+        }
+        assertThat(capped.resolve(7, 4L)).as("one more of owner 7").isNull();
+        assertThat(capped.resolve(7, 999L)).isNull();
+        assertThat(capped.shadowsRefused()).isEqualTo(2);
+        assertThat(capped.resolve(7, 2L)).as("a shadow it has is still found").isNotNull();
+        assertThat(capped.resolve(8, 4L)).as("the cap is per owner").isInstanceOf(ShadowAccount.class);
+        assertThat(capped.shadowCount()).isEqualTo(4);
+        assertThatThrownBy(() -> new FlowControlConfig().maxShadowsPerOwner(0)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("shadows per owner must be 1 to 16,777,216, was 0");
+    }
+
+    @Test
     void theGenerationChangesExactlyWhenAResolvedAccountOrShadowMayHaveBeenForgotten()
     {
         final long initial = flow.generation();

@@ -21,6 +21,12 @@ import java.util.TreeSet;
  */
 final class BrokerActor implements Behavior, BrokerCore.Output
 {
+    /**
+     * Alarm subscribers a broker keeps; one more is refused (counted). Alarms go out tracked, so a subscriber
+     * that is gone (or on a node that went away) is dropped at the next alarm.
+     */
+    static final int MAX_ALARM_SUBSCRIBERS = 1024;
+
     private final NanoClock clock;
     private final BrokerCore core;
     private final Set<ActorId> alarmSubscribers = new LinkedHashSet<>();
@@ -30,6 +36,7 @@ final class BrokerActor implements Behavior, BrokerCore.Output
     private long unknownEvents;
     private long unencodableAnswers;
     private long alarmChanges;
+    private long refusedSubscriptions;
 
     BrokerActor(final BrokerSpec spec, final NanoClock clock)
     {
@@ -66,6 +73,10 @@ final class BrokerActor implements Behavior, BrokerCore.Output
                 metrics.askR().matches(), metrics.askR().drops(), core.cancels(), alarmChanges, unknownEvents, core.purged(), unencodableAnswers),
                 BrokerStats.TYPE, 0, envelope.cookie());
         }
+        else if (event instanceof io.troupe.actor.Undelivered undelivered && undelivered.type() == BrokerAlarm.TYPE)
+        {
+            alarmSubscribers.remove(undelivered.recipient()); // gone, or its node is: it may subscribe again
+        }
         else if (event instanceof AlarmSubscription subscription)
         {
             onSubscription(envelope.sender(), subscription.subscribe());
@@ -97,11 +108,17 @@ final class BrokerActor implements Behavior, BrokerCore.Output
             alarmSubscribers.remove(subscriber);
             return;
         }
+        if (!alarmSubscribers.contains(subscriber) && alarmSubscribers.size() >= MAX_ALARM_SUBSCRIBERS)
+        {
+            refusedSubscriptions++;
+            return;
+        }
         if (alarmSubscribers.add(subscriber))
         {
             for (final String name : raisedAlarms)
             {
-                ctx.send(subscriber, new BrokerAlarm(ctx.self(), name, true), BrokerAlarm.TYPE, 0, 0L);
+                ctx.send(subscriber, new BrokerAlarm(ctx.self(), name, true), BrokerAlarm.TYPE,
+                    Envelope.FLAG_TRACK_DELIVERY, 0L);
             }
         }
     }
@@ -138,7 +155,8 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         alarmChanges++;
         for (final ActorId subscriber : alarmSubscribers)
         {
-            ctx.send(subscriber, new BrokerAlarm(ctx.self(), name, raised), BrokerAlarm.TYPE, 0, 0L);
+            ctx.send(subscriber, new BrokerAlarm(ctx.self(), name, raised), BrokerAlarm.TYPE,
+                Envelope.FLAG_TRACK_DELIVERY, 0L);
         }
     }
 
@@ -150,5 +168,15 @@ final class BrokerActor implements Behavior, BrokerCore.Output
     long alarmChanges()
     {
         return alarmChanges;
+    }
+
+    int alarmSubscribers()
+    {
+        return alarmSubscribers.size();
+    }
+
+    long refusedSubscriptions()
+    {
+        return refusedSubscriptions;
     }
 }

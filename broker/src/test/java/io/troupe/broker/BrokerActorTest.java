@@ -202,6 +202,45 @@ class BrokerActorTest
     }
 
     @Test
+    void alarmSubscribersAreBoundedAndOneThatIsGoneIsDroppedAtTheNextAlarm() throws Exception
+    {
+        final BrokerActor actor = new BrokerActor(new BrokerSpec(DropQueueSpec.fifo(100), DropQueueSpec.fifo(100),
+            List.of(OverloadMeterSpec.of(Duration.ofNanos(1), Duration.ofMillis(20)))), org.agrona.concurrent.SystemNanoClock.INSTANCE);
+        final ActorId broker = system.register(actor);
+        final ActorId mortal = system.register((ctx, envelope) ->
+        {
+            if ("subscribe".equals(envelope.event()))
+            {
+                ctx.send(broker, new AlarmSubscription(true), AlarmSubscription.TYPE, 0, 0L);
+            }
+            else if ("die".equals(envelope.event()))
+            {
+                ctx.passAway();
+            }
+        });
+        system.send(mortal, "subscribe");
+        io.troupe.testing.Await.until(() -> actor.alarmSubscribers() == 1, WAIT, "subscribed");
+        system.send(mortal, "die");
+        final long until = System.nanoTime() + 5_000_000_000L;
+        while (actor.alarmChanges() == 0 && System.nanoTime() - until < 0)
+        {
+            Brokers.askNow(system, broker, Side.ASK, null, WAIT);
+            Thread.sleep(1);
+        }
+        assertThat(actor.alarmChanges()).as("the overload alarm went off").isPositive();
+        io.troupe.testing.Await.until(() -> actor.alarmSubscribers() == 0, WAIT, "the gone subscriber dropped");
+
+        // at most MAX_ALARM_SUBSCRIBERS at once; one more is refused and counted
+        for (int i = 0; i <= BrokerActor.MAX_ALARM_SUBSCRIBERS; i++)
+        {
+            final ActorId subscriber = system.register((ctx, envelope) -> { });
+            system.send(new Envelope(broker, subscriber, AlarmSubscription.TYPE, 0, 0L, new AlarmSubscription(true), null));
+        }
+        io.troupe.testing.Await.until(() -> actor.refusedSubscriptions() == 1, WAIT, "the one too many refused");
+        assertThat(actor.alarmSubscribers()).isEqualTo(BrokerActor.MAX_ALARM_SUBSCRIBERS);
+    }
+
+    @Test
     void aProtectedAskIsShortCircuitedWithoutReachingTheBroker() throws Exception
     {
         final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));

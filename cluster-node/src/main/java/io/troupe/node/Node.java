@@ -105,15 +105,8 @@ public final class Node implements AutoCloseable
     {
         final EventCodecRegistry codecs = codecs(extraCodecs);
         LOG.info("starting {}", config.describe());
-        try
-        {
-            Files.createDirectories(config.dataDir());
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("node " + config.nodeId() + ": cannot create the data dir " +
-                config.dataDir().toAbsolutePath(), ex);
-        }
+        // 0700, of this user, no link, and a node's own (see PrivateDirectory); a problem says what and why
+        io.troupe.interconnect.PrivateDirectory.prepare(config.dataDir(), "data directory (node " + config.nodeId() + ")");
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
         final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters);
         final ActorSystem system = ActorSystem.start(systemConfig);

@@ -240,6 +240,7 @@ final class NodeConfigMapper
             return in.string(CLUSTER_SECRET).getBytes(StandardCharsets.UTF_8);
         }
         final Path file = path(CLUSTER_SECRET_FILE);
+        checkPrivate(file);
         final byte[] bytes;
         // Bounded read: a path to the wrong file (a log, /dev/zero) must fail, not fill the heap.
         try (InputStream stream = Files.newInputStream(file))
@@ -256,6 +257,31 @@ final class NodeConfigMapper
             throw in.invalid(CLUSTER_SECRET_FILE, "allowed a file of at most " + MAX_SECRET_FILE_BYTES + " bytes");
         }
         return withoutTrailingLineBreak(bytes);
+    }
+
+    /** A secret file others can read is no secret: refused, with the command that fixes it. */
+    private void checkPrivate(final Path file)
+    {
+        if (!file.getFileSystem().supportedFileAttributeViews().contains("posix") || !Files.exists(file))
+        {
+            return; // a missing file is reported by the read
+        }
+        final java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions;
+        try
+        {
+            permissions = Files.getPosixFilePermissions(file);
+        }
+        catch (final IOException ex)
+        {
+            throw in.invalid(CLUSTER_SECRET_FILE, "allowed a readable file; reading the permissions of " +
+                file.toAbsolutePath() + " failed: " + ex, ex);
+        }
+        if (permissions.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ) ||
+            permissions.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ))
+        {
+            throw in.invalid(CLUSTER_SECRET_FILE, "allowed a file only its owner can read; " + file.toAbsolutePath() +
+                " is " + java.nio.file.attribute.PosixFilePermissions.toString(permissions) + " (chmod 600 it)");
+        }
     }
 
     /**

@@ -224,8 +224,20 @@ class NodeConfigLoaderTest
         return writeBytes(name, text.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** Writes a file only its owner can read: a secret file others can read is refused. */
     private Path writeBytes(final String name, final byte[] bytes) throws IOException
     {
-        return Files.write(dir.resolve(name), bytes);
+        final Path file = Files.write(dir.resolve(name), bytes);
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        return file;
+    }
+
+    @Test
+    void aSecretFileOthersCanReadIsRefusedWithTheCommandThatFixesIt() throws IOException
+    {
+        final Path secretFile = writeBytes("shared.secret", "a-secret-of-more-than-16-bytes".getBytes(StandardCharsets.UTF_8));
+        Files.setPosixFilePermissions(secretFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        NodeConfigErrorTest.assertError("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" + secretFile + "\" }",
+            "troupe.cluster-secret-file", "only its owner can read", "rw-r-----", "chmod 600");
     }
 }

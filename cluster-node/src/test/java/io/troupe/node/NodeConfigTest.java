@@ -34,7 +34,7 @@ class NodeConfigTest
         final InterconnectConfig interconnect = config.interconnectConfig();
         assertThat(interconnect.clusterId()).isEqualTo("troupe");
         assertThat(interconnect.clusterSecret()).isEqualTo(SECRET.getBytes(StandardCharsets.UTF_8));
-        assertThat(interconnect.bindHost()).isEqualTo("0.0.0.0");
+        assertThat(interconnect.bindHost()).isEqualTo("127.0.0.1");
         assertThat(interconnect.bindPort()).isEqualTo(40101);
         assertThat(interconnect.peers()).isEmpty();
         assertThat(interconnect.aeronDir()).isNull();
@@ -264,14 +264,14 @@ class NodeConfigTest
 
         assertThat(text)
             .contains("node 1 of cluster \"troupe\"")
-            .contains("0.0.0.0:40101")
+            .contains("127.0.0.1:40101")
             .contains("2 at 127.0.0.1:40102, 3 at 127.0.0.1:40103")
             .contains("256MiB, low water 192MiB")
             .contains("heartbeat every 100ms, peer down after 1500ms")
             .contains("terms 64KiB, 256KiB, 1MiB")
             .contains("handshake retry 100ms..5s, ack every 1ms")
             .contains("spins 20us")
-            .contains(SECRET.length() + " bytes from troupe.cluster-secret")
+            .contains(SECRET.length() + " bytes from troupe.cluster-secret; frames authenticated (HMAC-SHA256) under per-session keys")
             .doesNotContain(SECRET)
             .doesNotContain("0123456789abcdef");
         assertThat(config.toString()).isEqualTo(text);

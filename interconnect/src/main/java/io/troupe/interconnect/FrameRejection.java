@@ -35,6 +35,12 @@ public enum FrameRejection
     BAD_PROOF,
     /** A HELLO beyond the rate allowed per claimed node. */
     HELLO_RATE_LIMITED,
+    /**
+     * An Aeron image refused before it was made (or, with an external driver, rejected when it appeared): a
+     * stream that is not one of the node's, a term length longer than the node's own, or more images of a stream
+     * from one source address than its configured peers need (see {@code ImageGuard}).
+     */
+    ROGUE_IMAGE,
     /** A REFUSE: it is not authenticated, so it is only logged and counted; it never ends or blocks a session. */
     REFUSE_RECEIVED
 }

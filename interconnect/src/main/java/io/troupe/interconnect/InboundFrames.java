@@ -36,6 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class InboundFrames implements FrameHandler
 {
+    /** The largest cost an arriving frame may charge; larger ones are clamped (counted). */
+    static final int MAX_REMOTE_COST = 1 << 20;
+
     private static final Logger LOG = LoggerFactory.getLogger(InboundFrames.class);
 
     private final InterconnectAgent agent;
@@ -50,6 +53,10 @@ final class InboundFrames implements FrameHandler
     private final UnsafeBuffer opened;
     /** Envelopes naming an event type this node has no codec for: never delivered, never decoded. */
     final AtomicLong unknownTypes = new AtomicLong();
+    /** Arrivals charged to an account of a node this one has no session with: charged to this node's instead. */
+    final AtomicLong foreignOwners = new AtomicLong();
+    /** Arrivals whose cost was outside 0..{@link #MAX_REMOTE_COST}, clamped. */
+    final AtomicLong clampedCosts = new AtomicLong();
     /** The peer whose verified message is being decoded; null while an unsealed one is (a handshake step). */
     private Peer verified;
     private int streamId;
@@ -407,12 +414,20 @@ final class InboundFrames implements FrameHandler
         agent.system.send(envelope);
     }
 
+    private boolean hasSession(final int nodeId)
+    {
+        final Peer peer = agent.peersById.get(nodeId);
+        return peer != null && peer.state == Peer.ESTABLISHED;
+    }
+
     /**
      * Charges an arriving event to the account its frame names: this node's own account if it owns it, else this
      * node's shadow of the owner's, whose net delta goes back to the owner. An event from the owner itself is
      * not charged again: the owner kept the debt when it wrote the frame and counts it as held by this node
-     * until this node's repayment reaches it. An uncharged frame, or one naming an account this node does not
-     * have open, is charged to the node's own account when it is sent on.
+     * until this node's repayment reaches it. An uncharged frame, one naming an account this node does not have
+     * open, one naming an owner this node has no session with, or one past the shadows kept per owner
+     * ({@code FlowControlConfig.maxShadowsPerOwner}) is charged to the node's own account when it is sent on. A
+     * cost outside 0..{@link #MAX_REMOTE_COST} is clamped.
      */
     private void chargeArrival(final Envelope envelope, final EnvelopeFrame frame, final Peer from)
     {
@@ -422,12 +437,23 @@ final class InboundFrames implements FrameHandler
         {
             return;
         }
+        if (owner != from.nodeId && owner != agent.nodeId && !hasSession(owner))
+        {
+            // an owner this node has no session with: its shadow could never report nor be written off
+            foreignOwners.incrementAndGet();
+            return;
+        }
         final Chargeable account = resolve(flow, owner, frame.accountId());
         if (account == null)
         {
             return;
         }
-        final int cost = Math.max(0, frame.cost());
+        final int named = frame.cost();
+        final int cost = named < 0 ? 0 : Math.min(named, MAX_REMOTE_COST);
+        if (cost != named)
+        {
+            clampedCosts.incrementAndGet();
+        }
         if (owner == from.nodeId)
         {
             envelope.carryCharge(account, cost);
@@ -494,9 +520,13 @@ final class InboundFrames implements FrameHandler
         {
             peer.rejectedFrames++;
         }
-        else if (length > 0 && !wholeDecoder.decode(peer.chunks.buffer(), 0, length).isOk())
+        else if (length > 0)
         {
-            peer.rejectedFrames++;
+            if (!wholeDecoder.decode(peer.chunks.buffer(), 0, length).isOk())
+            {
+                peer.rejectedFrames++;
+            }
+            peer.chunks.shrink(); // the envelope copied its payload out
         }
     }
 

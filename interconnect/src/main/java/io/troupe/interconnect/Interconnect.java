@@ -50,6 +50,10 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class Interconnect implements RemoteTransport, AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
+    /** Actors one peer's {@code NodeConnected}/{@code NodeDisconnected} may be told to at most. */
+    public static final int MAX_SUBSCRIBERS_PER_PEER = 65_536;
+    /** A media driver whose heartbeat is younger than this is alive: its directory is not replaced. */
+    private static final long LIVE_DRIVER_MS = 250;
     /** The longest close() waits for the media driver to put the goodbyes on the wire. */
     private static final long GOODBYE_SEND_LIMIT_NS = 500_000_000L;
     /** Each sending thread's encoder and the buffer it wraps around each frame's bytes. */
@@ -63,6 +67,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private final AgentInvoker driverInvoker;
     private final Aeron aeron;
     private final InterconnectAgent agent;
+    /** The agent once made: image handlers may run while the subscriptions are added, before it exists. */
+    private volatile InterconnectAgent agentOrNull;
     private final AgentRunner runner;
     private final AgentIdle agentIdle;
     /** Whether the caller runs the duty cycles ({@link #dutyCycle()}) rather than a thread of our own. */
@@ -82,7 +88,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final Aeron aeron,
         final long incarnation,
         final NanoClock clock,
-        final boolean callerDriven)
+        final boolean callerDriven,
+        final ImageGuard guard)
     {
         this.callerDriven = callerDriven;
         this.driverInvoker = driverInvoker;
@@ -95,11 +102,34 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         this.largestEventBytes = config.maxEventBytes();
         final int sessionId = ThreadLocalRandom.current().nextInt(0x10000, Integer.MAX_VALUE);
         final Peer[] peerArray = openPeers(sessionId);
-        final Subscription control = aeron.addSubscription(inboundChannel(), config.controlStreamId());
-        final Subscription data = aeron.addSubscription(inboundChannel(), config.dataStreamId());
-        final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId());
+        final io.aeron.AvailableImageHandler available = guard::onAvailable;
+        final io.aeron.UnavailableImageHandler unavailable = image ->
+        {
+            guard.onUnavailable(image);
+            final InterconnectAgent current = agentOrNull;
+            if (current != null)
+            {
+                current.onImageUnavailable(image);
+            }
+        };
+        final Subscription control = aeron.addSubscription(inboundChannel(), config.controlStreamId(), available, unavailable);
+        final Subscription data = aeron.addSubscription(inboundChannel(), config.dataStreamId(), available, unavailable);
+        final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId(), available, unavailable);
         this.agent = new InterconnectAgent(config, system, incarnation, clock, peerArray,
-            driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs);
+            driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs,
+            guard);
+        this.agentOrNull = agent;
+        // hears the Undelivered of a node notice to a subscriber that is gone, so the subscriber is forgotten
+        final InterconnectAgent forAgent = agent;
+        agent.janitor = system.register((ctx, envelope) ->
+        {
+            if (envelope.event() instanceof io.troupe.actor.Undelivered notice &&
+                (notice.type() == io.troupe.actor.NodeConnected.TYPE || notice.type() == io.troupe.actor.NodeDisconnected.TYPE) &&
+                notice.reason() != UndeliveredReason.SHUTDOWN)
+            {
+                forAgent.command(() -> forAgent.forgetSubscriber(notice.recipient()));
+            }
+        });
         for (final Peer peer : peerArray)
         {
             peer.outbound = newOutboundQueue(peer, config, system);
@@ -108,8 +138,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         // a shadow whose pending delta passes the bound wakes the agent to flush it
         system.flow().onFlushRequest(agentIdle::signal);
         final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
-        this.runner = new AgentRunner(idle, ex -> LOG.error("node {}: interconnect agent error", system.nodeId(), ex),
-            null, agent);
+        this.runner = new AgentRunner(idle, new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() +
+            ": interconnect agent"), null, agent);
     }
 
     /**
@@ -167,12 +197,23 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             }
         }
         warnIfSpinningOnTooFewCores(system.nodeId(), config);
+        final ImageGuard guard = new ImageGuard(config);
         MediaDriver driver = null;
         Aeron aeron = null;
         try
         {
             if (config.embeddedDriver())
             {
+                // the driver deletes and makes its directory again: only if it is missing, empty or a node's in
+                // which no driver is alive (one killed a moment ago is not: its heartbeat stopped)
+                final java.nio.file.Path aeronDir = java.nio.file.Path.of(config.aeronDir());
+                PrivateDirectory.checkReplaceable(aeronDir, "Aeron directory");
+                if (PrivateDirectory.isMarked(aeronDir) &&
+                    io.aeron.CommonContext.isDriverActive(aeronDir.toFile(), LIVE_DRIVER_MS, message -> { }))
+                {
+                    throw new IllegalStateException("a media driver is running in " + aeronDir + ": is another node " +
+                        "using this Aeron directory? Give each node a directory of its own (troupe.transport.aeron-dir)");
+                }
                 driver = MediaDriver.launch(new MediaDriver.Context()
                     .aeronDirectoryName(config.aeronDir())
                     .threadingMode(config.driverOnAgentThread() ? ThreadingMode.INVOKER : ThreadingMode.SHARED)
@@ -180,22 +221,28 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                     .sharedIdleStrategy(config.idleMode() == IdleMode.SPIN ?
                         new BusySpinIdleStrategy() : new AgentIdle())
                     .dirDeleteOnStart(true)
-                    .dirDeleteOnShutdown(true)
+                    .dirDeleteOnShutdown(false) // closeDriver deletes it, if still marked as the node's
                     .termBufferSparseFile(true)
                     .publicationTermBufferLength(config.dataTermLength())
                     .ipcTermBufferLength(64 * 1024)
                     .mtuLength(config.mtuLength())
-                    .errorHandler(ex -> LOG.warn("node {}: media driver error", system.nodeId(), ex)));
+                    .receiveChannelEndpointSupplier((udpChannel, dispatcher, status, context) ->
+                        new GuardedReceiveEndpoint(udpChannel, dispatcher, status, context, guard))
+                    .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": media driver")));
+            }
+            if (driver != null)
+            {
+                PrivateDirectory.claim(java.nio.file.Path.of(config.aeronDir()), "Aeron directory");
             }
             final AgentInvoker driverInvoker = driver == null ? null : driver.sharedAgentInvoker();
             aeron = Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(config.aeronDir())
                 .driverAgentInvoker(driverInvoker) // runs the driver while start-up waits for it
                 .useConductorAgentInvoker(true)
-                .errorHandler(ex -> LOG.warn("node {}: aeron client error", system.nodeId(), ex)));
+                .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": Aeron client")));
             final long incarnation = newIncarnation();
             final Interconnect interconnect = new Interconnect(system, config, codecs, driver, driverInvoker,
-                aeron, incarnation, clock, callerDriven);
+                aeron, incarnation, clock, callerDriven, guard);
             if (!callerDriven)
             {
                 AgentRunner.startOnThread(interconnect.runner, runnable ->
@@ -213,6 +260,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         catch (final RuntimeException ex)
         {
             CloseHelper.quietCloseAll(aeron, driver);
+            if (driver != null)
+            {
+                PrivateDirectory.deleteIfMarked(java.nio.file.Path.of(config.aeronDir()));
+            }
             throw ex;
         }
     }
@@ -306,7 +357,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             envelope.account(), envelope.cost());
         try
         {
-            if (!peer.outbound.send(outbound))
+            // an Undelivered may use the room kept for notices: a tracked event must end reported, flood or not
+            if (!peer.outbound.send(outbound, envelope.type() == io.troupe.actor.Undelivered.TYPE))
             {
                 frames.release(outbound);
                 peer.shed.incrementAndGet();
@@ -514,6 +566,37 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
+     * Subscriptions to a peer's node notices refused because {@link #MAX_SUBSCRIBERS_PER_PEER} actors watched it.
+     *
+     * @return the count.
+     */
+    public long subscriptionsRefused()
+    {
+        return agent.subscriptionsRefused.get();
+    }
+
+    /**
+     * Arrivals whose frame named a credit account of a node this one has no session with (charged to this node's
+     * own account instead: a shadow of it could neither report nor be written off).
+     *
+     * @return the count.
+     */
+    public long foreignAccountArrivals()
+    {
+        return agent.inbound.foreignOwners.get();
+    }
+
+    /**
+     * Arrivals whose frame named a cost outside 0 to 1,048,576, clamped into it.
+     *
+     * @return the count.
+     */
+    public long clampedCosts()
+    {
+        return agent.inbound.clampedCosts.get();
+    }
+
+    /**
      * Everything dropped on arrival, whatever the reason ({@link #rejectedFrames(FrameRejection)}), but for
      * REFUSE steps, which are read and only not trusted. Per-peer rejections are also in {@link #peerCounters()}.
      *
@@ -657,7 +740,17 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         agent.skipGoodbyes();
         system.detachRemote(this);
         CloseHelper.quietClose(runner);
+        closeDriver();
+    }
+
+    /** Closes Aeron and the embedded driver, and deletes the driver's directory, which the node made. */
+    private void closeDriver()
+    {
         CloseHelper.quietCloseAll(aeron, driver);
+        if (driver != null)
+        {
+            PrivateDirectory.deleteIfMarked(java.nio.file.Path.of(config.aeronDir()));
+        }
     }
 
     /**
@@ -681,7 +774,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         system.detachRemote(this);
         CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
         awaitGoodbyesSent();
-        CloseHelper.quietCloseAll(aeron, driver);
+        closeDriver();
     }
 
     /** A sending thread's encoding state. */

@@ -56,6 +56,12 @@ final class InterconnectAgent implements Agent
     final int largestSealedMessage;
     /** Largest body one offer may carry on the bulk stream, seal excluded; larger frames go as chunks. */
     final int bulkMessageLimit;
+    /** The actor that hears of subscribers that are gone (set once the interconnect registered it). */
+    volatile ActorId janitor = ActorId.NONE;
+    /** Subscriptions refused because a peer had {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} already. */
+    final java.util.concurrent.atomic.AtomicLong subscriptionsRefused = new java.util.concurrent.atomic.AtomicLong();
+    /** Which Aeron images the node accepts. */
+    final ImageGuard guard;
     /** What arrived and was dropped, by reason. */
     private final java.util.concurrent.atomic.AtomicLongArray rejections =
         new java.util.concurrent.atomic.AtomicLongArray(FrameRejection.values().length);
@@ -98,8 +104,10 @@ final class InterconnectAgent implements Agent
         final Subscription dataSubscription,
         final Subscription bulkSubscription,
         final HandshakeAuth auth,
-        final io.troupe.serialization.EventCodecRegistry codecs)
+        final io.troupe.serialization.EventCodecRegistry codecs,
+        final ImageGuard guard)
     {
+        this.guard = guard;
         this.config = config;
         this.frames = new OutboundFramePool(config.outboundQueueCapacity());
         this.system = system;
@@ -365,9 +373,27 @@ final class InterconnectAgent implements Agent
         system.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(), notice, null));
     }
 
+    /**
+     * Tells a subscriber of a change, tracked: if it is gone, the janitor (see {@link Interconnect}) hears of it and
+     * the subscriber is forgotten.
+     */
     void notifySubscriber(final ActorId subscriber, final Object event, final int type)
     {
-        system.send(new Envelope(subscriber, ActorId.NONE, type, 0, 0L, event, null));
+        final ActorId from = janitor;
+        system.send(new Envelope(subscriber, from, type, from.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L, event,
+            null));
+    }
+
+    /** A subscriber turned out to be gone: it is dropped from every peer's subscribers. */
+    void forgetSubscriber(final ActorId subscriber)
+    {
+        for (final Peer peer : peers)
+        {
+            if (peer.subscribers.remove(subscriber))
+            {
+                peer.subscriberCount = peer.subscribers.size();
+            }
+        }
     }
 
     /**
@@ -396,8 +422,18 @@ final class InterconnectAgent implements Agent
             notifySubscriber(subscriber, new NodeDisconnected(peerNodeId), NodeDisconnected.TYPE);
             return;
         }
+        if (!peer.subscribers.contains(subscriber) && peer.subscribers.size() >= Interconnect.MAX_SUBSCRIBERS_PER_PEER)
+        {
+            if (subscriptionsRefused.getAndIncrement() == 0)
+            {
+                LOG.warn("node {}: {} actors already watch node {}; the subscription of {} is refused (further " +
+                    "ones are only counted)", nodeId, peer.subscribers.size(), peerNodeId, subscriber);
+            }
+            return;
+        }
         if (peer.subscribers.add(subscriber))
         {
+            peer.subscriberCount = peer.subscribers.size();
             if (peer.state == Peer.ESTABLISHED)
             {
                 notifySubscriber(subscriber, new NodeConnected(peerNodeId), NodeConnected.TYPE);
@@ -412,9 +448,9 @@ final class InterconnectAgent implements Agent
     void unsubscribe(final int peerNodeId, final ActorId subscriber)
     {
         final Peer peer = peersById.get(peerNodeId);
-        if (peer != null)
+        if (peer != null && peer.subscribers.remove(subscriber))
         {
-            peer.subscribers.remove(subscriber);
+            peer.subscriberCount = peer.subscribers.size();
         }
     }
 
@@ -483,7 +519,22 @@ final class InterconnectAgent implements Agent
 
     long rejected(final FrameRejection reason)
     {
-        return rejections.get(reason.ordinal());
+        return rejections.get(reason.ordinal()) + (reason == FrameRejection.ROGUE_IMAGE ? guard.refused() : 0);
+    }
+
+    /**
+     * An image went away (client conductor, this thread): the fragments of a message it left half assembled are
+     * dropped with their buffer.
+     */
+    void onImageUnavailable(final io.aeron.Image image)
+    {
+        final int streamId = image.subscription().streamId();
+        final FragmentAssembler assembler = streamId == config.controlStreamId() ? controlAssembler :
+            streamId == config.dataStreamId() ? dataAssembler : streamId == config.bulkStreamId() ? bulkAssembler : null;
+        if (assembler != null)
+        {
+            assembler.freeSessionBuffer(image.sessionId());
+        }
     }
 
     /** Everything dropped on arrival, but for REFUSEs (which are read, only not trusted). */

@@ -25,13 +25,15 @@ public final class InterconnectConfig
     public static final int PROTOCOL_VERSION = 3;
     /** Oldest protocol version this build accepts. */
     public static final int MIN_PROTOCOL_VERSION = 3;
+    /** The cluster id unless one is set; refused with a bind address other than loopback. */
+    public static final String DEFAULT_CLUSTER_ID = "troupe";
     /** Shortest cluster secret accepted, in bytes. */
     public static final int MIN_SECRET_BYTES = 16;
 
     private byte[] clusterSecret;
     private final List<PeerAddress> peers = new ArrayList<>();
-    private String clusterId = "troupe";
-    private String bindHost = "0.0.0.0";
+    private String clusterId = DEFAULT_CLUSTER_ID;
+    private String bindHost = "127.0.0.1";
     private int bindPort = 0;
     private String aeronDir = null;
     private boolean embeddedDriver = true;
@@ -134,7 +136,9 @@ public final class InterconnectConfig
     }
 
     /**
-     * The cluster's id; nodes of different clusters refuse each other.
+     * The cluster's id; nodes of different clusters refuse each other. The default, {@value #DEFAULT_CLUSTER_ID},
+     * is only accepted with a loopback bind address: a node reachable from other hosts needs an id of its own
+     * cluster, so that it cannot join another deployment that happens to share the default and a secret.
      *
      * @param value 1..255 bytes of UTF-8.
      * @return this.
@@ -156,7 +160,7 @@ public final class InterconnectConfig
     }
 
     /**
-     * The address this node's endpoint listens on.
+     * The address this node's endpoint listens on; default 127.0.0.1, reachable from this host only.
      *
      * @param value a host name or address.
      * @return this.
@@ -660,6 +664,10 @@ public final class InterconnectConfig
         check(clusterSecret != null && clusterSecret.length >= MIN_SECRET_BYTES, "clusterSecret",
             clusterSecret == null ? "none" : clusterSecret.length + " bytes", "at least " + MIN_SECRET_BYTES + " bytes");
         check(bindHost != null && !bindHost.isBlank(), "bindHost", bindHost, "a host name or address");
+        check(!DEFAULT_CLUSTER_ID.equals(clusterId) || isLoopback(bindHost), "clusterId", clusterId,
+            "a cluster id of your own when bindHost (" + bindHost + ") is not a loopback address: the default '" +
+            DEFAULT_CLUSTER_ID + "' is refused off loopback, so that a node reachable from other hosts cannot join " +
+            "another deployment by accident");
         check(bindPort >= 1 && bindPort <= 65535, "bindPort", bindPort, "1..65535");
         checkPeers(nodeId);
         check(idleMode != null, "idleMode", idleMode, "BACKOFF or SPIN");
@@ -696,6 +704,19 @@ public final class InterconnectConfig
             aeronDir = base.resolve("troupe-" + clusterId.replaceAll("[^A-Za-z0-9_.-]", "_") + "-node-" + nodeId).toString();
         }
         return this;
+    }
+
+    /** Whether a host name or address is a loopback address (a name is resolved; one that does not is not). */
+    static boolean isLoopback(final String host)
+    {
+        try
+        {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        }
+        catch (final java.net.UnknownHostException ex)
+        {
+            return false;
+        }
     }
 
     /**

@@ -48,6 +48,8 @@ final class OutboundQueue implements Participant
     private final Participation participation;
     private final CoarseClock clock;
     private final int capacity;
+    /** Room above the capacity that only notices may take. */
+    private final int reserve;
     /** Frames sent and not yet taken, counting senders still linking theirs. */
     private final AtomicInteger size = new AtomicInteger();
     /** Never handed out: it stands in the list when the last frame is taken, so no taken frame stays linked. */
@@ -63,6 +65,9 @@ final class OutboundQueue implements Participant
      * @param clock    the quota's clock, for the frames' enqueue stamps.
      * @param capacity frames at most.
      */
+    /** The least room kept for notices, whatever the capacity. */
+    static final int MIN_RESERVE = 1024;
+
     OutboundQueue(final Account account, final CoarseClock clock, final int capacity)
     {
         if (capacity < 1)
@@ -70,6 +75,7 @@ final class OutboundQueue implements Participant
             throw new IllegalArgumentException("queue capacity " + capacity + " must be at least 1");
         }
         this.capacity = capacity;
+        this.reserve = Math.max(MIN_RESERVE, capacity / 8);
         this.clock = clock;
         this.participation = account.register(this);
     }
@@ -84,8 +90,24 @@ final class OutboundQueue implements Participant
      */
     boolean send(final OutboundFrame frame)
     {
+        return send(frame, false);
+    }
+
+    /**
+     * Queues a frame, a notice ({@code Undelivered}) possibly into the room kept for notices: {@link #reserve} frames
+     * above the capacity that other frames cannot take, so that a queue kept full by a flood still carries the
+     * reports of what could not be delivered. Any thread.
+     *
+     * @param frame  a frame not in any queue.
+     * @param notice whether it may use the reserved room.
+     * @return false if the queue (with its reserve, for a notice) is full or the node's quota is at max.
+     * @throws CollapsedException   if the queue has collapsed.
+     * @throws MemoryQuotaException if the account was closed or the tracker shut down.
+     */
+    boolean send(final OutboundFrame frame, final boolean notice)
+    {
         // counted before the collapse check: see the class comment
-        if (size.incrementAndGet() > capacity)
+        if (size.incrementAndGet() > (notice ? capacity + reserve : capacity))
         {
             size.decrementAndGet();
             return false;

@@ -131,6 +131,7 @@ final class Peer
     volatile long rttLastNs;
     volatile long rttSmoothedNs;
     volatile long rttMinNs;
+    volatile int subscriberCount;
     final AtomicLong shed = new AtomicLong();
     final AtomicLong refusedDown = new AtomicLong();
 
@@ -211,6 +212,7 @@ final class Peer
         final OutboundQueue queue = outbound;
         return new PeerCounters(nodeId, established, peerIncarnation, eventsOut, bytesOut, eventsIn, bytesIn,
             backPressured, (queue == null ? 0 : queue.size()) + bulkLaneSize, sessionsUp, sessionsDown, rejectedFrames,
-            handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs, rttSmoothedNs, rttMinNs);
+            handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs, rttSmoothedNs, rttMinNs,
+            subscriberCount);
     }
 }

@@ -25,6 +25,9 @@ package io.troupe.interconnect;
  * @param rttSmoothedNs     the smoothed round-trip time of the current session (as TCP's SRTT: each sample
  *                          weighs 1/8, the first is taken as is), in nanoseconds; 0 as above.
  * @param rttMinNs          the shortest round-trip time of the current session, in nanoseconds; 0 as above.
+ * @param subscribers       actors subscribed to this peer's {@code NodeConnected}/{@code NodeDisconnected}
+ *                          (at most {@value Interconnect#MAX_SUBSCRIBERS_PER_PEER}; one that is gone is dropped at
+ *                          the next notice).
  *
  * <p>Round trips come from heartbeats: each one echoes the send time of the latest heartbeat its sender
  * received from the peer and how long it held it, so a node measures on its own clock, from its heartbeat's
@@ -54,6 +57,7 @@ public record PeerCounters(
     long lostQueued,
     long rttLastNs,
     long rttSmoothedNs,
-    long rttMinNs)
+    long rttMinNs,
+    int subscribers)
 {
 }

@@ -63,6 +63,9 @@ public final class LocalActorSystem extends ActorSystem
 
     private final ActorSystemConfig config;
     private final int nodeId;
+    private final io.troupe.actor.AgentErrorLog workerErrors;
+    private final io.troupe.actor.AgentErrorLog timerErrors;
+    private final io.troupe.actor.AgentErrorLog reclaimerErrors;
     private final MailboxTable table;
     private final ServiceTable services = new ServiceTable();
     private final RuntimeCounters counters = new RuntimeCounters();
@@ -81,6 +84,9 @@ public final class LocalActorSystem extends ActorSystem
     {
         this.config = config;
         this.nodeId = config.nodeId();
+        this.workerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": executor worker (outside a handler)");
+        this.timerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": timer agent");
+        this.reclaimerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": memory quota reclaimer");
         final List<PoolConfig> poolConfigs = config.pools();
         this.table = new MailboxTable(poolConfigs.size());
         this.router = new Router(nodeId, table, services, counters, config.deadLetterHandler());
@@ -721,16 +727,16 @@ public final class LocalActorSystem extends ActorSystem
 
     private void onWorkerError(final Throwable error)
     {
-        LOG.error("node {}: executor worker failed outside a handler", nodeId, error);
+        workerErrors.onError(error);
     }
 
     private void onTimerError(final Throwable error)
     {
-        LOG.error("node {}: timer agent failed", nodeId, error);
+        timerErrors.onError(error);
     }
 
     private void onReclaimerError(final Throwable error)
     {
-        LOG.error("node {}: memory quota reclaimer failed", nodeId, error);
+        reclaimerErrors.onError(error);
     }
 }

@@ -82,6 +82,10 @@ public final class LocalCluster implements AutoCloseable
         new SecureRandom().nextBytes(secret);
         final Path secretFile = dir.resolve("secret");
         Files.writeString(secretFile, Base64.getEncoder().encodeToString(secret) + "\n", StandardCharsets.UTF_8);
+        if (secretFile.getFileSystem().supportedFileAttributeViews().contains("posix"))
+        {
+            Files.setPosixFilePermissions(secretFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        }
         final List<String> shared = new ArrayList<>(List.of(
             "# Written by LocalCluster: settings every node of this cluster shares.",
             "troupe {",

@@ -7,12 +7,16 @@ import org.agrona.ExpandableArrayBuffer;
  * Puts the chunks of one large frame back together, for one stream of one sender (whose chunks arrive in
  * order). Checks every chunk against the frame it claims to belong to: a chunk that does not continue the
  * frame in progress, claims a frame larger than the limit, or overruns it, drops the frame in progress and
- * is counted. Owned by the decoding thread.
+ * is counted. The buffer grows with the bytes that arrive, never to the length a first chunk claims, and
+ * {@link #shrink()} gives a large one back once its frame has been read. Owned by the decoding thread.
  */
 public final class ChunkAssembler
 {
+    /** The buffer kept between frames; a larger one is let go by {@link #shrink()}. */
+    public static final int KEPT_BYTES = 64 * 1024;
+
     private final int maxFrameBytes;
-    private final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4096);
+    private ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(4096);
     private int totalLength;
     private int assembled;
     private long rejected;
@@ -55,7 +59,6 @@ public final class ChunkAssembler
             }
             totalLength = total;
             assembled = 0;
-            buffer.checkLimit(total);
         }
         else if (assembled == 0 || total != totalLength || offset != assembled)
         {
@@ -103,11 +106,34 @@ public final class ChunkAssembler
         return assembled != 0;
     }
 
-    /** Drops a frame in progress (e.g. its sender's session ended). */
+    /** Drops a frame in progress (e.g. its sender's session ended), and a large buffer with it. */
     public void reset()
     {
         assembled = 0;
         totalLength = 0;
+        shrink();
+    }
+
+    /**
+     * Lets a buffer larger than {@link #KEPT_BYTES} go, unless a frame is in progress: call it once a completed
+     * frame has been read.
+     */
+    public void shrink()
+    {
+        if (assembled == 0 && buffer.capacity() > KEPT_BYTES)
+        {
+            buffer = new ExpandableArrayBuffer(4096);
+        }
+    }
+
+    /**
+     * Bytes the assembler holds now.
+     *
+     * @return the buffer's capacity.
+     */
+    public int capacity()
+    {
+        return buffer.capacity();
     }
 
     /**

@@ -96,4 +96,33 @@ class ChunkAssemblerTest
         assertThat(results).containsExactly(0, frame.length);
         assertThat(assembler.rejected()).isEqualTo(1);
     }
+
+    @Test
+    void theBufferGrowsWithTheBytesThatArriveNotWithTheClaimAndShrinksAfterUse()
+    {
+        // a first chunk claiming a frame of the largest size, then nothing more: no buffer of that size
+        final byte[] claim = bigFrame(100);
+        sendChunk(claim, 1 << 20, 0, 100);
+        assertThat(results).containsExactly(0);
+        assertThat(assembler.capacity()).isLessThan(8 * 1024);
+        assembler.reset();
+
+        // a real large frame: the buffer grows to hold it, and is let go once the frame was read
+        final byte[] frame = bigFrame(300_000);
+        for (int offset = 0; offset < frame.length; offset += 16 * 1024)
+        {
+            sendChunk(frame, frame.length, offset, Math.min(16 * 1024, frame.length - offset));
+        }
+        assertThat(payloads).hasSize(1);
+        assertThat(assembler.capacity()).isGreaterThanOrEqualTo(frame.length);
+        assembler.shrink();
+        assertThat(assembler.capacity()).isLessThanOrEqualTo(ChunkAssembler.KEPT_BYTES);
+
+        // not while a frame is in progress
+        sendChunk(frame, frame.length, 0, 100_000);
+        sendChunk(frame, frame.length, 100_000, 100_000);
+        final int held = assembler.capacity();
+        assembler.shrink();
+        assertThat(assembler.capacity()).isEqualTo(held);
+    }
 }
