@@ -56,8 +56,53 @@ final class FrameSeal
 
     private static final String AES_GCM = "AES/GCM/NoPadding";
 
+    /**
+     * Seals and opens of a small message a warm-up runs: about enough for the JIT to compile SHA-256 (or AES-GCM)
+     * with its CPU intrinsics (measured: some 12,000 HMACs), for about 0.2 s of one core.
+     */
+    static final int WARM_UP_ROUNDS = 6_000;
+    private static final java.util.Set<FrameProtection> WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private FrameSeal()
     {
+    }
+
+    /**
+     * Has the JIT compile sealing and opening before sessions need them, once per JVM and protection, on a daemon
+     * thread of its own: interpreted, an HMAC over one datagram takes about 100 us rather than 1.3 us, and a
+     * fresh node would carry its first few thousand messages that slowly. Small messages: the compiled methods are
+     * the same for every length, and a warm-up over datagram-sized ones cost several times as much CPU, which
+     * three nodes starting together on 2 cores felt.
+     *
+     * @param protection the protection the node's sessions use.
+     * @param threadName the warm-up thread's name.
+     */
+    static void warmUpOnce(final FrameProtection protection, final String threadName)
+    {
+        if (!WARMED.add(protection))
+        {
+            return;
+        }
+        final Thread thread = new Thread(() -> warmUp(protection), threadName);
+        thread.setDaemon(true);
+        thread.setPriority(Thread.MIN_PRIORITY);
+        thread.start();
+    }
+
+    static void warmUp(final FrameProtection protection)
+    {
+        final byte[] key = new byte[32];
+        final Sealer sealer = new Sealer(protection, key, 1);
+        final Opener opener = new Opener(protection, key, 1);
+        final UnsafeBuffer body = new UnsafeBuffer(new byte[64]);
+        final UnsafeBuffer sealed = new UnsafeBuffer(new byte[64 + OVERHEAD]);
+        final UnsafeBuffer opened = new UnsafeBuffer(new byte[64 + OVERHEAD]);
+        for (int i = 0; i < WARM_UP_ROUNDS; i++)
+        {
+            final int total = sealer.seal(DATA, 11, body, 0, 48, sealed);
+            sealer.sent(DATA);
+            opener.open(DATA, 11, sealed, 0, total, opened);
+        }
     }
 
     /**

@@ -197,6 +197,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             }
         }
         warnIfSpinningOnTooFewCores(system.nodeId(), config);
+        FrameSeal.warmUpOnce(config.frameProtection(), "troupe-" + system.nodeId() + "-seal-warm-up");
         final ImageGuard guard = new ImageGuard(config);
         MediaDriver driver = null;
         Aeron aeron = null;

@@ -60,14 +60,14 @@ final class OutboundQueue implements Participant
     private volatile OutboundFrame tail = stub;
     private volatile CollapseReason collapsed;
 
+    /** The least room kept for notices, whatever the capacity. */
+    static final int MIN_RESERVE = 1024;
+
     /**
      * @param account  the memory quota account the frames' bytes are claimed from.
      * @param clock    the quota's clock, for the frames' enqueue stamps.
      * @param capacity frames at most.
      */
-    /** The least room kept for notices, whatever the capacity. */
-    static final int MIN_RESERVE = 1024;
-
     OutboundQueue(final Account account, final CoarseClock clock, final int capacity)
     {
         if (capacity < 1)
