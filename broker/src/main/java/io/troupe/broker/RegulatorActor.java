@@ -76,6 +76,10 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         {
             core.releaseNode(disconnected.nodeId(), nowNs, this);
         }
+        else if (event instanceof io.troupe.actor.Undelivered undelivered && undelivered.type() == Go.TYPE)
+        {
+            core.goUndelivered(undelivered.recipient(), undelivered.cookie(), nowNs, this);
+        }
         else if (event instanceof io.troupe.actor.NodeConnected)
         {
             // the answer to a subscription: nothing to do
@@ -91,7 +95,9 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
     @Override
     public void answer(final BrokerRequest request, final Object event, final int type)
     {
-        ctx.send(request.requester(), event, type, 0, request.cookie()); // Go (counterparty: this regulator) or Drop
+        // Go (counterparty: this regulator) or Drop; a Go goes tracked, so that a slot granted to a requester that
+        // is gone comes back at once rather than when its lease runs out
+        ctx.send(request.requester(), event, type, type == Go.TYPE ? Envelope.FLAG_TRACK_DELIVERY : 0, request.cookie());
     }
 
     @Override
@@ -110,5 +116,10 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
     long unknownEvents()
     {
         return unknownEvents;
+    }
+
+    long expiredLeases()
+    {
+        return core == null ? 0 : core.expiredLeases();
     }
 }

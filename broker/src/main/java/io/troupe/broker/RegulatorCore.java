@@ -21,9 +21,24 @@ final class RegulatorCore
     {
     }
 
+    /** A held slot's request cookie and the end of its lease (renewed by a kept Continue). */
+    private static final class Lease
+    {
+        final long cookie;
+        long untilNs;
+
+        Lease(final long cookie, final long untilNs)
+        {
+            this.cookie = cookie;
+            this.untilNs = untilNs;
+        }
+    }
+
     private final BrokerMetrics metrics = new BrokerMetrics();
-    /** Slots held, with when each was granted. */
-    private final Map<Holder, Long> holders = new HashMap<>();
+    /** Slots held, with the cookie of the request each answers and when its lease runs out. */
+    private final Map<Holder, Lease> holders = new HashMap<>();
+    private long leaseNs;
+    private long expiredLeases;
     private final DropSink drops = this::onDrop;
     private final ActorId self;
     private RequestQueue queue;
@@ -44,6 +59,7 @@ final class RegulatorCore
         this.queue = spec.queue().newQueue();
         this.queueSpec = spec.queue();
         this.valve = spec.valve().newValve(0);
+        this.leaseNs = spec.lease().toNanos();
         startMeters(spec, nowNs);
     }
 
@@ -113,6 +129,7 @@ final class RegulatorCore
         }
         if (valve.keep(nowNs))
         {
+            holders.get(holder).untilNs = nowNs + leaseNs;
             return true;
         }
         holders.remove(holder); // the valve released the slot in keep()
@@ -163,6 +180,7 @@ final class RegulatorCore
         queue = next;
         queueSpec = spec.queue();
         valve = spec.valve().newValve(valve.size());
+        leaseNs = spec.lease().toNanos();
         startMeters(spec, nowNs);
     }
 
@@ -193,7 +211,7 @@ final class RegulatorCore
     private void grant(final BrokerRequest request, final long nowNs)
     {
         final long sojournNs = request.sojournNs(nowNs);
-        holders.put(new Holder(request.requester(), request.ref()), nowNs);
+        holders.put(new Holder(request.requester(), request.ref()), new Lease(request.cookie(), nowNs + leaseNs));
         matches++;
         lastSojournNs = sojournNs;
         lastRelativeNs = sojournNs; // the valve "asked" when it opened: now
@@ -213,6 +231,7 @@ final class RegulatorCore
     {
         output = out;
         queue.expire(nowNs, drops);
+        expireLeases(nowNs);
         admit(nowNs);
         if (messageQueueSojournNs >= 0)
         {
@@ -221,11 +240,69 @@ final class RegulatorCore
         metrics.ask().set(queue.size(), lastSojournNs, lastRelativeNs, queue.oldestSentNs(), matches, dropped);
         metrics.askR().set(valve.size(), 0, -lastRelativeNs, Long.MIN_VALUE, matches, 0);
         long nextNs = Math.min(queue.nextExpiryNs(nowNs), queue.size() > 0 ? valve.nextOpenNs(nowNs) : Long.MAX_VALUE);
+        nextNs = Math.min(nextNs, nextLeaseNs()); // after admit: a slot granted just now has a lease too
         for (final Meter meter : meters)
         {
             nextNs = Math.min(nextNs, meter.update(nowNs, metrics, out));
         }
         return nextNs;
+    }
+
+    /** Releases the slots whose lease ran out. */
+    private void expireLeases(final long nowNs)
+    {
+        final Iterator<Lease> it = holders.values().iterator();
+        while (it.hasNext())
+        {
+            if (nowNs - it.next().untilNs >= 0)
+            {
+                it.remove();
+                valve.close(nowNs);
+                expiredLeases++;
+            }
+        }
+    }
+
+    /** When the next lease runs out, or Long.MAX_VALUE with no slot held. */
+    private long nextLeaseNs()
+    {
+        long nextNs = Long.MAX_VALUE;
+        for (final Lease lease : holders.values())
+        {
+            nextNs = Math.min(nextNs, lease.untilNs);
+        }
+        return nextNs;
+    }
+
+    /**
+     * A {@link Go} could not be delivered (its requester is gone, or its node): the slot it granted is released.
+     *
+     * @param requester the requester the Go was for.
+     * @param cookie    the cookie it carried (the request's).
+     * @param nowNs     the clock.
+     * @param out       where answers go.
+     */
+    void goUndelivered(final ActorId requester, final long cookie, final long nowNs, final BrokerCore.Output out)
+    {
+        output = out;
+        final Iterator<Map.Entry<Holder, Lease>> it = holders.entrySet().iterator();
+        while (it.hasNext())
+        {
+            final Map.Entry<Holder, Lease> entry = it.next();
+            if (entry.getKey().requester().equals(requester) && entry.getValue().cookie == cookie)
+            {
+                it.remove();
+                valve.close(nowNs);
+                released++;
+                admit(nowNs);
+                return;
+            }
+        }
+    }
+
+    long expiredLeases()
+    {
+        return expiredLeases;
     }
 
     int waiting()

@@ -129,4 +129,64 @@ class RegulatorTest
                 .isEqualTo(new Lengths(0, 1));
         }
     }
+
+    @Test
+    void aSlotWhoseHolderSaysNothingIsReleasedWhenItsLeaseRunsOutAndAContinueRenewsIt()
+    {
+        final RegulatorCore core = new RegulatorCore(self, new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(1),
+            List.of(), Duration.ofMillis(100)), 0);
+        core.ask(request(1, 0), false, 0, out);
+        core.ask(request(2, 0), false, 0, out);
+        assertThat(core.held()).isEqualTo(1);
+        assertThat(core.afterBatch(ms(10), -1, out)).as("wake when the lease runs out").isEqualTo(ms(100));
+
+        assertThat(core.keep(request(1, 0).requester(), 1, ms(60), out)).as("a continue renews the lease").isTrue();
+        core.afterBatch(ms(100), -1, out);
+        assertThat(core.expiredLeases()).isZero();
+        assertThat(out.answers).hasSize(1);
+
+        core.afterBatch(ms(160), -1, out); // 100 ms after the continue: released, and the next request proceeds
+        assertThat(core.expiredLeases()).isEqualTo(1);
+        assertThat(out.answers).extracting(BrokerCoreTest.Answers.Answer::ref).containsExactly(1L, 2L);
+        assertThat(core.held()).isEqualTo(1);
+        core.done(request(1, 0).requester(), 1, ms(170), out);
+        assertThat(core.unknownHolders()).as("the late done of the expired holder").isEqualTo(1);
+        assertThat(core.held()).isEqualTo(1);
+    }
+
+    @Test
+    void aGoThatCannotBeDeliveredGivesTheSlotBackAtOnce()
+    {
+        final RegulatorCore core = core(1);
+        final BrokerRequest first = request(1, 0);
+        core.ask(first, false, 0, out);
+        core.ask(request(2, 0), false, 0, out);
+        core.goUndelivered(first.requester(), first.cookie(), ms(1), out);
+        assertThat(out.answers).extracting(BrokerCoreTest.Answers.Answer::ref).containsExactly(1L, 2L);
+        assertThat(core.held()).isEqualTo(1);
+    }
+
+    @Test
+    void anAskerThatTimedOutWhileItsSlotWasGrantedHoldsItOnlyUntilTheLeaseRunsOut() throws Exception
+    {
+        final ActorSystem system = ActorSystem.start(new ActorSystemConfig().nodeId(1).pool(PoolConfig.named("default").threads(2)));
+        try
+        {
+            final ActorId regulator = Regulators.start(system, new RegulatorSpec(DropQueueSpec.fifo(100),
+                new OpenValveSpec(1), List.of(), Duration.ofMillis(200)));
+            // the first asker gets the slot and never says done; the second waits behind it and times out
+            assertThat(Regulators.ask(system, regulator, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+            final CompletableFuture<Object> impatient = Regulators.ask(system, regulator, Duration.ofMillis(50));
+            assertThat(impatient).failsWithin(Duration.ofSeconds(10));
+            // the first lease runs out, the slot goes to the impatient asker, which is gone: its lease runs out too
+            final long start = System.nanoTime();
+            final Object third = Regulators.ask(system, regulator, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS);
+            assertThat(third).isInstanceOf(Go.class);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        }
+        finally
+        {
+            system.close();
+        }
+    }
 }
