@@ -143,34 +143,38 @@ final class FrameSeal
         }
     }
 
-    /** Seals what this node sends in one session. */
-    static final class Sealer
+    /** One direction's key, as an HMAC or as an AES-GCM cipher, and its id. */
+    private abstract static class Keyed
     {
-        private final FrameProtection protection;
-        private final int keyId;
-        private final Hmac256 mac;
-        private final Cipher cipher;
-        private final SecretKeySpec aesKey;
-        private final byte[] nonce = new byte[12];
+        final FrameProtection protection;
+        final int keyId;
+        /** AUTHENTICATED: the HMAC; else null. */
+        final Hmac256 mac;
+        /** ENCRYPTED: the cipher and its key; else null. */
+        final Cipher cipher;
+        final SecretKeySpec aesKey;
+        final byte[] nonce = new byte[12];
+
+        Keyed(final FrameProtection protection, final byte[] key, final int keyId)
+        {
+            this.protection = protection;
+            this.keyId = keyId;
+            final boolean encrypted = protection == FrameProtection.ENCRYPTED;
+            this.mac = encrypted ? null : new Hmac256(key);
+            this.cipher = encrypted ? newCipher() : null;
+            this.aesKey = encrypted ? new SecretKeySpec(key, "AES") : null;
+        }
+    }
+
+    /** Seals what this node sends in one session. */
+    static final class Sealer extends Keyed
+    {
         private final long[] nextSequence = {1, 1, 1};
         private long sealCount;
 
         Sealer(final FrameProtection protection, final byte[] key, final int keyId)
         {
-            this.protection = protection;
-            this.keyId = keyId;
-            if (protection == FrameProtection.ENCRYPTED)
-            {
-                this.mac = null;
-                this.cipher = newCipher();
-                this.aesKey = new SecretKeySpec(key, "AES");
-            }
-            else
-            {
-                this.mac = new Hmac256(key);
-                this.cipher = null;
-                this.aesKey = null;
-            }
+            super(protection, key, keyId);
         }
 
         /**
@@ -228,31 +232,14 @@ final class FrameSeal
     }
 
     /** Opens what the peer sends in one session. */
-    static final class Opener
+    static final class Opener extends Keyed
     {
-        private final int keyId;
-        private final Hmac256 mac;
-        private final Cipher cipher;
-        private final SecretKeySpec aesKey;
-        private final byte[] nonce = new byte[12];
         private final byte[] tag = new byte[TAG];
         private final long[] expected = {1, 1, 1};
 
         Opener(final FrameProtection protection, final byte[] key, final int keyId)
         {
-            this.keyId = keyId;
-            if (protection == FrameProtection.ENCRYPTED)
-            {
-                this.mac = null;
-                this.cipher = newCipher();
-                this.aesKey = new SecretKeySpec(key, "AES");
-            }
-            else
-            {
-                this.mac = new Hmac256(key);
-                this.cipher = null;
-                this.aesKey = null;
-            }
+            super(protection, key, keyId);
         }
 
         int keyId()

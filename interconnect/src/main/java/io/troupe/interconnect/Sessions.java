@@ -209,18 +209,7 @@ final class Sessions
             agent.reject(FrameRejection.STALE_HANDSHAKE); // an answer to an earlier HELLO of ours, or to none
             return;
         }
-        final byte[] theirTypes = frame.types();
-        String problem = checkIdentity(frame, frame.challenge());
-        if (problem == null && !auth.verify(HandshakePhase.WELCOME, clusterId, peer.nodeId, frame.incarnation(),
-            agent.nodeId, agent.incarnation, peer.ourChallenge, theirTypes, frame.protection(), frame.proof()))
-        {
-            agent.reject(FrameRejection.BAD_PROOF);
-            problem = WRONG_SECRET;
-        }
-        if (problem == null)
-        {
-            problem = checkTypes(theirTypes, peer);
-        }
+        final String problem = verifyStep(peer, frame, HandshakePhase.WELCOME, checkIdentity(frame, frame.challenge()));
         if (problem != null)
         {
             refuse(peer, problem, frame.incarnation(), nowNs);
@@ -251,18 +240,8 @@ final class Sessions
             agent.reject(FrameRejection.STALE_HANDSHAKE); // answers a WELCOME that is not our current one
             return;
         }
-        final byte[] theirTypes = frame.types();
-        String problem = frame.protection() != protection ? protectionMismatch(frame.protection()) : null;
-        if (problem == null && !auth.verify(HandshakePhase.CONFIRM, clusterId, peer.nodeId, frame.incarnation(),
-            agent.nodeId, agent.incarnation, peer.ourChallenge, theirTypes, frame.protection(), frame.proof()))
-        {
-            agent.reject(FrameRejection.BAD_PROOF);
-            problem = WRONG_SECRET;
-        }
-        if (problem == null)
-        {
-            problem = checkTypes(theirTypes, peer);
-        }
+        final String problem = verifyStep(peer, frame, HandshakePhase.CONFIRM,
+            frame.protection() != protection ? protectionMismatch(frame.protection()) : null);
         if (problem != null)
         {
             refuse(peer, problem, frame.incarnation(), nowNs);
@@ -333,6 +312,28 @@ final class Sessions
         peer.pendingSealer = new FrameSeal.Sealer(protection, keys.sealKey(initiator), keys.sealKeyId(initiator));
         peer.pendingOpener = new FrameSeal.Opener(protection, keys.openKey(initiator), keys.openKeyId(initiator));
         keys.destroy();
+    }
+
+    /**
+     * Checks a WELCOME or CONFIRM that answers our current attempt: a problem found before, else its proof over our
+     * challenge, else its type table.
+     *
+     * @return null if it is good; else what is wrong.
+     */
+    private String verifyStep(final Peer peer, final HandshakeFrame frame, final HandshakePhase phase, final String problem)
+    {
+        if (problem != null)
+        {
+            return problem;
+        }
+        final byte[] theirTypes = frame.types();
+        if (!auth.verify(phase, clusterId, peer.nodeId, frame.incarnation(), agent.nodeId, agent.incarnation,
+            peer.ourChallenge, theirTypes, frame.protection(), frame.proof()))
+        {
+            agent.reject(FrameRejection.BAD_PROOF);
+            return WRONG_SECRET;
+        }
+        return checkTypes(theirTypes, peer);
     }
 
     /** Null if the peer's verified type table agrees with this node's codecs; else which types conflict. */

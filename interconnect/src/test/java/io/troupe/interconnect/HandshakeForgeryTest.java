@@ -1,10 +1,6 @@
 package io.troupe.interconnect;
 
-import io.aeron.Aeron;
-import io.aeron.ChannelUriStringBuilder;
 import io.aeron.Publication;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.serialization.wire.FrameEncoder;
@@ -41,20 +37,15 @@ class HandshakeForgeryTest
     private final Random random = new Random(18);
     private final FrameEncoder encoder = new FrameEncoder();
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8192]);
-    private MediaDriver driver;
-    private Aeron aeron;
+    private RogueAeron rogue;
 
     @AfterEach
     void tearDown()
     {
         cluster.close();
-        if (aeron != null)
+        if (rogue != null)
         {
-            aeron.close();
-        }
-        if (driver != null)
-        {
-            driver.close();
+            rogue.close();
         }
     }
 
@@ -203,18 +194,11 @@ class HandshakeForgeryTest
 
     private Publication rogue(final int port)
     {
-        if (aeron == null)
+        if (rogue == null)
         {
-            final String dir = System.getProperty("java.io.tmpdir") + "/troupe-forger-" + System.nanoTime();
-            driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir)
-                .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true)
-                .termBufferSparseFile(true).publicationTermBufferLength(64 * 1024).ipcTermBufferLength(64 * 1024)
-                .sharedIdleStrategy(new org.agrona.concurrent.BackoffIdleStrategy()));
-            aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+            rogue = new RogueAeron();
         }
-        final Publication publication = aeron.addPublication(new ChannelUriStringBuilder().media("udp")
-            .endpoint("127.0.0.1:" + port).termLength(64 * 1024).build(), cluster.config(cluster.node(1)).controlStreamId());
-        return publication;
+        return rogue.publication(port, cluster.config(cluster.node(1)).controlStreamId(), 64 * 1024);
     }
 
     private int step(

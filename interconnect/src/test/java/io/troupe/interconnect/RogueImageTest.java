@@ -1,10 +1,6 @@
 package io.troupe.interconnect;
 
-import io.aeron.Aeron;
-import io.aeron.ChannelUriStringBuilder;
 import io.aeron.Publication;
-import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.testing.Await;
@@ -35,20 +31,15 @@ class RogueImageTest
     private static final Duration QUIET = Duration.ofSeconds(1);
 
     private final TestCluster cluster = TestCluster.of(2);
-    private MediaDriver driver;
-    private Aeron aeron;
+    private RogueAeron rogue;
 
     @AfterEach
     void tearDown()
     {
         cluster.close();
-        if (aeron != null)
+        if (rogue != null)
         {
-            aeron.close();
-        }
-        if (driver != null)
-        {
-            driver.close();
+            rogue.close();
         }
     }
 
@@ -59,12 +50,7 @@ class RogueImageTest
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
         final InterconnectConfig config = cluster.config(two);
-        final String dir = System.getProperty("java.io.tmpdir") + "/troupe-rogue-images-" + System.nanoTime();
-        driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir)
-            .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true)
-            .termBufferSparseFile(true).publicationTermBufferLength(64 * 1024).ipcTermBufferLength(64 * 1024)
-            .sharedIdleStrategy(new org.agrona.concurrent.BackoffIdleStrategy()));
-        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+        rogue = new RogueAeron();
 
         // a term 256 times the node's, on each stream
         final Publication hugeTerm = publication(two.port, config.controlStreamId(), 16 * 1024 * 1024);
@@ -105,7 +91,6 @@ class RogueImageTest
 
     private Publication publication(final int port, final int streamId, final int termLength)
     {
-        return aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp").endpoint("127.0.0.1:" + port)
-            .termLength(termLength).build(), streamId);
+        return rogue.publication(port, streamId, termLength);
     }
 }

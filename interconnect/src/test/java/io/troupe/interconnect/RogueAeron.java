@@ -1,0 +1,42 @@
+package io.troupe.interconnect;
+
+import io.aeron.Aeron;
+import io.aeron.ChannelUriStringBuilder;
+import io.aeron.ExclusivePublication;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+/**
+ * A media driver and Aeron client of the test's own, not a node: what a publisher that is not a peer uses to
+ * reach a node's endpoint. Each publication is exclusive, so it has an Aeron session of its own.
+ */
+final class RogueAeron implements AutoCloseable
+{
+    private final MediaDriver driver;
+    private final Aeron aeron;
+
+    RogueAeron()
+    {
+        final String dir = System.getProperty("java.io.tmpdir") + "/troupe-rogue-" + System.nanoTime();
+        driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir)
+            .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true)
+            .termBufferSparseFile(true).publicationTermBufferLength(64 * 1024).ipcTermBufferLength(64 * 1024)
+            .sharedIdleStrategy(new BackoffIdleStrategy()));
+        aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
+    }
+
+    /** A publication to a node's endpoint on 127.0.0.1. */
+    ExclusivePublication publication(final int port, final int streamId, final int termLength)
+    {
+        return aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp").endpoint("127.0.0.1:" + port)
+            .termLength(termLength).build(), streamId);
+    }
+
+    @Override
+    public void close()
+    {
+        aeron.close();
+        driver.close();
+    }
+}
