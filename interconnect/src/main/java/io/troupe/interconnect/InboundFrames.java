@@ -91,12 +91,13 @@ final class InboundFrames implements FrameHandler
     void onControlFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
         final int stream = agent.config.controlStreamId();
-        if (FrameSeal.keyId(buffer, offset, length) < 0)
+        final int keyId = FrameSeal.keyId(buffer, offset, length);
+        if (keyId < 0)
         {
             onFragment(stream, buffer, offset, length, header); // only a handshake step is taken unsealed
             return;
         }
-        final int bodyLength = open(FrameSeal.CONTROL, stream, buffer, offset, length, header);
+        final int bodyLength = open(keyId, FrameSeal.CONTROL, stream, buffer, offset, length, header);
         if (bodyLength >= 0)
         {
             onFragment(stream, opened, FrameSeal.HEADER, bodyLength, header);
@@ -108,12 +109,12 @@ final class InboundFrames implements FrameHandler
      * Opens a sealed message (see {@link FrameSeal}) into {@link #opened} and names its peer in {@link #verified}.
      * The first message sealed with the keys of an initiator's handshake attempt completes the attempt.
      *
+     * @param keyId the message's key id ({@link FrameSeal#keyId}), -1 if it is not sealed.
      * @return the body's length, or -1 if the message was rejected (counted).
      */
-    private int open(final int stream, final int streamId, final DirectBuffer buffer, final int offset, final int length,
-        final Header header)
+    private int open(final int keyId, final int stream, final int streamId, final DirectBuffer buffer, final int offset,
+        final int length, final Header header)
     {
-        final int keyId = FrameSeal.keyId(buffer, offset, length);
         if (keyId < 0)
         {
             agent.reject(FrameRejection.UNSEALED);
@@ -148,12 +149,12 @@ final class InboundFrames implements FrameHandler
             if (bodyLength == FrameSeal.BAD_TAG)
             {
                 agent.reject(FrameRejection.BAD_TAG);
-                logRejected(streamId, session, "its tag does not verify (forged, or damaged on the way)");
+                logRejected(streamId, session, "its tag does not verify (forged, or damaged on the way)", null);
             }
             else if (bodyLength == FrameSeal.REPLAYED)
             {
                 agent.reject(FrameRejection.REPLAYED);
-                logRejected(streamId, session, "a sequence number already seen (a replay)");
+                logRejected(streamId, session, "a sequence number already seen (a replay)", null);
             }
             else
             {
@@ -178,13 +179,14 @@ final class InboundFrames implements FrameHandler
         return bodyLength;
     }
 
-    private void logRejected(final int stream, final int fromSession, final String why)
+    /** Logs the first rejected frame or message of this node, whatever the reason; a flood must not flood the log. */
+    private void logRejected(final int stream, final int fromSession, final String why, final Throwable cause)
     {
         if (!loggedBadFrame)
         {
             loggedBadFrame = true;
-            LOG.warn("node {}: rejected a message on stream {} from session {}: {} (further ones are only counted)",
-                agent.nodeId, stream, fromSession, why);
+            LOG.warn("node {}: rejected a frame on stream {} from session {}: {} (further ones are only counted)",
+                agent.nodeId, stream, fromSession, why, cause);
         }
     }
 
@@ -194,7 +196,8 @@ final class InboundFrames implements FrameHandler
      */
     void onDataFragment(final DirectBuffer sealed, final int sealedOffset, final int sealedLength, final Header header)
     {
-        final int length = open(FrameSeal.DATA, agent.config.dataStreamId(), sealed, sealedOffset, sealedLength, header);
+        final int length = open(FrameSeal.keyId(sealed, sealedOffset, sealedLength), FrameSeal.DATA,
+            agent.config.dataStreamId(), sealed, sealedOffset, sealedLength, header);
         if (length < 0)
         {
             return;
@@ -265,10 +268,8 @@ final class InboundFrames implements FrameHandler
     /**
      * Something that failed validation: counted for its peer if the session is known, logged once per node (a
      * flood of bad frames must not flood the log).
-     *
-     * @return the peer, or null if the frame was not in a verified message.
      */
-    private Peer reject(final int stream, final int fromSession, final String why, final Throwable cause)
+    private void reject(final int stream, final int fromSession, final String why, final Throwable cause)
     {
         agent.reject(FrameRejection.MALFORMED);
         final Peer peer = verified;
@@ -276,19 +277,14 @@ final class InboundFrames implements FrameHandler
         {
             peer.rejectedFrames++;
         }
-        if (!loggedBadFrame)
-        {
-            loggedBadFrame = true;
-            LOG.warn("node {}: rejected a frame on stream {} from session {}: {} (further ones are only counted)",
-                agent.nodeId, stream, fromSession, why, cause);
-        }
-        return peer;
+        logRejected(stream, fromSession, why, cause);
     }
 
     void onBulkFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
         final int stream = agent.config.bulkStreamId();
-        final int bodyLength = open(FrameSeal.BULK, stream, buffer, offset, length, header);
+        final int bodyLength = open(FrameSeal.keyId(buffer, offset, length), FrameSeal.BULK, stream, buffer, offset, length,
+            header);
         if (bodyLength >= 0)
         {
             onFragment(stream, opened, FrameSeal.HEADER, bodyLength, header);
