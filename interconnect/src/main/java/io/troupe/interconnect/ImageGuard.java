@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a node's media driver lets in, before any frame is read: an Aeron image (a remote publication's log
@@ -37,16 +36,18 @@ final class ImageGuard
     private final Map<String, Integer> peersByAddress = new HashMap<>();
     /** Images held now, by stream and source address. */
     private final ConcurrentHashMap<String, AtomicInteger> images = new ConcurrentHashMap<>();
-    private final AtomicLong refused = new AtomicLong();
+    private final Rejections rejections;
 
     /**
      * A guard for a node with these (concluded) settings.
      *
-     * @param config the node's settings: stream ids, term lengths, peers.
+     * @param config     the node's settings: stream ids, term lengths, peers.
+     * @param rejections where refused images are counted ({@link FrameRejection#ROGUE_IMAGE}).
      */
-    ImageGuard(final InterconnectConfig config)
+    ImageGuard(final InterconnectConfig config, final Rejections rejections)
     {
         this.config = config;
+        this.rejections = rejections;
         for (final PeerAddress peer : config.peers())
         {
             peersByAddress.merge(address(peer.host()), 1, Integer::sum);
@@ -71,7 +72,7 @@ final class ImageGuard
         final boolean admitted = termLength <= longest && count(streamId, address) < imagesAllowed(address);
         if (!admitted)
         {
-            refused.incrementAndGet();
+            rejections.count(FrameRejection.ROGUE_IMAGE);
         }
         return admitted;
     }
@@ -83,7 +84,7 @@ final class ImageGuard
         final String address = address(image.sourceIdentity());
         if (image.termBufferLength() > longestTerm(streamId) || count(streamId, address) >= imagesAllowed(address))
         {
-            refused.incrementAndGet(); // only with an external driver, which no guard filters
+            rejections.count(FrameRejection.ROGUE_IMAGE); // only with an external driver, which no guard filters
             image.reject("no room for another image of stream " + streamId + " from " + address);
             return;
         }
@@ -98,12 +99,6 @@ final class ImageGuard
         {
             images.remove(key, count);
         }
-    }
-
-    /** Images refused or rejected so far. */
-    long refused()
-    {
-        return refused.get();
     }
 
     private int longestTerm(final int streamId)

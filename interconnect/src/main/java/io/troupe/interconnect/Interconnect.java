@@ -89,7 +89,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final long incarnation,
         final NanoClock clock,
         final boolean callerDriven,
-        final ImageGuard guard)
+        final ImageGuard guard,
+        final Rejections rejections)
     {
         this.callerDriven = callerDriven;
         this.driverInvoker = driverInvoker;
@@ -117,7 +118,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId(), available, unavailable);
         this.agent = new InterconnectAgent(config, system, incarnation, clock, peerArray,
             driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs,
-            guard);
+            rejections);
         this.agentOrNull = agent;
         // hears the Undelivered of a node notice to a subscriber that is gone, so the subscriber is forgotten
         final InterconnectAgent forAgent = agent;
@@ -198,7 +199,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
         warnIfSpinningOnTooFewCores(system.nodeId(), config);
         FrameSeal.warmUpOnce(config.frameProtection(), "troupe-" + system.nodeId() + "-seal-warm-up");
-        final ImageGuard guard = new ImageGuard(config);
+        final Rejections rejections = new Rejections();
+        final ImageGuard guard = new ImageGuard(config, rejections);
         MediaDriver driver = null;
         Aeron aeron = null;
         try
@@ -243,7 +245,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": Aeron client")));
             final long incarnation = newIncarnation();
             final Interconnect interconnect = new Interconnect(system, config, codecs, driver, driverInvoker,
-                aeron, incarnation, clock, callerDriven, guard);
+                aeron, incarnation, clock, callerDriven, guard, rejections);
             if (!callerDriven)
             {
                 AgentRunner.startOnThread(interconnect.runner, runnable ->
@@ -605,7 +607,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      */
     public long unauthenticatedFrames()
     {
-        return agent.inboundUnauthenticated();
+        return agent.rejections.dropped();
     }
 
     /**
@@ -617,7 +619,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      */
     public long rejectedFrames(final FrameRejection reason)
     {
-        return agent.rejected(reason);
+        return agent.rejections.get(reason);
     }
 
     /**

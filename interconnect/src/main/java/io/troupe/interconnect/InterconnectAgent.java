@@ -60,11 +60,8 @@ final class InterconnectAgent implements Agent
     volatile ActorId janitor = ActorId.NONE;
     /** Subscriptions refused because a peer had {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} already. */
     final java.util.concurrent.atomic.AtomicLong subscriptionsRefused = new java.util.concurrent.atomic.AtomicLong();
-    /** Which Aeron images the node accepts. */
-    final ImageGuard guard;
-    /** What arrived and was dropped, by reason. */
-    private final java.util.concurrent.atomic.AtomicLongArray rejections =
-        new java.util.concurrent.atomic.AtomicLongArray(FrameRejection.values().length);
+    /** What arrived and was dropped, by reason (shared with the guard, which counts refused images). */
+    final Rejections rejections;
     private final AgentInvoker driverInvoker;
     private final AgentInvoker clientInvoker;
     private final Subscription controlSubscription;
@@ -105,9 +102,9 @@ final class InterconnectAgent implements Agent
         final Subscription bulkSubscription,
         final HandshakeAuth auth,
         final io.troupe.serialization.EventCodecRegistry codecs,
-        final ImageGuard guard)
+        final Rejections rejections)
     {
-        this.guard = guard;
+        this.rejections = rejections;
         this.config = config;
         this.frames = new OutboundFramePool(config.outboundQueueCapacity());
         this.system = system;
@@ -511,15 +508,10 @@ final class InterconnectAgent implements Agent
         peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
     }
 
-    /** Counts something that arrived and was dropped. Any thread may read the counts. */
+    /** Counts something that arrived and was dropped. */
     void reject(final FrameRejection reason)
     {
-        rejections.incrementAndGet(reason.ordinal());
-    }
-
-    long rejected(final FrameRejection reason)
-    {
-        return rejections.get(reason.ordinal()) + (reason == FrameRejection.ROGUE_IMAGE ? guard.refused() : 0);
+        rejections.count(reason);
     }
 
     /**
@@ -535,19 +527,5 @@ final class InterconnectAgent implements Agent
         {
             assembler.freeSessionBuffer(image.sessionId());
         }
-    }
-
-    /** Everything dropped on arrival, but for REFUSEs (which are read, only not trusted). */
-    long inboundUnauthenticated()
-    {
-        long sum = 0;
-        for (final FrameRejection reason : FrameRejection.values())
-        {
-            if (reason != FrameRejection.REFUSE_RECEIVED)
-            {
-                sum += rejected(reason);
-            }
-        }
-        return sum;
     }
 }
