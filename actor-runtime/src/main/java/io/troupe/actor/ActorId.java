@@ -87,6 +87,20 @@ public sealed class ActorId permits ServiceId
         return new ActorId(raw1, raw2);
     }
 
+    /**
+     * This id on another node: the same local id (or service name), hint and pool, with {@code nodeId}'s bits.
+     * Used to name the node of an id that says "this node" (0) before it leaves the node.
+     *
+     * @param nodeId the node, at most {@link #MAX_NODE_ID}.
+     * @return the id on that node (this one if it already names it).
+     * @throws IllegalArgumentException if the node id is out of range.
+     */
+    public ActorId onNode(final int nodeId)
+    {
+        checkNodeId(nodeId);
+        return nodeId() == nodeId ? this : fromRaw(raw1, (raw2 & ~NODE_MASK) | nodeId);
+    }
+
     static void checkNodeId(final int nodeId)
     {
         if (nodeId < 0 || nodeId > MAX_NODE_ID)

@@ -410,6 +410,20 @@ public final class Envelope extends QueueNode
         this.recipient = actor;
     }
 
+    /**
+     * Names the node of a forward target that says "this node" (node 0), before the envelope leaves the node:
+     * on the recipient's node, node 0 would mean that node. Runtime use.
+     *
+     * @param nodeId this node's id.
+     */
+    public void resolveForwardTarget(final int nodeId)
+    {
+        if (forwardTo != null && forwardTo.nodeId() == 0)
+        {
+            forwardTo = forwardTo.onNode(nodeId);
+        }
+    }
+
     /** Turns this envelope towards its forward target, once: the target does not forward again. Runtime use. */
     public void redirectToForwardTarget()
     {

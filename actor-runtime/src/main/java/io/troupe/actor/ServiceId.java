@@ -86,6 +86,7 @@ public final class ServiceId extends ActorId
      * @param nodeId the node, 0 for this node.
      * @return the id.
      */
+    @Override
     public ServiceId onNode(final int nodeId)
     {
         checkNodeId(nodeId);

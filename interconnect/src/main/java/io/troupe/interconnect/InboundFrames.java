@@ -77,7 +77,8 @@ final class InboundFrames implements FrameHandler
     {
         this.agent = agent;
         this.codecs = codecs;
-        this.maxFrameBytes = Math.max(WireFormat.MAX_HANDSHAKE_BYTES, WireFormat.envelopeLength(agent.config.maxEventBytes()));
+        this.maxFrameBytes = Math.max(WireFormat.MAX_HANDSHAKE_BYTES,
+            WireFormat.envelopeLength(agent.config.maxEventBytes(), true));
         this.decoder = new FrameDecoder(this, maxFrameBytes);
         this.wholeDecoder = new FrameDecoder(this, maxFrameBytes);
         this.opened = new UnsafeBuffer(new byte[agent.largestSealedMessage]);

@@ -395,7 +395,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         if (payload != null)
         {
             checkSize(envelope, payload.length());
-            frame.wrapForEncoding(WireFormat.envelopeLength(payload.length()), buffer);
+            frame.wrapForEncoding(WireFormat.envelopeLength(payload.length(), FrameEncoder.forwardTarget(envelope) != null),
+                buffer);
             encoder.encodeEnvelope(buffer, 0, envelope, accountOwner(envelope), accountId(envelope),
                 envelope.cost(), payload.buffer(), 0, payload.length());
             return;
@@ -421,9 +422,11 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
         final int payloadLength = codec.encodedLength(event);
         checkSize(envelope, payloadLength);
-        frame.wrapForEncoding(WireFormat.envelopeLength(payloadLength), buffer);
+        final ActorId forwardTo = FrameEncoder.forwardTarget(envelope);
+        frame.wrapForEncoding(WireFormat.envelopeLength(payloadLength, forwardTo != null), buffer);
         final int payloadAt = encoder.beginEnvelope(buffer, 0, envelope.recipient(), envelope.sender(), codec.typeId(),
-            envelope.flags(), envelope.cookie(), accountOwner(envelope), accountId(envelope), envelope.cost(), payloadLength);
+            envelope.flags(), envelope.cookie(), accountOwner(envelope), accountId(envelope), envelope.cost(), forwardTo,
+            payloadLength);
         final int written = codec.encode(event, buffer, payloadAt);
         if (written != payloadLength)
         {

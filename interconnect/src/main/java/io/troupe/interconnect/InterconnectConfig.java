@@ -20,11 +20,13 @@ public final class InterconnectConfig
      * Protocol version this build speaks (the handshake's range is [min, max]). Version 2 packs compact envelope
      * frames into data-stream messages, which a version 1 node cannot read. Version 3 seals every message after
      * the handshake under per-session keys and proves the secret in the HELLO too, which a version 2 node
-     * neither does nor understands, so version 2 is refused.
+     * neither does nor understands, so version 2 is refused. Version 4 sends an event's forward-on-nondelivery
+     * target with it (a ForwardedEnvelope frame, schema version 5), which a version 3 node would reject as an
+     * unknown template, so version 3 is refused.
      */
-    public static final int PROTOCOL_VERSION = 3;
+    public static final int PROTOCOL_VERSION = 4;
     /** Oldest protocol version this build accepts. */
-    public static final int MIN_PROTOCOL_VERSION = 3;
+    public static final int MIN_PROTOCOL_VERSION = 4;
     /** The cluster id unless one is set; refused with a bind address other than loopback. */
     public static final String DEFAULT_CLUSTER_ID = "troupe";
     /** Shortest cluster secret accepted, in bytes. */

@@ -173,6 +173,7 @@ final class Router
         {
             transport.subscribe(envelope.recipient().nodeId(), envelope.sender());
         }
+        envelope.resolveForwardTarget(nodeId);
         final UndeliveredReason refused = transport.send(envelope);
         if (refused != null)
         {

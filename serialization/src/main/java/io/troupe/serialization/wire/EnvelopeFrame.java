@@ -6,12 +6,14 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.WirePayload;
 import io.troupe.serialization.internal.sbe.EnvelopeDecoder;
+import io.troupe.serialization.internal.sbe.ForwardedEnvelopeDecoder;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
- * A received envelope frame: addressing, credit account reference and cost, and the payload bytes.
- * Reading the raw ids and the payload in place allocates nothing.
+ * A received envelope frame: addressing, credit account reference and cost, the payload bytes, and for a
+ * forwarded envelope (template ForwardedEnvelope, since version 5) the forward-on-nondelivery target. Reading
+ * the raw ids and the payload in place allocates nothing.
  */
 public final class EnvelopeFrame extends Frame
 {
@@ -27,6 +29,10 @@ public final class EnvelopeFrame extends Frame
     private static final int FLAGS = EnvelopeDecoder.flagsEncodingOffset();
     private static final int ACCOUNT_OWNER_NODE = EnvelopeDecoder.accountOwnerNodeEncodingOffset();
     private static final int COST = EnvelopeDecoder.costEncodingOffset();
+    private static final int FORWARD_RAW1 = ForwardedEnvelopeDecoder.forwardRaw1EncodingOffset();
+    private static final int FORWARD_RAW2 = ForwardedEnvelopeDecoder.forwardRaw2EncodingOffset();
+
+    private boolean forwarded;
 
     EnvelopeFrame()
     {
@@ -45,8 +51,10 @@ public final class EnvelopeFrame extends Frame
         final int version,
         final int frameLength,
         final int payloadOffset,
-        final int payloadLength)
+        final int payloadLength,
+        final boolean forwarded)
     {
+        this.forwarded = forwarded;
         this.buffer = buffer;
         this.blockOffset = blockOffset;
         this.blockLength = blockLength;
@@ -114,6 +122,33 @@ public final class EnvelopeFrame extends Frame
     public ActorId sender()
     {
         return ActorId.fromRaw(RawAccess.getLong(buffer, blockOffset + SENDER_RAW1), RawAccess.getLong(buffer, blockOffset + SENDER_RAW2));
+    }
+
+    /**
+     * Whether the frame carries a forward-on-nondelivery target (it is a ForwardedEnvelope).
+     *
+     * @return true if it does.
+     */
+    public boolean hasForwardTarget()
+    {
+        return forwarded;
+    }
+
+    /**
+     * Where the event goes if the recipient does not exist (allocates), or null when the frame carries no target
+     * or carries {@link ActorId#NONE}.
+     *
+     * @return the target, or null.
+     */
+    public ActorId forwardTo()
+    {
+        if (!forwarded)
+        {
+            return null;
+        }
+        final ActorId target = ActorId.fromRaw(RawAccess.getLong(buffer, blockOffset + FORWARD_RAW1),
+            RawAccess.getLong(buffer, blockOffset + FORWARD_RAW2));
+        return target.isNone() ? null : target;
     }
 
     /**
@@ -208,7 +243,7 @@ public final class EnvelopeFrame extends Frame
     }
 
     /**
-     * Builds the envelope to deliver: ids, type, flags and cookie, and a copy of the payload that the recipient
+     * Builds the envelope to deliver: ids, type, flags, cookie and forward target, and a copy of the payload that the recipient
      * decodes lazily, on its own thread, with the codec the registry has for the type (see
      * {@link Envelope#event()}). Allocates the envelope, its ids and the payload copy.
      *
@@ -219,7 +254,7 @@ public final class EnvelopeFrame extends Frame
     {
         final int type = RawAccess.getInt(buffer, blockOffset + EVENT_TYPE);
         final WirePayload payload = WirePayload.copyOf(type, buffer, varOffsets[0], varLengths[0], codecs.codec(type));
-        return new Envelope(recipient(), sender(), type, RawAccess.getInt(buffer, blockOffset + FLAGS), RawAccess.getLong(buffer, blockOffset + COOKIE), payload, null);
+        return new Envelope(recipient(), sender(), type, RawAccess.getInt(buffer, blockOffset + FLAGS), RawAccess.getLong(buffer, blockOffset + COOKIE), payload, forwardTo());
     }
 
     /**

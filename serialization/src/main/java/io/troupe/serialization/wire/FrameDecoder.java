@@ -26,6 +26,8 @@ public final class FrameDecoder
     // that appends to it must make decodeEnvelope check the block per version, as the general path does.
     private static final int ENVELOPE_MIN_BLOCK_LENGTH =
         TemplateLayout.of(WireFormat.ENVELOPE).minBlockLength(WireFormat.MIN_SUPPORTED_VERSION);
+    private static final int FORWARDED_ENVELOPE_MIN_BLOCK_LENGTH =
+        TemplateLayout.of(WireFormat.FORWARDED_ENVELOPE).minBlockLength(WireFormat.SCHEMA_VERSION);
     private static final int ENVELOPE_MAX_PAYLOAD_LENGTH = TemplateLayout.of(WireFormat.ENVELOPE).varDataMaxLengths[0];
 
     private final FrameHandler handler;
@@ -166,7 +168,11 @@ public final class FrameDecoder
         }
         if (templateId == WireFormat.ENVELOPE)
         {
-            return decodeEnvelope(buffer, offset, length, blockLength, version);
+            return decodeEnvelope(buffer, offset, length, blockLength, version, false);
+        }
+        if (templateId == WireFormat.FORWARDED_ENVELOPE)
+        {
+            return decodeEnvelope(buffer, offset, length, blockLength, version, true);
         }
         final TemplateLayout layout = TemplateLayout.of(templateId);
         if (layout == null)
@@ -195,12 +201,18 @@ public final class FrameDecoder
 
     /**
      * The envelope, the one frame on the hot path: the same checks as the general path (its layout is a block
-     * and one variable-length payload), without the loops over groups and fields.
+     * and one variable-length payload), without the loops over groups and fields. A forwarded envelope is the
+     * same with a longer block.
      */
     private FrameResult decodeEnvelope(
-        final DirectBuffer buffer, final int offset, final int length, final int blockLength, final int version)
+        final DirectBuffer buffer,
+        final int offset,
+        final int length,
+        final int blockLength,
+        final int version,
+        final boolean forwarded)
     {
-        if (blockLength < ENVELOPE_MIN_BLOCK_LENGTH)
+        if (blockLength < (forwarded ? FORWARDED_ENVELOPE_MIN_BLOCK_LENGTH : ENVELOPE_MIN_BLOCK_LENGTH))
         {
             return FrameResult.BLOCK_TOO_SHORT;
         }
@@ -225,7 +237,8 @@ public final class FrameDecoder
         {
             return FrameResult.TRUNCATED_VAR_DATA;
         }
-        envelope.wrapEnvelope(buffer, blockOffset, blockLength, version, length, payloadOffset, (int)payloadLength);
+        envelope.wrapEnvelope(buffer, blockOffset, blockLength, version, length, payloadOffset, (int)payloadLength,
+            forwarded);
         try
         {
             handler.onEnvelope(envelope);

@@ -13,6 +13,7 @@ import io.troupe.serialization.internal.sbe.ChunkEncoder;
 import io.troupe.serialization.internal.sbe.CreditDeltasEncoder;
 import io.troupe.serialization.internal.sbe.DirectoryUpdateEncoder;
 import io.troupe.serialization.internal.sbe.EnvelopeEncoder;
+import io.troupe.serialization.internal.sbe.ForwardedEnvelopeEncoder;
 import io.troupe.serialization.internal.sbe.GoodbyeEncoder;
 import io.troupe.serialization.internal.sbe.HandshakeEncoder;
 import io.troupe.serialization.internal.sbe.HeartbeatEncoder;
@@ -38,7 +39,7 @@ public final class FrameEncoder
         UndeliveredReasonCode.SHED, UndeliveredReasonCode.SHUTDOWN};
     private static final byte[] EMPTY = new byte[0];
     /** Longest payload whose frame length still fits an int (the decoder's maximum frame is far smaller). */
-    private static final int MAX_PAYLOAD_LENGTH = Integer.MAX_VALUE - WireFormat.envelopeLength(0);
+    private static final int MAX_PAYLOAD_LENGTH = Integer.MAX_VALUE - WireFormat.envelopeLength(0, true);
 
     // Envelope field offsets in the block, from the schema (the envelope is written without the generated
     // encoder, to skip its bounds check per field; the OTF reader test proves the layout matches the schema).
@@ -52,6 +53,10 @@ public final class FrameEncoder
     private static final int ENV_FLAGS = EnvelopeEncoder.flagsEncodingOffset();
     private static final int ENV_ACCOUNT_OWNER_NODE = EnvelopeEncoder.accountOwnerNodeEncodingOffset();
     private static final int ENV_COST = EnvelopeEncoder.costEncodingOffset();
+    // a forwarded envelope's block is the envelope's block (same offsets, checked by EnvelopeWireTest) and then
+    // the forward target
+    private static final int ENV_FORWARD_RAW1 = ForwardedEnvelopeEncoder.forwardRaw1EncodingOffset();
+    private static final int ENV_FORWARD_RAW2 = ForwardedEnvelopeEncoder.forwardRaw2EncodingOffset();
 
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final HandshakeEncoder handshake = new HandshakeEncoder();
@@ -82,7 +87,8 @@ public final class FrameEncoder
      * @param payload          the encoded event.
      * @param payloadOffset    where it starts.
      * @param payloadLength    its length.
-     * @return the frame's length, {@link WireFormat#envelopeLength}{@code (payloadLength)}.
+     * @return the frame's length, {@link WireFormat#envelopeLength(int, boolean)}{@code (payloadLength, forwarded)}
+     *         where {@code forwarded} says whether the envelope has a {@link #forwardTarget forward target}.
      * @throws IllegalArgumentException if the payload length is negative or the buffer has no room.
      */
     public int encodeEnvelope(
@@ -97,7 +103,7 @@ public final class FrameEncoder
         final int payloadLength)
     {
         final int payloadAt = beginEnvelope(buffer, offset, envelope.recipient(), envelope.sender(), envelope.type(),
-            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, payloadLength);
+            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, forwardTarget(envelope), payloadLength);
         buffer.putBytes(payloadAt, payload, payloadOffset, payloadLength);
         return payloadAt + payloadLength - offset;
     }
@@ -148,7 +154,7 @@ public final class FrameEncoder
         final T typed = codec.eventClass().cast(event);
         final int payloadLength = codec.encodedLength(typed);
         final int payloadAt = beginEnvelope(buffer, offset, envelope.recipient(), envelope.sender(), envelope.type(),
-            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, payloadLength);
+            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, forwardTarget(envelope), payloadLength);
         final int written = codec.encode(typed, buffer, payloadAt);
         if (written != payloadLength)
         {
@@ -159,8 +165,20 @@ public final class FrameEncoder
     }
 
     /**
-     * Writes everything of an envelope frame but the payload's bytes, so that a codec can encode the event in
-     * place: the payload goes at the returned offset and must be exactly {@code payloadLength} bytes.
+     * The forward target an envelope's frame carries: its {@link Envelope#forwardTo()} if it is flagged
+     * {@link Envelope#FLAG_FORWARD_ON_NONDELIVERY}, else none.
+     *
+     * @param envelope the envelope.
+     * @return the target, or null.
+     */
+    public static ActorId forwardTarget(final Envelope envelope)
+    {
+        return (envelope.flags() & Envelope.FLAG_FORWARD_ON_NONDELIVERY) != 0 ? envelope.forwardTo() : null;
+    }
+
+    /**
+     * {@link #beginEnvelope(MutableDirectBuffer, int, ActorId, ActorId, int, int, long, int, long, int, ActorId, int)}
+     * without a forward target.
      *
      * @param buffer           where to write.
      * @param offset           at which offset.
@@ -189,15 +207,57 @@ public final class FrameEncoder
         final int cost,
         final int payloadLength)
     {
+        return beginEnvelope(buffer, offset, recipient, sender, eventType, flags, cookie, accountOwnerNode, accountId,
+            cost, null, payloadLength);
+    }
+
+    /**
+     * Writes everything of an envelope frame but the payload's bytes, so that a codec can encode the event in
+     * place: the payload goes at the returned offset and must be exactly {@code payloadLength} bytes. With a
+     * forward target the frame is a ForwardedEnvelope (the envelope's block, then the target; schema version 5),
+     * {@link WireFormat#envelopeLength(int, boolean) 16 bytes longer}; without one, a plain Envelope.
+     *
+     * @param buffer           where to write.
+     * @param offset           at which offset.
+     * @param recipient        the recipient.
+     * @param sender           the sender.
+     * @param eventType        the event's type id.
+     * @param flags            the envelope's flags.
+     * @param cookie           the sender's cookie.
+     * @param accountOwnerNode the node owning the credit account charged.
+     * @param accountId        the account.
+     * @param cost             the cost charged.
+     * @param forwardTo        where the event goes if the recipient does not exist, or null.
+     * @param payloadLength    the payload's length.
+     * @return the offset at which the payload goes.
+     * @throws IllegalArgumentException if the payload length is negative or the buffer has no room.
+     */
+    public int beginEnvelope(
+        final MutableDirectBuffer buffer,
+        final int offset,
+        final ActorId recipient,
+        final ActorId sender,
+        final int eventType,
+        final int flags,
+        final long cookie,
+        final int accountOwnerNode,
+        final long accountId,
+        final int cost,
+        final ActorId forwardTo,
+        final int payloadLength)
+    {
         if (payloadLength < 0 || payloadLength > MAX_PAYLOAD_LENGTH)
         {
             throw new IllegalArgumentException("payload length " + payloadLength + " must be 0.." + MAX_PAYLOAD_LENGTH);
         }
-        requireRoom(buffer, offset, WireFormat.envelopeLength(payloadLength), "envelope");
+        final boolean forwarded = forwardTo != null;
+        requireRoom(buffer, offset, WireFormat.envelopeLength(payloadLength, forwarded), "envelope");
         final ActorId from = sender == null ? ActorId.NONE : sender;
+        final int blockLength = forwarded ? ForwardedEnvelopeEncoder.BLOCK_LENGTH : EnvelopeEncoder.BLOCK_LENGTH;
         // the whole frame fits (checked above): write header and block without a check per field
-        RawAccess.putShort(buffer, offset, (short)EnvelopeEncoder.BLOCK_LENGTH);
-        RawAccess.putShort(buffer, offset + 2, (short)EnvelopeEncoder.TEMPLATE_ID);
+        RawAccess.putShort(buffer, offset, (short)blockLength);
+        RawAccess.putShort(buffer, offset + 2,
+            (short)(forwarded ? ForwardedEnvelopeEncoder.TEMPLATE_ID : EnvelopeEncoder.TEMPLATE_ID));
         RawAccess.putShort(buffer, offset + 4, (short)EnvelopeEncoder.SCHEMA_ID);
         RawAccess.putShort(buffer, offset + 6, (short)EnvelopeEncoder.SCHEMA_VERSION);
         final int block = offset + WireFormat.HEADER_LENGTH;
@@ -211,7 +271,12 @@ public final class FrameEncoder
         RawAccess.putInt(buffer, block + ENV_FLAGS, flags);
         RawAccess.putInt(buffer, block + ENV_ACCOUNT_OWNER_NODE, accountOwnerNode);
         RawAccess.putInt(buffer, block + ENV_COST, cost);
-        final int lengthAt = block + EnvelopeEncoder.BLOCK_LENGTH;
+        if (forwarded)
+        {
+            RawAccess.putLong(buffer, block + ENV_FORWARD_RAW1, forwardTo.raw1());
+            RawAccess.putLong(buffer, block + ENV_FORWARD_RAW2, forwardTo.raw2());
+        }
+        final int lengthAt = block + blockLength;
         RawAccess.putInt(buffer, lengthAt, payloadLength);
         return lengthAt + WireFormat.VAR_DATA_HEADER_LENGTH;
     }

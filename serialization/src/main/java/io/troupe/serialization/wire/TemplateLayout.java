@@ -5,6 +5,7 @@ import io.troupe.serialization.internal.sbe.ChunkDecoder;
 import io.troupe.serialization.internal.sbe.CreditDeltasDecoder;
 import io.troupe.serialization.internal.sbe.DirectoryUpdateDecoder;
 import io.troupe.serialization.internal.sbe.EnvelopeDecoder;
+import io.troupe.serialization.internal.sbe.ForwardedEnvelopeDecoder;
 import io.troupe.serialization.internal.sbe.GoodbyeDecoder;
 import io.troupe.serialization.internal.sbe.HandshakeDecoder;
 import io.troupe.serialization.internal.sbe.HeartbeatDecoder;
@@ -88,10 +89,14 @@ final class TemplateLayout
         final TemplateLayout[] table = new TemplateLayout[TABLE_SIZE];
         add(table, new TemplateLayout(EnvelopeDecoder.TEMPLATE_ID, "Envelope", unchanged(EnvelopeDecoder.BLOCK_LENGTH),
             NONE, new int[]{Integer.MAX_VALUE}));
+        // version 5 added the forwarded envelope: the envelope's block and the forward target
+        add(table, new TemplateLayout(ForwardedEnvelopeDecoder.TEMPLATE_ID, "ForwardedEnvelope",
+            unchanged(ForwardedEnvelopeDecoder.BLOCK_LENGTH), NONE, new int[]{Integer.MAX_VALUE}));
         // version 3 appended the sender's event types; version 4 the frame protection (block) and the echo
         final int handshakeV3Block = HandshakeDecoder.frameProtectionEncodingOffset();
         add(table, new TemplateLayout(HandshakeDecoder.TEMPLATE_ID, "Handshake",
-            byVersion(handshakeV3Block, handshakeV3Block, handshakeV3Block, HandshakeDecoder.BLOCK_LENGTH),
+            byVersion(handshakeV3Block, handshakeV3Block, handshakeV3Block, HandshakeDecoder.BLOCK_LENGTH,
+                HandshakeDecoder.BLOCK_LENGTH),
             NONE, new int[]{
                 WireFormat.MAX_CLUSTER_ID_BYTES, WireFormat.MAX_AUTH_BYTES, WireFormat.MAX_AUTH_BYTES,
                 WireFormat.MAX_DETAIL_BYTES, WireFormat.MAX_TYPE_TABLE_BYTES, WireFormat.MAX_AUTH_BYTES},
@@ -99,7 +104,7 @@ final class TemplateLayout
         // version 2 appended the echo of the peer's last heartbeat
         add(table, new TemplateLayout(HeartbeatDecoder.TEMPLATE_ID, "Heartbeat",
             byVersion(HeartbeatDecoder.echoTimeNsEncodingOffset(), HeartbeatDecoder.BLOCK_LENGTH,
-                HeartbeatDecoder.BLOCK_LENGTH, HeartbeatDecoder.BLOCK_LENGTH), NONE, NONE));
+                HeartbeatDecoder.BLOCK_LENGTH, HeartbeatDecoder.BLOCK_LENGTH, HeartbeatDecoder.BLOCK_LENGTH), NONE, NONE));
         add(table, new TemplateLayout(AckDecoder.TEMPLATE_ID, "Ack", unchanged(AckDecoder.BLOCK_LENGTH), NONE, NONE));
         add(table, new TemplateLayout(CreditDeltasDecoder.TEMPLATE_ID, "CreditDeltas",
             unchanged(CreditDeltasDecoder.BLOCK_LENGTH), new int[]{CreditDeltasDecoder.DeltasDecoder.sbeBlockLength()},

@@ -5,6 +5,7 @@ import io.troupe.serialization.internal.sbe.ChunkDecoder;
 import io.troupe.serialization.internal.sbe.CreditDeltasDecoder;
 import io.troupe.serialization.internal.sbe.DirectoryUpdateDecoder;
 import io.troupe.serialization.internal.sbe.EnvelopeDecoder;
+import io.troupe.serialization.internal.sbe.ForwardedEnvelopeDecoder;
 import io.troupe.serialization.internal.sbe.GoodbyeDecoder;
 import io.troupe.serialization.internal.sbe.HandshakeDecoder;
 import io.troupe.serialization.internal.sbe.HeartbeatDecoder;
@@ -47,6 +48,8 @@ public final class WireFormat
 
     /** Template id of an envelope (one event for one actor). */
     public static final int ENVELOPE = EnvelopeDecoder.TEMPLATE_ID;
+    /** Template id of an envelope with a forward-on-nondelivery target (since version 5). */
+    public static final int FORWARDED_ENVELOPE = ForwardedEnvelopeDecoder.TEMPLATE_ID;
     /** Template id of a handshake step. */
     public static final int HANDSHAKE = HandshakeDecoder.TEMPLATE_ID;
     /** Template id of a heartbeat. */
@@ -102,5 +105,19 @@ public final class WireFormat
     public static int envelopeLength(final int payloadLength)
     {
         return HEADER_LENGTH + EnvelopeDecoder.BLOCK_LENGTH + VAR_DATA_HEADER_LENGTH + payloadLength;
+    }
+
+    /**
+     * Bytes of an envelope frame with a payload of the given length, with or without a forward target (a
+     * forwarded envelope is 16 bytes longer).
+     *
+     * @param payloadLength bytes of the payload.
+     * @param forwarded     whether the frame carries a forward target.
+     * @return the frame's length.
+     */
+    public static int envelopeLength(final int payloadLength, final boolean forwarded)
+    {
+        return HEADER_LENGTH + (forwarded ? ForwardedEnvelopeDecoder.BLOCK_LENGTH : EnvelopeDecoder.BLOCK_LENGTH) +
+            VAR_DATA_HEADER_LENGTH + payloadLength;
     }
 }

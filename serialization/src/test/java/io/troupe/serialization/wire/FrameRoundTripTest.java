@@ -67,6 +67,65 @@ class FrameRoundTripTest
     }
 
     @Test
+    void forwardedEnvelopeCarriesItsTargetAfterEveryFieldOfAnEnvelope()
+    {
+        final byte[] payload = randomBytes(40, 7);
+        final ActorId target = ActorId.of(9, 77L, 3, 2);
+        final int flags = Envelope.FLAG_TRACK_DELIVERY | Envelope.FLAG_FORWARD_ON_NONDELIVERY;
+        final Envelope envelope = new Envelope(RECIPIENT, SENDER, 42, flags, 5L, null, target);
+
+        final int length = encoder.encodeEnvelope(buffer, 0, envelope, 3, 4L, 5, new UnsafeBuffer(payload), 0,
+            payload.length);
+
+        assertThat(length).isEqualTo(WireFormat.envelopeLength(payload.length, true))
+            .isEqualTo(WireFormat.envelopeLength(payload.length) + 2 * Long.BYTES);
+        final Map<String, Object> expected = envelopeFields(length, RECIPIENT, SENDER, 42, flags, 5L, 3, 4L, 5, payload);
+        expected.put("templateId", WireFormat.FORWARDED_ENVELOPE);
+        expected.put("forwardTo", target);
+        assertFields(decodeOk(buffer, 0, length), expected);
+        assertThat(EnvelopeCompaction.isBase(buffer, 0, length)).as("never the base of compact frames").isFalse();
+    }
+
+    @Test
+    void aForwardTargetTravelsOnlyWithTheForwardFlagAndComesBackInTheDeliveredEnvelope()
+    {
+        final ActorId target = ServiceId.of(9, "backup");
+        final Envelope unflagged = new Envelope(RECIPIENT, SENDER, 42, 0, 5L, null, target);
+        final int plain = encoder.encodeEnvelope(buffer, 0, unflagged, 0, 0L, 0, new UnsafeBuffer(new byte[0]), 0, 0);
+        assertThat(plain).isEqualTo(WireFormat.envelopeLength(0));
+        assertThat(decodeOk(buffer, 0, plain)).doesNotContainKey("forwardTo");
+
+        final Envelope flagged = new Envelope(RECIPIENT, SENDER, 42, Envelope.FLAG_FORWARD_ON_NONDELIVERY, 5L, null,
+            target);
+        final int length = encoder.encodeEnvelope(buffer, 0, flagged, 0, 0L, 0, new UnsafeBuffer(new byte[0]), 0, 0);
+        final Envelope[] delivered = new Envelope[1];
+        final FrameDecoder rebuilding = new FrameDecoder(new FrameHandler()
+        {
+            @Override
+            public void onEnvelope(final EnvelopeFrame frame)
+            {
+                delivered[0] = frame.toEnvelope(io.troupe.serialization.EventCodecRegistry.builder().build());
+            }
+        });
+        assertThat(rebuilding.decode(buffer, 0, length)).isEqualTo(FrameResult.OK);
+        assertThat(delivered[0].forwardTo()).isEqualTo(target).isInstanceOf(ServiceId.class);
+        assertThat(delivered[0].flags() & Envelope.FLAG_FORWARD_ON_NONDELIVERY).isNotZero();
+    }
+
+    @Test
+    void aForwardedEnvelopeWithoutRoomForItsTargetIsRefused()
+    {
+        final Envelope envelope = new Envelope(RECIPIENT, SENDER, 42, Envelope.FLAG_FORWARD_ON_NONDELIVERY, 5L, null,
+            ActorId.of(9, 77L, 3));
+        final int length = encoder.encodeEnvelope(buffer, 0, envelope, 0, 0L, 0, new UnsafeBuffer(new byte[8]), 0, 8);
+        // claim the plain envelope's block: the target's 16 bytes would be read as the payload's length and bytes
+        buffer.putShort(0, (short)(WireFormat.envelopeLength(0) - WireFormat.HEADER_LENGTH -
+            WireFormat.VAR_DATA_HEADER_LENGTH), FrameSamples.ORDER);
+
+        assertThat(new FrameDecoder(frame -> { }).decode(buffer, 0, length)).isEqualTo(FrameResult.BLOCK_TOO_SHORT);
+    }
+
+    @Test
     void envelopeBegunInPlaceTakesThePayloadAtTheReturnedOffset()
     {
         final byte[] payload = randomBytes(33, 2);

@@ -24,7 +24,8 @@ final class FrameSnapshots
 
     static Map<String, Object> of(final EnvelopeFrame frame)
     {
-        final Map<String, Object> map = common(frame, WireFormat.ENVELOPE);
+        final Map<String, Object> map =
+            common(frame, frame.hasForwardTarget() ? WireFormat.FORWARDED_ENVELOPE : WireFormat.ENVELOPE);
         map.put("recipientRaw1", frame.recipientRaw1());
         map.put("recipientRaw2", frame.recipientRaw2());
         map.put("senderRaw1", frame.senderRaw1());
@@ -46,6 +47,10 @@ final class FrameSnapshots
         agreeBytes("payload copy", destination.byteArray(), copied);
         agreeBytes("payload in place", inPlace, copied);
         map.put("payload", copied);
+        if (frame.hasForwardTarget())
+        {
+            map.put("forwardTo", frame.forwardTo());
+        }
         return map;
     }
 

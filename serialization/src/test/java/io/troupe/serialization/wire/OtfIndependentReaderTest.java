@@ -130,7 +130,8 @@ class OtfIndependentReaderTest
         assertThat(layoutTemplates).containsExactlyInAnyOrderElementsOf(schemaTemplates);
         assertThat(schemaTemplates).containsExactlyInAnyOrder(
             WireFormat.ENVELOPE, WireFormat.HANDSHAKE, WireFormat.HEARTBEAT, WireFormat.ACK, WireFormat.CREDIT_DELTAS,
-            WireFormat.UNDELIVERED_NOTICE, WireFormat.DIRECTORY_UPDATE, WireFormat.GOODBYE, WireFormat.CHUNK);
+            WireFormat.UNDELIVERED_NOTICE, WireFormat.DIRECTORY_UPDATE, WireFormat.GOODBYE, WireFormat.CHUNK,
+            WireFormat.FORWARDED_ENVELOPE);
     }
 
     @Test

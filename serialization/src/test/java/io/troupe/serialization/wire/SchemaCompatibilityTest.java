@@ -3,26 +3,26 @@ package io.troupe.serialization.wire;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.serialization.compat.v5.AckEncoder;
-import io.troupe.serialization.compat.v5.BooleanType;
-import io.troupe.serialization.compat.v5.CreditDeltasDecoder;
-import io.troupe.serialization.compat.v5.CreditDeltasEncoder;
-import io.troupe.serialization.compat.v5.DirectoryUpdateDecoder;
-import io.troupe.serialization.compat.v5.DirectoryUpdateEncoder;
-import io.troupe.serialization.compat.v5.EnvelopeDecoder;
-import io.troupe.serialization.compat.v5.EnvelopeEncoder;
-import io.troupe.serialization.compat.v5.GoodbyeDecoder;
-import io.troupe.serialization.compat.v5.GoodbyeEncoder;
-import io.troupe.serialization.compat.v5.HandshakeDecoder;
-import io.troupe.serialization.compat.v5.HandshakeEncoder;
-import io.troupe.serialization.compat.v5.HeartbeatDecoder;
-import io.troupe.serialization.compat.v5.HeartbeatEncoder;
-import io.troupe.serialization.compat.v5.MessageHeaderDecoder;
-import io.troupe.serialization.compat.v5.MessageHeaderEncoder;
-import io.troupe.serialization.compat.v5.ProbeEncoder;
-import io.troupe.serialization.compat.v5.UndeliveredNoticeDecoder;
-import io.troupe.serialization.compat.v5.UndeliveredNoticeEncoder;
-import io.troupe.serialization.compat.v5.UndeliveredReasonCode;
+import io.troupe.serialization.compat.v6.AckEncoder;
+import io.troupe.serialization.compat.v6.BooleanType;
+import io.troupe.serialization.compat.v6.CreditDeltasDecoder;
+import io.troupe.serialization.compat.v6.CreditDeltasEncoder;
+import io.troupe.serialization.compat.v6.DirectoryUpdateDecoder;
+import io.troupe.serialization.compat.v6.DirectoryUpdateEncoder;
+import io.troupe.serialization.compat.v6.EnvelopeDecoder;
+import io.troupe.serialization.compat.v6.EnvelopeEncoder;
+import io.troupe.serialization.compat.v6.GoodbyeDecoder;
+import io.troupe.serialization.compat.v6.GoodbyeEncoder;
+import io.troupe.serialization.compat.v6.HandshakeDecoder;
+import io.troupe.serialization.compat.v6.HandshakeEncoder;
+import io.troupe.serialization.compat.v6.HeartbeatDecoder;
+import io.troupe.serialization.compat.v6.HeartbeatEncoder;
+import io.troupe.serialization.compat.v6.MessageHeaderDecoder;
+import io.troupe.serialization.compat.v6.MessageHeaderEncoder;
+import io.troupe.serialization.compat.v6.ProbeEncoder;
+import io.troupe.serialization.compat.v6.UndeliveredNoticeDecoder;
+import io.troupe.serialization.compat.v6.UndeliveredNoticeEncoder;
+import io.troupe.serialization.compat.v6.UndeliveredReasonCode;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import uk.co.real_logic.sbe.ir.Ir;
@@ -47,16 +47,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Schema evolution both ways, for the version before this build's and the one after.
  *
- * <p>The next version: {@code src/test/resources/sbe/troupe-wire-v5.xml}, a hypothetical version 5 that
+ * <p>The next version: {@code src/test/resources/sbe/troupe-wire-v6.xml}, a hypothetical version 6 that
  * appends fixed fields to the Envelope and Heartbeat blocks and to the CreditDeltas entry, appends a var data
  * field after the Envelope's payload, appends enum values, and adds template 9 (Probe).
  * <ul>
- * <li>Frames written by version 5's codecs, new fields set, are read by this build's {@link FrameDecoder}
+ * <li>Frames written by version 6's codecs, new fields set, are read by this build's {@link FrameDecoder}
  *     with every field of this build's version right: it reads through the header's block length and the
  *     group's entry length, and skips bytes after the fields it knows.</li>
  * <li>The unknown template is rejected as UNKNOWN_TEMPLATE, counted, not thrown; unknown enum codes read as
  *     UNKNOWN.</li>
- * <li>Frames written by this build's {@link FrameEncoder} are read by version 5's decoders, wrapped with the
+ * <li>Frames written by this build's {@link FrameEncoder} are read by version 6's decoders, wrapped with the
  *     header's block length and version: this build's fields right, the new fields at their null values and
  *     the new var data empty.</li>
  * </ul>
@@ -70,45 +70,45 @@ class SchemaCompatibilityTest
 {
     private static final ActorId RECIPIENT = ActorId.of(4, 400L, 40, 1);
     private static final ActorId SENDER = ActorId.of(5, 500L, 50);
-    private static final int V5 = 5;
+    private static final int V6 = 6;
     /** A version 1 heartbeat's block: incarnation, sendTimeNs, sequence (int64 each), nodeId (int32). */
     private static final int V1_HEARTBEAT_BLOCK_LENGTH = 28;
 
     private final RecordingFrameHandler handler = new RecordingFrameHandler();
     private final FrameDecoder decoder = new FrameDecoder(handler);
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[4096]);
-    private final MessageHeaderEncoder headerV5 = new MessageHeaderEncoder();
+    private final MessageHeaderEncoder headerV6 = new MessageHeaderEncoder();
     private final FrameEncoder encoder = new FrameEncoder();
 
     @Test
-    void versionFiveSchemaIsThisVersionWithAppendedFieldsOnly() throws Exception
+    void versionSixSchemaIsThisVersionWithAppendedFieldsOnly() throws Exception
     {
         final Ir current = parse("/sbe/troupe-wire.xml");
-        final Ir v5 = parse("/sbe/troupe-wire-v5.xml");
+        final Ir v6 = parse("/sbe/troupe-wire-v6.xml");
 
-        assertThat(current.version()).isEqualTo(WireFormat.SCHEMA_VERSION).isEqualTo(V5 - 1);
-        assertThat(v5.id()).isEqualTo(current.id()).isEqualTo(WireFormat.SCHEMA_ID);
-        assertThat(v5.version()).isEqualTo(V5);
+        assertThat(current.version()).isEqualTo(WireFormat.SCHEMA_VERSION).isEqualTo(V6 - 1);
+        assertThat(v6.id()).isEqualTo(current.id()).isEqualTo(WireFormat.SCHEMA_ID);
+        assertThat(v6.version()).isEqualTo(V6);
         assertThat(current.getMessage(9)).isNull();
-        assertThat(v5.getMessage(9)).isNotNull();
+        assertThat(v6.getMessage(9)).isNotNull();
         for (final List<Token> currentTokens : current.messages())
         {
-            final List<Token> v5Tokens = v5.getMessage(currentTokens.get(0).id());
+            final List<Token> v6Tokens = v6.getMessage(currentTokens.get(0).id());
             // everything of versions 1 to 3 identical, and the real schema has nothing newer than its version
-            assertThat(shape(v5Tokens, WireFormat.SCHEMA_VERSION)).as(currentTokens.get(0).name())
+            assertThat(shape(v6Tokens, WireFormat.SCHEMA_VERSION)).as(currentTokens.get(0).name())
                 .isEqualTo(shape(currentTokens, WireFormat.SCHEMA_VERSION))
                 .isEqualTo(shape(currentTokens, Integer.MAX_VALUE));
-            assertThat(shape(v5Tokens, 1)).as(currentTokens.get(0).name()).isEqualTo(shape(currentTokens, 1));
+            assertThat(shape(v6Tokens, 1)).as(currentTokens.get(0).name()).isEqualTo(shape(currentTokens, 1));
         }
-        assertThat(EnvelopeDecoder.prioritySinceVersion()).isEqualTo(V5);
-        assertThat(EnvelopeDecoder.traceContextSinceVersion()).isEqualTo(V5);
+        assertThat(EnvelopeDecoder.prioritySinceVersion()).isEqualTo(V6);
+        assertThat(EnvelopeDecoder.traceContextSinceVersion()).isEqualTo(V6);
         assertThat(HeartbeatDecoder.echoTimeNsSinceVersion()).isEqualTo(2);
         assertThat(HeartbeatDecoder.echoDelayNsSinceVersion()).isEqualTo(2);
         assertThat(HandshakeDecoder.typesSinceVersion()).isEqualTo(3);
         assertThat(HandshakeDecoder.frameProtectionSinceVersion()).isEqualTo(4);
         assertThat(HandshakeDecoder.echoSinceVersion()).isEqualTo(4);
-        assertThat(HeartbeatDecoder.wallClockMsSinceVersion()).isEqualTo(V5);
-        assertThat(CreditDeltasDecoder.DeltasDecoder.expiresAtNsSinceVersion()).isEqualTo(V5);
+        assertThat(HeartbeatDecoder.wallClockMsSinceVersion()).isEqualTo(V6);
+        assertThat(CreditDeltasDecoder.DeltasDecoder.expiresAtNsSinceVersion()).isEqualTo(V6);
         assertThat(EnvelopeDecoder.BLOCK_LENGTH)
             .isGreaterThan(TemplateLayout.of(WireFormat.ENVELOPE).minBlockLength(WireFormat.SCHEMA_VERSION));
         assertThat(HeartbeatDecoder.BLOCK_LENGTH)
@@ -131,11 +131,16 @@ class SchemaCompatibilityTest
             assertThat(currentTokens).as(v1Tokens.get(0).name()).isNotNull();
             assertThat(shape(currentTokens, 1)).as(v1Tokens.get(0).name()).isEqualTo(shape(v1Tokens, 1));
         }
+        final List<Integer> added = new ArrayList<>();
         for (final List<Token> currentTokens : current.messages())
         {
-            assertThat(v1Templates).as("templates added after version 1: none so far")
-                .contains(currentTokens.get(0).id());
+            if (!v1Templates.contains(currentTokens.get(0).id()))
+            {
+                added.add(currentTokens.get(0).id());
+                assertThat(currentTokens.get(0).version()).as(currentTokens.get(0).name() + " since").isEqualTo(5);
+            }
         }
+        assertThat(added).as("templates added after version 1").containsExactly(WireFormat.FORWARDED_ENVELOPE);
         // the one change of version 2: the heartbeat's echo
         for (final List<Token> currentTokens : current.messages())
         {
@@ -211,11 +216,11 @@ class SchemaCompatibilityTest
     // A newer sender: version 5 frames read by this build
 
     @Test
-    void envelopeOfVersionFiveIsReadWithEveryVersionOneFieldAndItsPayload()
+    void envelopeOfVersionSixIsReadWithEveryVersionOneFieldAndItsPayload()
     {
         final byte[] payload = FrameRoundTripTest.randomBytes(77, 31);
         final byte[] trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes(StandardCharsets.US_ASCII);
-        final EnvelopeEncoder envelope = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV5)
+        final EnvelopeEncoder envelope = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .recipientRaw1(RECIPIENT.raw1()).recipientRaw2(RECIPIENT.raw2())
             .senderRaw1(SENDER.raw1()).senderRaw2(SENDER.raw2())
             .cookie(-9L).accountId(1234L).eventType(55).flags(3).accountOwnerNode(6).cost(700)
@@ -226,15 +231,15 @@ class SchemaCompatibilityTest
 
         final Map<String, Object> expected = FrameRoundTripTest.envelopeFields(length, RECIPIENT, SENDER, 55, 3, -9L, 6,
             1234L, 700, payload);
-        expected.put("version", V5);
+        expected.put("version", V6);
         assertFields(decodeOk(length), expected);
     }
 
     @Test
-    void envelopeOfVersionFiveWithAnEmptyPayloadAndATraceContext()
+    void envelopeOfVersionSixWithAnEmptyPayloadAndATraceContext()
     {
         final byte[] trace = {1, 2, 3, 4, 5, 6, 7, 8};
-        final int length = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV5)
+        final int length = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .recipientRaw1(RECIPIENT.raw1()).recipientRaw2(RECIPIENT.raw2())
             .eventType(1).priority(-1)
             .putPayload(new byte[0], 0, 0)
@@ -249,21 +254,21 @@ class SchemaCompatibilityTest
     }
 
     @Test
-    void heartbeatOfVersionFiveIsReadWithItsEcho()
+    void heartbeatOfVersionSixIsReadWithItsEcho()
     {
-        final int length = new HeartbeatEncoder().wrapAndApplyHeader(buffer, 0, headerV5)
+        final int length = new HeartbeatEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .incarnation(11L).sendTimeNs(12L).sequence(13L).nodeId(14).echoTimeNs(Long.MAX_VALUE).echoDelayNs(15L)
             .wallClockMs(1_700_000_000_000L).limit();
 
-        assertFields(decodeOk(length), fields("templateId", WireFormat.HEARTBEAT, "version", V5, "frameLength", length,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.HEARTBEAT, "version", V6, "frameLength", length,
             "incarnation", 11L, "sendTimeNs", 12L, "sequence", 13L, "nodeId", 14, "echoTimeNs", Long.MAX_VALUE,
             "echoDelayNs", 15L));
     }
 
     @Test
-    void creditDeltasOfVersionFiveAreReadEntryByEntryThroughTheLongerEntries()
+    void creditDeltasOfVersionSixAreReadEntryByEntryThroughTheLongerEntries()
     {
-        final CreditDeltasEncoder.DeltasEncoder deltas = new CreditDeltasEncoder().wrapAndApplyHeader(buffer, 0, headerV5)
+        final CreditDeltasEncoder.DeltasEncoder deltas = new CreditDeltasEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .incarnation(21L).nodeId(22).deltasCount(3);
         final List<Map<String, Object>> expected = new ArrayList<>();
         for (int i = 0; i < 3; i++)
@@ -274,53 +279,53 @@ class SchemaCompatibilityTest
         final int length = WireFormat.HEADER_LENGTH + CreditDeltasEncoder.BLOCK_LENGTH + WireFormat.GROUP_HEADER_LENGTH +
             3 * CreditDeltasEncoder.DeltasEncoder.sbeBlockLength();
 
-        assertFields(decodeOk(length), fields("templateId", WireFormat.CREDIT_DELTAS, "version", V5, "frameLength", length,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.CREDIT_DELTAS, "version", V6, "frameLength", length,
             "incarnation", 21L, "nodeId", 22, "deltas", expected));
     }
 
     @Test
-    void unchangedMessagesWrittenByVersionFiveAreRead()
+    void unchangedMessagesWrittenByVersionSixAreRead()
     {
-        int length = new AckEncoder().wrapAndApplyHeader(buffer, 0, headerV5)
+        int length = new AckEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .incarnation(1L).ackedPosition(2L).nodeId(3).streamId(4).limit();
-        assertFields(decodeOk(length), fields("templateId", WireFormat.ACK, "version", V5, "frameLength", length,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.ACK, "version", V6, "frameLength", length,
             "incarnation", 1L, "ackedPosition", 2L, "nodeId", 3, "streamId", 4));
 
         final byte[] challenge = {9, 9, 9};
-        length = new HandshakeEncoder().wrapAndApplyHeader(buffer, 0, headerV5)
+        length = new HandshakeEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .incarnation(5L).peerIncarnation(6L).nodeId(7).peerNodeId(8).minProtocolVersion(1).maxProtocolVersion(2)
-            .phase(io.troupe.serialization.compat.v5.HandshakePhase.CONFIRM).frameProtection((short)2)
+            .phase(io.troupe.serialization.compat.v6.HandshakePhase.CONFIRM).frameProtection((short)2)
             .clusterId("prod").putChallenge(challenge, 0, challenge.length).putProof(new byte[0], 0, 0).detail("")
             .putTypes(new byte[0], 0, 0).putEcho(challenge, 0, challenge.length).limit();
         final Map<String, Object> expected = FrameRoundTripTest.handshakeFields(length, new Handshake(
             HandshakePhase.CONFIRM, "prod", 7, 5L, 8, 6L, 1, 2, challenge, new byte[0], "", new byte[0],
             FrameProtection.ENCRYPTED, challenge));
-        expected.put("version", V5);
+        expected.put("version", V6);
         assertFields(decodeOk(length), expected);
 
         final ServiceId service = ServiceId.of(2, "svc");
         final DirectoryUpdateEncoder.EntriesEncoder entries = new DirectoryUpdateEncoder()
-            .wrapAndApplyHeader(buffer, 0, headerV5)
+            .wrapAndApplyHeader(buffer, 0, headerV6)
             .incarnation(10L).directoryVersion(11L).nodeId(12).snapshot(BooleanType.TRUE).entriesCount(1);
         entries.next().serviceRaw1(service.raw1()).serviceRaw2(service.raw2())
-            .actorRaw1(SENDER.raw1()).actorRaw2(SENDER.raw2()).op(io.troupe.serialization.compat.v5.DirectoryOp.UNREGISTER);
+            .actorRaw1(SENDER.raw1()).actorRaw2(SENDER.raw2()).op(io.troupe.serialization.compat.v6.DirectoryOp.UNREGISTER);
         length = WireFormat.HEADER_LENGTH + DirectoryUpdateEncoder.BLOCK_LENGTH + WireFormat.GROUP_HEADER_LENGTH +
             DirectoryUpdateEncoder.EntriesEncoder.sbeBlockLength();
-        assertFields(decodeOk(length), fields("templateId", WireFormat.DIRECTORY_UPDATE, "version", V5,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.DIRECTORY_UPDATE, "version", V6,
             "frameLength", length, "incarnation", 10L, "directoryVersion", 11L, "nodeId", 12, "snapshot", true,
             "entries", List.of(FrameSnapshots.directoryEntry(service, SENDER, DirectoryOp.UNREGISTER))));
     }
 
     @Test
-    void enumValuesAppendedInVersionFiveReadAsUnknown()
+    void enumValuesAppendedInVersionSixReadAsUnknown()
     {
-        int length = new GoodbyeEncoder().wrapAndApplyHeader(buffer, 0, headerV5)
-            .incarnation(1L).nodeId(2).reason(io.troupe.serialization.compat.v5.GoodbyeReason.UPGRADE).detail("v3 soon")
+        int length = new GoodbyeEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
+            .incarnation(1L).nodeId(2).reason(io.troupe.serialization.compat.v6.GoodbyeReason.UPGRADE).detail("v3 soon")
             .limit();
-        assertFields(decodeOk(length), fields("templateId", WireFormat.GOODBYE, "version", V5, "frameLength", length,
+        assertFields(decodeOk(length), fields("templateId", WireFormat.GOODBYE, "version", V6, "frameLength", length,
             "incarnation", 1L, "nodeId", 2, "reason", GoodbyeReason.UNKNOWN, "detail", "v3 soon"));
 
-        length = new UndeliveredNoticeEncoder().wrapAndApplyHeader(buffer, 0, headerV5)
+        length = new UndeliveredNoticeEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .senderRaw1(SENDER.raw1()).senderRaw2(SENDER.raw2()).recipientRaw1(RECIPIENT.raw1())
             .recipientRaw2(RECIPIENT.raw2()).cookie(3L).eventType(4).reason(UndeliveredReasonCode.EXPIRED)
             .unsure(BooleanType.FALSE).limit();
@@ -335,7 +340,7 @@ class SchemaCompatibilityTest
     @Test
     void templateThisBuildDoesNotKnowIsRejectedAndCounted()
     {
-        final int length = new ProbeEncoder().wrapAndApplyHeader(buffer, 0, headerV5).nonce(42L).nodeId(1).note("hi")
+        final int length = new ProbeEncoder().wrapAndApplyHeader(buffer, 0, headerV6).nonce(42L).nodeId(1).note("hi")
             .limit();
         final UnsafeBuffer exact = new UnsafeBuffer(buffer.byteArray(), 0, length);
 
@@ -350,10 +355,10 @@ class SchemaCompatibilityTest
     }
 
     // ---------------------------------------------------------------------------------------------------------
-    // An older sender: this build's frames read by version 5's decoders
+    // An older sender: this build's frames read by version 6's decoders
 
     @Test
-    void envelopeOfThisBuildIsReadByVersionFiveWithTheNewFieldsNull()
+    void envelopeOfThisBuildIsReadByVersionSixWithTheNewFieldsNull()
     {
         final byte[] payload = FrameRoundTripTest.randomBytes(19, 41);
         final int payloadAt = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 55, 3, -9L, 6, 1234L, 700,
@@ -385,7 +390,7 @@ class SchemaCompatibilityTest
     }
 
     @Test
-    void heartbeatOfThisBuildIsReadByVersionFiveWithTheNewFieldNull()
+    void heartbeatOfThisBuildIsReadByVersionSixWithTheNewFieldNull()
     {
         final UnsafeBuffer exact = exact(encoder.encodeHeartbeat(buffer, 0, 14, 11L, 12L, 13L, 15L, 16L));
         final MessageHeaderDecoder header = header(exact, WireFormat.HEARTBEAT);
@@ -403,7 +408,7 @@ class SchemaCompatibilityTest
     }
 
     @Test
-    void creditDeltasOfThisBuildAreReadByVersionFiveWithTheNewEntryFieldNull()
+    void creditDeltasOfThisBuildAreReadByVersionSixWithTheNewEntryFieldNull()
     {
         final int[] owners = {1, 2, 3};
         final long[] accounts = {10L, 20L, 30L};
@@ -433,7 +438,7 @@ class SchemaCompatibilityTest
     }
 
     @Test
-    void otherFramesOfThisBuildAreReadByVersionFive()
+    void otherFramesOfThisBuildAreReadByVersionSix()
     {
         UnsafeBuffer exact = exact(encoder.encodeHandshake(buffer, 0, new Handshake(HandshakePhase.HELLO, "prod", 1, 2L,
             3, 0L, 1, 1, new byte[]{7}, null, null)));
@@ -441,7 +446,7 @@ class SchemaCompatibilityTest
         final HandshakeDecoder handshake = new HandshakeDecoder()
             .wrap(exact, MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
         assertThat(handshake.incarnation()).isEqualTo(2L);
-        assertThat(handshake.phase()).isEqualTo(io.troupe.serialization.compat.v5.HandshakePhase.HELLO);
+        assertThat(handshake.phase()).isEqualTo(io.troupe.serialization.compat.v6.HandshakePhase.HELLO);
         assertThat(handshake.clusterId()).isEqualTo("prod");
         assertThat(handshake.challengeLength()).isEqualTo(1);
         handshake.skipChallenge();
@@ -471,13 +476,13 @@ class SchemaCompatibilityTest
         assertThat(update.directoryVersion()).isEqualTo(3L);
         final DirectoryUpdateDecoder.EntriesDecoder entry = update.entries().next();
         assertThat(entry.actorRaw1()).isEqualTo(RECIPIENT.raw1());
-        assertThat(entry.op()).isEqualTo(io.troupe.serialization.compat.v5.DirectoryOp.REGISTER);
+        assertThat(entry.op()).isEqualTo(io.troupe.serialization.compat.v6.DirectoryOp.REGISTER);
 
         exact = exact(encoder.encodeGoodbye(buffer, 0, 6, 7L, GoodbyeReason.PROTOCOL_ERROR, "bad frames"));
         header = header(exact, WireFormat.GOODBYE);
         final GoodbyeDecoder goodbye = new GoodbyeDecoder()
             .wrap(exact, MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
-        assertThat(goodbye.reason()).isEqualTo(io.troupe.serialization.compat.v5.GoodbyeReason.PROTOCOL_ERROR);
+        assertThat(goodbye.reason()).isEqualTo(io.troupe.serialization.compat.v6.GoodbyeReason.PROTOCOL_ERROR);
         assertThat(goodbye.detail()).isEqualTo("bad frames");
     }
 
@@ -506,7 +511,7 @@ class SchemaCompatibilityTest
     private Map<String, Object> decodeOk(final int length)
     {
         final UnsafeBuffer exact = new UnsafeBuffer(buffer.byteArray(), 0, length);
-        assertThat(new MessageHeaderDecoder().wrap(exact, 0).version()).isEqualTo(V5);
+        assertThat(new MessageHeaderDecoder().wrap(exact, 0).version()).isEqualTo(V6);
 
         assertThat(decoder.decode(exact, 0, length)).isEqualTo(FrameResult.OK);
 
