@@ -7,7 +7,6 @@ import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.Chargeable;
 import io.troupe.actor.FlowControl;
 import io.troupe.serialization.wire.AckFrame;
-import io.troupe.serialization.wire.ChunkAssembler;
 import io.troupe.serialization.wire.ChunkFrame;
 import io.troupe.serialization.wire.CreditDeltasFrame;
 import io.troupe.serialization.wire.EnvelopeCompaction;
@@ -510,10 +509,14 @@ final class InboundFrames implements FrameHandler
         }
         if (peer.chunks == null)
         {
-            peer.chunks = new ChunkAssembler(maxFrameBytes);
+            peer.chunks = new InboundChunks(maxFrameBytes, peer.account, agent.system.memoryQuota().clock());
         }
         final int length = peer.chunks.onChunk(frame);
-        if (length < 0)
+        if (length == InboundChunks.NO_MEMORY)
+        {
+            agent.chunksDropped(peer);
+        }
+        else if (length < 0)
         {
             peer.rejectedFrames++;
         }
@@ -523,7 +526,7 @@ final class InboundFrames implements FrameHandler
             {
                 peer.rejectedFrames++;
             }
-            peer.chunks.shrink(); // the envelope copied its payload out
+            peer.chunks.afterRead(); // the envelope copied its payload out
         }
     }
 

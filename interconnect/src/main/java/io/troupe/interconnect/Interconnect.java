@@ -603,6 +603,18 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
+     * Large frames a peer was sending in chunks that were dropped half assembled because the node's memory quota
+     * could not hold them (it was over its maximum, or reclaimed the buffer as the oldest data). Each ended the
+     * session with that peer, which reported its unacknowledged tracked events as undelivered.
+     *
+     * @return the count.
+     */
+    public long chunkFramesDropped()
+    {
+        return agent.chunkFramesDropped.get();
+    }
+
+    /**
      * Everything dropped on arrival, whatever the reason ({@link #rejectedFrames(FrameRejection)}), but for
      * REFUSE steps, which are read and only not trusted. Per-peer rejections are also in {@link #peerCounters()}.
      *

@@ -60,6 +60,8 @@ final class InterconnectAgent implements Agent
     volatile ActorId janitor = ActorId.NONE;
     /** Subscriptions refused because a peer had {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} already. */
     final java.util.concurrent.atomic.AtomicLong subscriptionsRefused = new java.util.concurrent.atomic.AtomicLong();
+    /** Large frames dropped half assembled because the memory quota could not hold them (each ended a session). */
+    final java.util.concurrent.atomic.AtomicLong chunkFramesDropped = new java.util.concurrent.atomic.AtomicLong();
     /** What arrived and was dropped, by reason (shared with the guard, which counts refused images). */
     final Rejections rejections;
     private final AgentInvoker driverInvoker;
@@ -169,6 +171,11 @@ final class InterconnectAgent implements Agent
         for (final Peer peer : peers)
         {
             work += sessions.onTick(peer, nowNs);
+            if (peer.chunks != null && peer.chunks.reclaimRequested() && peer.chunks.onReclaimed())
+            {
+                chunksDropped(peer);
+                work++;
+            }
             if (peer.state == Peer.ESTABLISHED)
             {
                 work += outbound.drain(peer);
@@ -506,6 +513,25 @@ final class InterconnectAgent implements Agent
         sessions.sendGoodbye(peer, GoodbyeReason.PROTOCOL_ERROR, "node " + nodeId + ": " + why);
         sessionLost(peer, why);
         peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
+    }
+
+    /**
+     * The memory quota could not hold a large frame the peer was sending in chunks, so it was dropped unfinished.
+     * It may have been a tracked event that no acknowledgement may now pass over, so the session ends: the peer
+     * reports what it has not seen acknowledged as {@code Undelivered(DISCONNECTED, unsure)} and a new session
+     * follows.
+     */
+    void chunksDropped(final Peer peer)
+    {
+        chunkFramesDropped.incrementAndGet();
+        final String why = "the memory quota could not hold a large frame it was sending in chunks";
+        LOG.warn("node {}: ending the session with node {}: {}", nodeId, peer.nodeId, why);
+        if (peer.state == Peer.ESTABLISHED)
+        {
+            sessions.sendGoodbye(peer, GoodbyeReason.OVERLOADED, "node " + nodeId + ": " + why);
+            sessionLost(peer, why);
+            peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
+        }
     }
 
     /** Counts something that arrived and was dropped. */

@@ -3,7 +3,6 @@ package io.troupe.interconnect;
 import io.aeron.ExclusivePublication;
 import io.troupe.actor.ActorId;
 import io.troupe.memquota.Account;
-import io.troupe.serialization.wire.ChunkAssembler;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -105,7 +104,7 @@ final class Peer
     long goodbyePosition;
     long heartbeatSequence;
     final Set<ActorId> subscribers = new LinkedHashSet<>();
-    ChunkAssembler chunks;
+    InboundChunks chunks;
     /**
      * The peer's last heartbeat in this session, echoed in ours so it can measure the round trip: its
      * {@code sendTimeNs} (the peer's clock; 0: none yet) and when it arrived (our clock).

@@ -13,7 +13,10 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Events up to the 16 MiB default travel as chunks on the bulk stream without holding up small ones. */
+/**
+ * Events up to the 16 MiB default travel as chunks on the bulk stream without holding up small ones; the
+ * receiver charges their reassembly to the sender's memory-quota account.
+ */
 @Timeout(90)
 class LargeEventTest
 {
@@ -58,5 +61,52 @@ class LargeEventTest
             .isLessThan(Duration.ofMillis(100));
         assertThat(one.interconnect.peerCounters().get(0).rejectedFrames()).isZero();
         assertThat(two.interconnect.peerCounters().get(0).rejectedFrames()).isZero();
+    }
+
+    @Test
+    void aLargeEventTheReceiversQuotaCannotHoldEndsTheSessionAndIsReportedNotLost() throws Exception
+    {
+        cluster = TestCluster.of(2);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        cluster.start(one, cluster.config(one));
+        cluster.memoryQuota = () -> io.troupe.memquota.MemoryQuotaConfig.of(1 << 20, 512 * 1024);
+        cluster.start(two, cluster.config(two));
+        cluster.awaitConnected(CONNECT);
+        final BlockingQueue<String> arrivals = new LinkedBlockingQueue<>();
+        final ActorId sink = two.system.register((ctx, envelope) -> arrivals.add((String)envelope.event()));
+        final BlockingQueue<Envelope> atOne = new LinkedBlockingQueue<>();
+        final ActorId sender = one.system.register((ctx, envelope) ->
+        {
+            if (envelope.event() instanceof String text && text.startsWith("send "))
+            {
+                ctx.send(sink, text.substring(5), TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, text.length());
+            }
+            else
+            {
+                atOne.add(envelope);
+            }
+        });
+
+        final String tooBig = "x".repeat(4 << 20); // 4 MiB against a 1 MiB quota
+        one.system.send(sender, "send " + tooBig);
+
+        final Envelope notice = atOne.poll(20, TimeUnit.SECONDS);
+        assertThat(notice).as("the sender hears of it").isNotNull();
+        // unsure only if every chunk had gone out before the goodbye came; either way the receiver dropped it
+        final io.troupe.actor.Undelivered undelivered = (io.troupe.actor.Undelivered)notice.event();
+        assertThat(undelivered.recipient()).isEqualTo(sink);
+        assertThat(undelivered.cookie()).isEqualTo(tooBig.length() + 5);
+        assertThat(undelivered.reason()).isEqualTo(io.troupe.actor.UndeliveredReason.DISCONNECTED);
+        assertThat(two.interconnect.chunkFramesDropped()).isEqualTo(1);
+        assertThat(arrivals).isEmpty();
+
+        cluster.awaitConnected(CONNECT);
+        final String fits = "y".repeat(256 * 1024); // chunked too (the bulk stream carries 128 KiB a message)
+        one.system.send(sender, "send " + fits);
+        assertThat(arrivals.poll(20, TimeUnit.SECONDS)).isEqualTo(fits);
+        io.troupe.testing.Await.until(() -> two.system.memoryQuota().usedBytes() < 256 * 1024,
+            Duration.ofSeconds(5), "the reassembly buffer's charge is given back once the event was read");
+        assertThat(atOne.poll(300, TimeUnit.MILLISECONDS)).as("nothing else to report").isNull();
     }
 }

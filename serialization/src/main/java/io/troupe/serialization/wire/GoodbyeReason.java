@@ -15,10 +15,12 @@ public enum GoodbyeReason
     TIMEOUT(3),
     /** The peer sent frames that broke the protocol. */
     PROTOCOL_ERROR(4),
+    /** The node's memory quota could not hold what the peer sent (a large frame half assembled); since version 5. */
+    OVERLOADED(5),
     /** A code this build does not know (a newer peer). Never sent. */
     UNKNOWN(-1);
 
-    private static final GoodbyeReason[] BY_CODE = {SHUTDOWN, RESTART, REFUSED, TIMEOUT, PROTOCOL_ERROR};
+    private static final GoodbyeReason[] BY_CODE = {SHUTDOWN, RESTART, REFUSED, TIMEOUT, PROTOCOL_ERROR, OVERLOADED};
 
     private final int code;
 
