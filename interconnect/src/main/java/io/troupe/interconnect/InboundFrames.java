@@ -16,6 +16,7 @@ import io.troupe.serialization.wire.FrameDecoder;
 import io.troupe.serialization.wire.FrameHandler;
 import io.troupe.serialization.wire.FrameResult;
 import io.troupe.serialization.wire.GoodbyeFrame;
+import io.troupe.serialization.wire.GoodbyeReason;
 import io.troupe.serialization.wire.HandshakeFrame;
 import io.troupe.serialization.wire.HeartbeatFrame;
 import io.troupe.serialization.wire.WireFormat;
@@ -601,6 +602,10 @@ final class InboundFrames implements FrameHandler
         {
             agent.sessionLost(peer, "goodbye (" + frame.reason() + (frame.detail().isEmpty() ? "" : ": " + frame.detail()) + ")");
             peer.nextHandshakeNs = agent.clock.nanoTime() + peer.backoff.nextDelayNs();
+            if (frame.reason() == GoodbyeReason.PROTOCOL_ERROR)
+            {
+                agent.renewPublications(peer); // a stream of ours reached it damaged: the next session gets fresh ones
+            }
         }
     }
 }

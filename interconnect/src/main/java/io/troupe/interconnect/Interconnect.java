@@ -101,8 +101,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         this.aeron = aeron;
         this.incarnation = incarnation;
         this.largestEventBytes = config.maxEventBytes();
-        final int sessionId = ThreadLocalRandom.current().nextInt(0x10000, Integer.MAX_VALUE);
-        final Peer[] peerArray = openPeers(sessionId);
+        final PeerPublications publications = new PeerPublications(aeron, config);
+        final Peer[] peerArray = openPeers(publications, PeerPublications.newSessionId(0));
         final io.aeron.AvailableImageHandler available = guard::onAvailable;
         final io.aeron.UnavailableImageHandler unavailable = image ->
         {
@@ -118,7 +118,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId(), available, unavailable);
         this.agent = new InterconnectAgent(config, system, incarnation, clock, peerArray,
             driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs,
-            rejections);
+            rejections, publications, aeron.countersReader());
         this.agentOrNull = agent;
         // hears the Undelivered of a node notice to a subscriber that is gone, so the subscriber is forgotten
         final InterconnectAgent forAgent = agent;
@@ -290,7 +290,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         return System.currentTimeMillis() * 1000 + new SecureRandom().nextInt(1000);
     }
 
-    private Peer[] openPeers(final int sessionId)
+    private Peer[] openPeers(final PeerPublications publications, final int sessionId)
     {
         final List<Peer> list = new ArrayList<>();
         for (final PeerAddress address : config.peers())
@@ -299,28 +299,13 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 new FailureDetector(config.heartbeatInterval().toNanos(), config.failureTimeout().toNanos()),
                 new RetryBackoff(config.handshakeRetryMin().toNanos(), config.handshakeRetryMax().toNanos(),
                     new java.util.SplittableRandom()));
-            peer.control = publication(address, config.controlTermLength(), sessionId, config.controlStreamId());
-            peer.data = publication(address, config.dataTermLength(), sessionId, config.dataStreamId());
-            peer.bulk = publication(address, config.bulkTermLength(), sessionId, config.bulkStreamId());
+            publications.open(peer, sessionId);
             // a sealed batch fits one datagram
             peer.batch = new OutboundBatch(peer.data.maxPayloadLength() - FrameSeal.OVERHEAD, config.bulkThresholdBytes());
             peers.put(address.nodeId(), peer);
             list.add(peer);
         }
         return list.toArray(new Peer[0]);
-    }
-
-    private ExclusivePublication publication(
-        final PeerAddress address, final int termLength, final int sessionId, final int streamId)
-    {
-        final String channel = new ChannelUriStringBuilder()
-            .media("udp")
-            .endpoint(address.endpoint())
-            .termLength(termLength)
-            .mtu(config.mtuLength())
-            .sessionId(sessionId)
-            .build();
-        return aeron.addExclusivePublication(channel, streamId);
     }
 
     private String inboundChannel()
@@ -612,6 +597,29 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     public long chunkFramesDropped()
     {
         return agent.chunkFramesDropped.get();
+    }
+
+    /**
+     * Inbound streams found stalled: standing at one position, with data received beyond it, for longer than the
+     * failure timeout (a hole no retransmission fills, e.g. left by an injected packet of another length). Each
+     * ended the session with its peer, which renewed its publications.
+     *
+     * @return the count.
+     */
+    public long streamsStalled()
+    {
+        return agent.streamsStalled.get();
+    }
+
+    /**
+     * Times this node renewed its publications to a peer (a fresh Aeron session) because the peer ended the
+     * session for a damaged stream.
+     *
+     * @return the count.
+     */
+    public long publicationsRenewed()
+    {
+        return agent.publicationsRenewed.get();
     }
 
     /**

@@ -60,6 +60,12 @@ final class InterconnectAgent implements Agent
     volatile ActorId janitor = ActorId.NONE;
     /** Subscriptions refused because a peer had {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} already. */
     final java.util.concurrent.atomic.AtomicLong subscriptionsRefused = new java.util.concurrent.atomic.AtomicLong();
+    /** Inbound streams found stalled (each ended the session with its peer). */
+    final java.util.concurrent.atomic.AtomicLong streamsStalled = new java.util.concurrent.atomic.AtomicLong();
+    /** Times this node renewed its publications to a peer that found a stream of ours stalled. */
+    final java.util.concurrent.atomic.AtomicLong publicationsRenewed = new java.util.concurrent.atomic.AtomicLong();
+    private final PeerPublications publications;
+    private final StreamStallWatch stallWatch;
     /** Large frames dropped half assembled because the memory quota could not hold them (each ended a session). */
     final java.util.concurrent.atomic.AtomicLong chunkFramesDropped = new java.util.concurrent.atomic.AtomicLong();
     /** What arrived and was dropped, by reason (shared with the guard, which counts refused images). */
@@ -104,8 +110,12 @@ final class InterconnectAgent implements Agent
         final Subscription bulkSubscription,
         final HandshakeAuth auth,
         final io.troupe.serialization.EventCodecRegistry codecs,
-        final Rejections rejections)
+        final Rejections rejections,
+        final PeerPublications publications,
+        final org.agrona.concurrent.status.CountersReader counters)
     {
+        this.publications = publications;
+        this.stallWatch = new StreamStallWatch(counters, config.failureTimeout().toNanos());
         this.rejections = rejections;
         this.config = config;
         this.frames = new OutboundFramePool(config.outboundQueueCapacity());
@@ -180,6 +190,10 @@ final class InterconnectAgent implements Agent
             {
                 work += outbound.drain(peer);
                 work += sendAcks(peer, nowNs);
+                if (nowNs - peer.nextStallCheckNs >= 0)
+                {
+                    work += checkStalls(peer, nowNs);
+                }
             }
         }
         work += credit.onTick(nowNs);
@@ -513,6 +527,38 @@ final class InterconnectAgent implements Agent
         sessions.sendGoodbye(peer, GoodbyeReason.PROTOCOL_ERROR, "node " + nodeId + ": " + why);
         sessionLost(peer, why);
         peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
+    }
+
+    /** Looks at the peer's inbound data and bulk streams, once a heartbeat interval (see {@link StreamStallWatch}). */
+    private int checkStalls(final Peer peer, final long nowNs)
+    {
+        peer.nextStallCheckNs = nowNs + heartbeatIntervalNs;
+        String stalled = stallWatch.check(dataSubscription, peer.peerSessionId, peer.dataStall, nowNs);
+        if (stalled == null)
+        {
+            stalled = stallWatch.check(bulkSubscription, peer.peerSessionId, peer.bulkStall, nowNs);
+        }
+        if (stalled == null)
+        {
+            return 0;
+        }
+        streamsStalled.incrementAndGet();
+        peer.dataStall.reset();
+        peer.bulkStall.reset();
+        streamDamaged(peer, stalled);
+        return 1;
+    }
+
+    /**
+     * The peer ended the session because a stream of ours reached it damaged: opens our publications to it anew,
+     * under a fresh Aeron session id, so that the next session does not inherit a stream with a hole in it.
+     */
+    void renewPublications(final Peer peer)
+    {
+        final int sessionId = publications.renew(peer);
+        publicationsRenewed.incrementAndGet();
+        LOG.info("node {}: node {} found a stream of ours damaged; publications to it renewed (Aeron session {})",
+            nodeId, peer.nodeId, sessionId);
     }
 
     /**

@@ -105,6 +105,10 @@ final class Peer
     long heartbeatSequence;
     final Set<ActorId> subscribers = new LinkedHashSet<>();
     InboundChunks chunks;
+    /** Where the peer's inbound data and bulk streams stood when last looked at (see {@link StreamStallWatch}). */
+    final StreamStallWatch.State dataStall = new StreamStallWatch.State();
+    final StreamStallWatch.State bulkStall = new StreamStallWatch.State();
+    long nextStallCheckNs;
     /**
      * The peer's last heartbeat in this session, echoed in ours so it can measure the round trip: its
      * {@code sendTimeNs} (the peer's clock; 0: none yet) and when it arrived (our clock).
