@@ -144,6 +144,74 @@ class HostileInputTest
     }
 
     @Test
+    void forgedGoodbyesAcksAndCreditFromASpoofedSessionAreDroppedAndEndNothing() throws Exception
+    {
+        cluster = TestCluster.of(2).startAll();
+        cluster.awaitConnected(CONNECT);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        final long incarnation = one.interconnect.incarnation();
+        final long dropsBefore = two.interconnect.unauthenticatedFrames();
+
+        final String dir = System.getProperty("java.io.tmpdir") + "/troupe-spoof-" + System.nanoTime();
+        try (MediaDriver driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir)
+                .threadingMode(ThreadingMode.SHARED).dirDeleteOnStart(true).dirDeleteOnShutdown(true)
+                .termBufferSparseFile(true).publicationTermBufferLength(64 * 1024).ipcTermBufferLength(64 * 1024));
+            Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())))
+        {
+            final Publication control = aeron.addPublication(new ChannelUriStringBuilder().media("udp")
+                .endpoint("127.0.0.1:" + two.port).termLength(64 * 1024).build(), cluster.config(two).controlStreamId());
+            Await.until(control::isConnected, CONNECT, "spoofer connected");
+            final FrameEncoder encoder = new FrameEncoder();
+            final UnsafeBuffer frame = new UnsafeBuffer(new byte[512]);
+            final UnsafeBuffer message = new UnsafeBuffer(new byte[1024]);
+            final Random random = new Random(7);
+            // each claims to be node 1, in its current incarnation: a goodbye, an ack of everything, a credit
+            // repayment of a large debt; each once bare and once behind a made-up seal (marker, key id, tag)
+            final List<Integer> lengths = List.of(
+                encoder.encodeGoodbye(frame, 0, 1, incarnation, io.troupe.serialization.wire.GoodbyeReason.SHUTDOWN,
+                    "forged"),
+                encoder.encodeAck(frame, 128, 1, incarnation, cluster.config(two).dataStreamId(), Long.MAX_VALUE / 2),
+                encoder.encodeCreditDeltas(frame, 256, 1, incarnation, new int[] {2}, new long[] {1L},
+                    new long[] {-1_000_000L}, 1));
+            for (int i = 0; i < 3; i++)
+            {
+                final int at = i * 128;
+                final int length = lengths.get(i);
+                offer(control, frame, at, length);
+                message.putShort(0, (short)0xFFFF, java.nio.ByteOrder.LITTLE_ENDIAN);
+                message.putShort(2, (short)random.nextInt(1 << 16), java.nio.ByteOrder.LITTLE_ENDIAN);
+                message.putLong(4, 0L, java.nio.ByteOrder.LITTLE_ENDIAN);
+                message.putLong(12, 1L, java.nio.ByteOrder.LITTLE_ENDIAN);
+                message.putBytes(FrameSeal.HEADER, frame, at, length);
+                final byte[] tag = new byte[FrameSeal.TAG];
+                random.nextBytes(tag);
+                message.putBytes(FrameSeal.HEADER + length, tag);
+                offer(control, message, 0, FrameSeal.HEADER + length + FrameSeal.TAG);
+            }
+            Await.until(() -> two.interconnect.unauthenticatedFrames() >= dropsBefore + 6, CONNECT,
+                "every forgery dropped and counted");
+        }
+        assertThat(two.interconnect.rejectedFrames(FrameRejection.UNKNOWN_SESSION)).isGreaterThanOrEqualTo(3);
+        Thread.sleep(300); // heartbeats keep flowing: the sessions stay as they were
+        assertThat(two.interconnect.isConnected(1)).isTrue();
+        assertThat(one.interconnect.isConnected(2)).isTrue();
+        assertThat(two.interconnect.peerCounters().get(0).sessionsDown()).isZero();
+        assertThat(one.interconnect.peerCounters().get(0).sessionsDown()).isZero();
+        final ActorId echo = two.system.register((ctx, envelope) -> ctx.reply("echo:" + envelope.event()));
+        assertThat(one.system.ask(echo, "still fine", TestCluster.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS))
+            .isEqualTo("echo:still fine");
+    }
+
+    private static void offer(final Publication publication, final UnsafeBuffer buffer, final int offset, final int length)
+    {
+        while (publication.offer(buffer, offset, length) < 0)
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
     void eventsOfEachSenderArriveInOrderWhileManySendersRace() throws Exception
     {
         cluster = TestCluster.of(2).startAll();
