@@ -177,41 +177,6 @@ public final class FrameEncoder
     }
 
     /**
-     * {@link #beginEnvelope(MutableDirectBuffer, int, ActorId, ActorId, int, int, long, int, long, int, ActorId, int)}
-     * without a forward target.
-     *
-     * @param buffer           where to write.
-     * @param offset           at which offset.
-     * @param recipient        the recipient.
-     * @param sender           the sender.
-     * @param eventType        the event's type id.
-     * @param flags            the envelope's flags.
-     * @param cookie           the sender's cookie.
-     * @param accountOwnerNode the node owning the credit account charged.
-     * @param accountId        the account.
-     * @param cost             the cost charged.
-     * @param payloadLength    the payload's length.
-     * @return the offset at which the payload goes.
-     * @throws IllegalArgumentException if the payload length is negative or the buffer has no room.
-     */
-    public int beginEnvelope(
-        final MutableDirectBuffer buffer,
-        final int offset,
-        final ActorId recipient,
-        final ActorId sender,
-        final int eventType,
-        final int flags,
-        final long cookie,
-        final int accountOwnerNode,
-        final long accountId,
-        final int cost,
-        final int payloadLength)
-    {
-        return beginEnvelope(buffer, offset, recipient, sender, eventType, flags, cookie, accountOwnerNode, accountId,
-            cost, null, payloadLength);
-    }
-
-    /**
      * Writes everything of an envelope frame but the payload's bytes, so that a codec can encode the event in
      * place: the payload goes at the returned offset and must be exactly {@code payloadLength} bytes. With a
      * forward target the frame is a ForwardedEnvelope (the envelope's block, then the target; schema version 5),

@@ -421,7 +421,7 @@ class FrameDecoderFuzzTest
                 final int payloadAt = encoder.beginEnvelope(buffer, 0, (ActorId)frame.get("recipient"),
                     (ActorId)frame.get("sender"), (int)frame.get("eventType"), (int)frame.get("flags"),
                     (long)frame.get("cookie"), (int)frame.get("accountOwnerNode"), (long)frame.get("accountId"),
-                    (int)frame.get("cost"), payload.length);
+                    (int)frame.get("cost"), null, payload.length);
                 buffer.putBytes(payloadAt, payload);
                 length = payloadAt + payload.length;
                 break;

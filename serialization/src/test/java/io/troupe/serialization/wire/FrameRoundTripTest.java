@@ -129,7 +129,7 @@ class FrameRoundTripTest
     void envelopeBegunInPlaceTakesThePayloadAtTheReturnedOffset()
     {
         final byte[] payload = randomBytes(33, 2);
-        final int payloadAt = encoder.beginEnvelope(buffer, 100, RECIPIENT, SENDER, 5, 0, 6L, 7, 8L, 9, payload.length);
+        final int payloadAt = encoder.beginEnvelope(buffer, 100, RECIPIENT, SENDER, 5, 0, 6L, 7, 8L, 9, null, payload.length);
         buffer.putBytes(payloadAt, payload);
         final int length = payloadAt + payload.length - 100;
 
@@ -141,7 +141,7 @@ class FrameRoundTripTest
     @Test
     void envelopeWithAnEmptyPayloadAndNoSender()
     {
-        final int length = encoder.beginEnvelope(buffer, 0, RECIPIENT, null, 1, 2, 3L, 4, 5L, 6, 0);
+        final int length = encoder.beginEnvelope(buffer, 0, RECIPIENT, null, 1, 2, 3L, 4, 5L, 6, null, 0);
 
         assertThat(length).isEqualTo(WireFormat.envelopeLength(0));
         final Map<String, Object> frame = decodeOk(buffer, 0, length);
@@ -170,7 +170,7 @@ class FrameRoundTripTest
     void envelopeToAServiceComesBackAsAServiceId()
     {
         final ServiceId orders = ServiceId.of(12, "orders.v2~!");
-        final int length = encoder.beginEnvelope(buffer, 0, orders, SENDER, 1, 0, 1L, 0, 0L, 0, 0);
+        final int length = encoder.beginEnvelope(buffer, 0, orders, SENDER, 1, 0, 1L, 0, 0L, 0, null, 0);
 
         final Map<String, Object> frame = decodeOk(buffer, 0, length);
 
@@ -211,9 +211,9 @@ class FrameRoundTripTest
         final FrameDecoder smallDecoder = new FrameDecoder(small, WireFormat.MIN_MAX_FRAME_BYTES);
         final int payloadLength = WireFormat.MIN_MAX_FRAME_BYTES - WireFormat.envelopeLength(0);
 
-        final int fits = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, payloadLength) + payloadLength;
+        final int fits = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, payloadLength) + payloadLength;
         assertThat(smallDecoder.decode(buffer, 0, fits)).isEqualTo(FrameResult.OK);
-        final int over = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, payloadLength + 1) +
+        final int over = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, payloadLength + 1) +
             payloadLength + 1;
         assertThat(smallDecoder.decode(buffer, 0, over)).isEqualTo(FrameResult.TOO_LONG);
 
@@ -228,11 +228,11 @@ class FrameRoundTripTest
     {
         final UnsafeBuffer tight = new UnsafeBuffer(new byte[WireFormat.envelopeLength(10)]);
 
-        assertThat(encoder.beginEnvelope(tight, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, 10))
+        assertThat(encoder.beginEnvelope(tight, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, 10))
             .isEqualTo(WireFormat.envelopeLength(0));
-        assertThatThrownBy(() -> encoder.beginEnvelope(tight, 1, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, 10))
+        assertThatThrownBy(() -> encoder.beginEnvelope(tight, 1, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, 10))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
-        assertThatThrownBy(() -> encoder.beginEnvelope(tight, -1, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, 0))
+        assertThatThrownBy(() -> encoder.beginEnvelope(tight, -1, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, 0))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
         assertThatThrownBy(() -> encoder.encodeHeartbeat(new UnsafeBuffer(new byte[20]), 0, 1, 2L, 3L, 4L, 0L, 0L))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
@@ -243,9 +243,9 @@ class FrameRoundTripTest
     @Test
     void encoderRefusesANegativeOrOverflowingPayloadLength()
     {
-        assertThatThrownBy(() -> encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, -1))
+        assertThatThrownBy(() -> encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, -1))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload length");
-        assertThatThrownBy(() -> encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, Integer.MAX_VALUE))
+        assertThatThrownBy(() -> encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, Integer.MAX_VALUE))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload length");
         assertThatThrownBy(() -> encoder.encodeEnvelope(buffer, 0, new Envelope(RECIPIENT, SENDER, 1, 0, 0L, null, null),
             0, 0L, 0, buffer, 0, -5))

@@ -77,7 +77,7 @@ final class FrameSamples
             case WireFormat.ENVELOPE:
             {
                 final int payloadAt = encoder.beginEnvelope(buffer, offset, ActorId.fromRaw(longs[0], longs[1]),
-                    ActorId.fromRaw(longs[2], longs[3]), ints[0], ints[1], longs[4], ints[2], longs[5], ints[3],
+                    ActorId.fromRaw(longs[2], longs[3]), ints[0], ints[1], longs[4], ints[2], longs[5], ints[3], null,
                     bytesA.length);
                 buffer.putBytes(payloadAt, bytesA);
                 return payloadAt + bytesA.length - offset;

@@ -264,10 +264,10 @@ class FrameValidationTest
         final FrameEncoder encoder = new FrameEncoder();
         final ActorId to = ActorId.of(1, 2, 3);
 
-        final int first = encoder.beginEnvelope(buffer, 0, to, null, 1, 0, 1L, 0, 0L, 0, 0);
+        final int first = encoder.beginEnvelope(buffer, 0, to, null, 1, 0, 1L, 0, 0L, 0, null, 0);
         assertThat(throwing.decode(buffer, 0, first)).isEqualTo(FrameResult.HANDLER_FAILED);
         assertThat(throwing.lastHandlerFailure()).isSameAs(boom);
-        final int second = encoder.beginEnvelope(buffer, 0, to, null, 1, 0, 2L, 0, 0L, 0, 0);
+        final int second = encoder.beginEnvelope(buffer, 0, to, null, 1, 0, 2L, 0, 0L, 0, null, 0);
         assertThat(throwing.decode(buffer, 0, second)).isEqualTo(FrameResult.OK);
 
         assertThat(seen).containsExactly(2L);
@@ -283,7 +283,7 @@ class FrameValidationTest
         final IOException checked = new IOException("socket gone");
         final FrameDecoder throwing = new FrameDecoder(frame -> sneakyThrow(checked));
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
-        final int length = new FrameEncoder().beginEnvelope(buffer, 0, ActorId.of(1, 2, 3), null, 1, 0, 0L, 0, 0L, 0, 0);
+        final int length = new FrameEncoder().beginEnvelope(buffer, 0, ActorId.of(1, 2, 3), null, 1, 0, 0L, 0, 0L, 0, null, 0);
 
         assertThat(throwing.decode(buffer, 0, length)).isEqualTo(FrameResult.HANDLER_FAILED);
         assertThat(throwing.lastHandlerFailure()).isSameAs(checked);

@@ -153,7 +153,7 @@ class OtfIndependentReaderTest
     void envelopeWithAnEmptyPayloadToAService()
     {
         final ServiceId service = ServiceId.of(5, "billing");
-        final int length = encoder.beginEnvelope(scratch, 0, service, null, 1, 0, 0L, 0, 0L, 0, 0);
+        final int length = encoder.beginEnvelope(scratch, 0, service, null, 1, 0, 0L, 0, 0L, 0, null, 0);
 
         assertFields(read(length, "Envelope"), fields(
             "recipientRaw1", service.raw1(), "recipientRaw2", service.raw2(), "senderRaw1", 0L, "senderRaw2", 0L,

@@ -361,7 +361,7 @@ class SchemaCompatibilityTest
     void envelopeOfThisBuildIsReadByVersionSixWithTheNewFieldsNull()
     {
         final byte[] payload = FrameRoundTripTest.randomBytes(19, 41);
-        final int payloadAt = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 55, 3, -9L, 6, 1234L, 700,
+        final int payloadAt = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 55, 3, -9L, 6, 1234L, 700, null,
             payload.length);
         buffer.putBytes(payloadAt, payload);
         final UnsafeBuffer exact = exact(payloadAt + payload.length);

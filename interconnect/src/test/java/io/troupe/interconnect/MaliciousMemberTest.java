@@ -1,0 +1,113 @@
+package io.troupe.interconnect;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.serialization.wire.WireFormat;
+import io.troupe.testing.Await;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a member holding the cluster secret can send that no outsider can, and what it cannot make a node do:
+ * claim frames larger than any a node accepts, claim the largest frame and send a slice of it, name credit
+ * accounts of owners the node has no session with, and name costs out of range. Node 1 is real; node 2 is a
+ * {@link FakeMember} that completes the handshake and seals whatever it sends.
+ */
+@Timeout(60)
+class MaliciousMemberTest
+{
+    private final TestCluster cluster = TestCluster.of(2);
+    private FakeMember member;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (member != null)
+        {
+            member.close();
+        }
+        cluster.close();
+    }
+
+    private TestCluster.Node startRealNodeAndHandshake(final long quotaBytes)
+    {
+        final TestCluster.Node one = cluster.node(1);
+        cluster.memoryQuota = () -> io.troupe.memquota.MemoryQuotaConfig.of(quotaBytes, quotaBytes / 2);
+        cluster.start(one, cluster.config(one));
+        member = new FakeMember(cluster, one, cluster.node(2));
+        member.handshake(cluster);
+        Await.until(() -> one.interconnect.isConnected(2), Duration.ofSeconds(15), "the session is up at node 1");
+        return one;
+    }
+
+    @Test
+    void oversizedChunkClaimsAreRejectedAndAClaimOfTheLargestFrameHoldsOnlyWhatArrived() throws Exception
+    {
+        final TestCluster.Node one = startRealNodeAndHandshake(64L << 20);
+        final UnsafeBuffer chunk = new UnsafeBuffer(new byte[2048]);
+        final UnsafeBuffer slice = new UnsafeBuffer(new byte[1024]);
+
+        // a first chunk claiming a frame of 1 GiB: more than any this node accepts
+        int length = member.encoder().encodeChunk(chunk, 0, 1 << 30, 0, slice, 0, slice.capacity());
+        member.sendBulk(chunk, length);
+        Await.until(() -> one.interconnect.peerCounters().get(0).rejectedFrames() >= 1, Duration.ofSeconds(5),
+            "the claim rejected");
+
+        // a first chunk claiming the largest frame accepted, then nothing more: the node holds what arrived
+        final long usedBefore = one.system.memoryQuota().usedBytes();
+        final int largest = WireFormat.envelopeLength(one.interconnect.largestEventBytes(), true);
+        length = member.encoder().encodeChunk(chunk, 0, largest, 0, slice, 0, slice.capacity());
+        member.sendBulk(chunk, length);
+        member.heartbeat();
+        Thread.sleep(200);
+        assertThat(one.system.memoryQuota().usedBytes() - usedBefore).as("charged for what arrived, not the claim")
+            .isLessThan(256 * 1024);
+        assertThat(one.interconnect.isConnected(2)).as("a member's bad chunk is counted, not fatal").isTrue();
+    }
+
+    @Test
+    void anAccountOfAnOwnerWithNoSessionAndACostOutOfRangeAreNotTrusted() throws Exception
+    {
+        final TestCluster.Node one = startRealNodeAndHandshake(64L << 20);
+        final BlockingQueue<Object> received = new LinkedBlockingQueue<>();
+        final ActorId sink = one.system.register((ctx, envelope) -> received.add(envelope.event()));
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[512]);
+        final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
+        final int payloadLength = textPayload(payload, "from member");
+
+        // charged to account 5 of node 99, which node 1 has no session with
+        int length = member.encoder().encodeEnvelope(frame, 0, new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0,
+            1L, null, null), 99, 5L, 100, payload, 0, payloadLength);
+        member.sendData(frame, length);
+        assertThat(received.poll(5, TimeUnit.SECONDS)).isEqualTo("from member");
+        assertThat(one.interconnect.foreignAccountArrivals()).isEqualTo(1);
+        assertThat(one.system.flow().shadowCount()).as("no shadow of node 99's account").isZero();
+
+        // charged to the member's own account with a cost far out of range
+        length = member.encoder().encodeEnvelope(frame, 0, new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0,
+            2L, null, null), 2, 6L, Integer.MAX_VALUE, payload, 0, payloadLength);
+        member.sendData(frame, length);
+        assertThat(received.poll(5, TimeUnit.SECONDS)).isEqualTo("from member");
+        assertThat(one.interconnect.clampedCosts()).isEqualTo(1);
+        member.heartbeat();
+        assertThat(one.interconnect.isConnected(2)).isTrue();
+    }
+
+    /** The payload of a TEXT event as the test cluster's codec writes it. */
+    private static int textPayload(final UnsafeBuffer into, final String text)
+    {
+        @SuppressWarnings("unchecked")
+        final io.troupe.serialization.EventCodec<String> codec =
+            (io.troupe.serialization.EventCodec<String>)TestCluster.CODECS.codec(TestCluster.TEXT);
+        return codec.encode(text, into, 0);
+    }
+}
