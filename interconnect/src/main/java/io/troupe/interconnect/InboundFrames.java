@@ -392,9 +392,11 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final ActorId recipient = envelope.recipient();
-        if (!agent.system.isLocalNode(recipient.nodeId()))
+        if (recipient.nodeId() != agent.nodeId)
         {
-            agent.reject(FrameRejection.NOT_FOR_THIS_NODE); // never relayed: a node only takes events for itself
+            // never relayed: a node only takes events for itself, named by its id (node 0, "this node", is
+            // resolved where the send happens, so on the wire it would be another node's "this node")
+            agent.reject(FrameRejection.NOT_FOR_THIS_NODE);
             if (envelope.isTracked())
             {
                 agent.notifyUndelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);

@@ -102,6 +102,34 @@ class MaliciousMemberTest
         assertThat(one.interconnect.isConnected(2)).isTrue();
     }
 
+    @Test
+    void aServiceOfNodeZeroOrOfAnotherNodeIsNeverResolvedHere() throws Exception
+    {
+        final TestCluster.Node one = startRealNodeAndHandshake(64L << 20);
+        final BlockingQueue<Object> received = new LinkedBlockingQueue<>();
+        one.system.registerService(io.troupe.actor.ServiceId.of(0, "echo"),
+            one.system.register((ctx, envelope) -> received.add(envelope.event())));
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[512]);
+        final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
+        final int payloadLength = textPayload(payload, "misaddressed");
+        final long before = one.interconnect.rejectedFrames(FrameRejection.NOT_FOR_THIS_NODE);
+
+        for (final int node : new int[] {0, 3})
+        {
+            final int length = member.encoder().encodeEnvelope(frame, 0, new Envelope(
+                io.troupe.actor.ServiceId.of(node, "echo"), ActorId.NONE, TestCluster.TEXT, 0, node, null, null), 0, 0L, 0,
+                payload, 0, payloadLength);
+            member.sendData(frame, length);
+        }
+        final int length = member.encoder().encodeEnvelope(frame, 0, new Envelope(io.troupe.actor.ServiceId.of(1, "echo"),
+            ActorId.NONE, TestCluster.TEXT, 0, 1L, null, null), 0, 0L, 0, payload, 0, payloadLength);
+        member.sendData(frame, length);
+
+        assertThat(received.poll(5, TimeUnit.SECONDS)).as("only the one that names node 1").isEqualTo("misaddressed");
+        assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
+        assertThat(one.interconnect.rejectedFrames(FrameRejection.NOT_FOR_THIS_NODE) - before).isEqualTo(2);
+    }
+
     /** The payload of a TEXT event as the test cluster's codec writes it. */
     private static int textPayload(final UnsafeBuffer into, final String text)
     {
