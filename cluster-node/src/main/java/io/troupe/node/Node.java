@@ -52,6 +52,7 @@ public final class Node implements AutoCloseable
     private final ActorSystem system;
     private final Interconnect interconnect;
     private final RemoteDeadLetters deadLetters;
+    private final NodeIdentity identity;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private boolean closeStarted;
@@ -61,8 +62,10 @@ public final class Node implements AutoCloseable
         final NodeConfig config,
         final ActorSystem system,
         final Interconnect interconnect,
-        final RemoteDeadLetters deadLetters)
+        final RemoteDeadLetters deadLetters,
+        final NodeIdentity identity)
     {
+        this.identity = identity;
         this.config = config;
         this.system = system;
         this.interconnect = interconnect;
@@ -107,6 +110,8 @@ public final class Node implements AutoCloseable
         LOG.info("starting {}", config.describe());
         // 0700, of this user, no link, and a node's own (see PrivateDirectory); a problem says what and why
         io.troupe.interconnect.PrivateDirectory.prepare(config.dataDir(), "data directory (node " + config.nodeId() + ")");
+        // durable before the node announces itself: a restart is always a new incarnation
+        final NodeIdentity identity = NodeIdentity.advance(config.dataDir(), config.nodeId());
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
         final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters);
         final ActorSystem system = ActorSystem.start(systemConfig);
@@ -114,7 +119,8 @@ public final class Node implements AutoCloseable
         try
         {
             setup.accept(system);
-            interconnect = Interconnect.start(system, config.interconnectConfig(), codecs);
+            interconnect = Interconnect.start(system, config.interconnectConfig().incarnation(identity.incarnation()),
+                codecs);
         }
         catch (final RuntimeException ex)
         {
@@ -124,7 +130,7 @@ public final class Node implements AutoCloseable
         deadLetters.interconnect(interconnect);
         LOG.info("node {}: up (incarnation {}, pid {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid());
-        return new Node(config, system, interconnect, deadLetters);
+        return new Node(config, system, interconnect, deadLetters, identity);
     }
 
     /**
@@ -271,6 +277,16 @@ public final class Node implements AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * This start's identity: the node id and the incarnation persisted in the data directory.
+     *
+     * @return the identity.
+     */
+    public NodeIdentity identity()
+    {
+        return identity;
     }
 
     @Override

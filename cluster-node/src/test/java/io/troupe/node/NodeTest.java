@@ -78,6 +78,28 @@ class NodeTest
     }
 
     @Test
+    void aRestartInTheSameDataDirectoryIsTheNextIncarnationAndItsPeerSeesTheNewOne()
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        final Node one = start(cluster, 1);
+        Node two = start(cluster, 2);
+        Await.until(() -> one.interconnect().isConnected(2), CONNECT, "session up");
+        final long first = two.identity().incarnation();
+        assertThat(two.interconnect().incarnation()).as("the handshake uses the persisted one").isEqualTo(first);
+
+        two.close();
+        nodes.remove(two);
+        two = start(cluster, 2);
+        final Node restarted = two;
+        assertThat(restarted.identity().incarnation()).isGreaterThan(first);
+        assertThat(restarted.identity().previous()).isEqualTo(first);
+        Await.until(() -> one.interconnect().isConnected(2) && restarted.interconnect().isConnected(1), CONNECT,
+            "a session with the new incarnation");
+        assertThat(NodeIdentity.read(restarted.config().dataDir()).incarnation())
+            .isEqualTo(restarted.interconnect().incarnation());
+    }
+
+    @Test
     void closeSaysGoodbyeSoThePeerSeesTheDepartureAtOnceRemovesTheAeronDirAndRunsOnce() throws Exception
     {
         final LocalCluster cluster = LocalCluster.create(dir, 2);

@@ -243,7 +243,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 .driverAgentInvoker(driverInvoker) // runs the driver while start-up waits for it
                 .useConductorAgentInvoker(true)
                 .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": Aeron client")));
-            final long incarnation = newIncarnation();
+            final long incarnation = config.incarnation() > 0 ? config.incarnation() : newIncarnation();
             final Interconnect interconnect = new Interconnect(system, config, codecs, driver, driverInvoker,
                 aeron, incarnation, clock, callerDriven, guard, rejections);
             if (!callerDriven)

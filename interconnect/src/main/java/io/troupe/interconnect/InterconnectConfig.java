@@ -37,6 +37,7 @@ public final class InterconnectConfig
     private String clusterId = DEFAULT_CLUSTER_ID;
     private String bindHost = "127.0.0.1";
     private int bindPort = 0;
+    private long incarnation = 0;
     private String aeronDir = null;
     private boolean embeddedDriver = true;
     private boolean driverOnAgentThread = true;
@@ -181,6 +182,32 @@ public final class InterconnectConfig
     public String bindHost()
     {
         return bindHost;
+    }
+
+    /**
+     * This start's incarnation: a number larger than any earlier start of this node used, which peers use to tell
+     * a restart from a pause (a node persists it, see the node's {@code NodeIdentity}). 0, the default, takes the
+     * wall clock in microseconds plus a random part, which is only increasing while the clock is.
+     *
+     * @param value a positive number, or 0.
+     * @return this.
+     * @throws ConfigurationException if negative.
+     */
+    public InterconnectConfig incarnation(final long value)
+    {
+        check(value >= 0, "incarnation", value, "0 or more");
+        this.incarnation = value;
+        return this;
+    }
+
+    /**
+     * This start's incarnation, or 0 for one taken from the clock.
+     *
+     * @return the value.
+     */
+    public long incarnation()
+    {
+        return incarnation;
     }
 
     /**

@@ -1,0 +1,87 @@
+package io.troupe.node;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The incarnation persisted in the data directory: strictly increasing, whatever the clock and the file. */
+class NodeIdentityTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyStartTakesTheNextIncarnationEvenWhenTheClockGoesBack()
+    {
+        final NodeIdentity first = NodeIdentity.advance(dir, 3, () -> 1_000_000L);
+        assertThat(first.incarnation()).isEqualTo(1_000_000L);
+        assertThat(first.previous()).isZero();
+
+        final NodeIdentity second = NodeIdentity.advance(dir, 3, () -> 5L); // the clock went back
+        assertThat(second.incarnation()).isEqualTo(1_000_001L);
+        assertThat(second.previous()).isEqualTo(1_000_000L);
+
+        final NodeIdentity third = NodeIdentity.advance(dir, 3, () -> 9_000_000L); // and forward again
+        assertThat(third.incarnation()).isEqualTo(9_000_000L);
+        assertThat(NodeIdentity.read(dir).incarnation()).isEqualTo(9_000_000L);
+        assertThat(NodeIdentity.read(dir).nodeId()).isEqualTo(3);
+        assertThat(dir.resolve(NodeIdentity.FILE_NAME + ".next")).doesNotExist();
+    }
+
+    @Test
+    void anotherNodesDirectoryIsRefusedSayingWhose()
+    {
+        NodeIdentity.advance(dir, 3, () -> 10L);
+
+        assertThatThrownBy(() -> NodeIdentity.advance(dir, 4, () -> 20L))
+            .isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("belongs to node 3").hasMessageContaining("this node is 4");
+        assertThat(NodeIdentity.read(dir).incarnation()).as("untouched").isEqualTo(10L);
+    }
+
+    @Test
+    void aDamagedTruncatedOrForeignFileIsMovedAsideAndTheClockTakesOver() throws IOException
+    {
+        final Path file = dir.resolve(NodeIdentity.FILE_NAME);
+        NodeIdentity.advance(dir, 3, () -> 100L);
+        final byte[] good = Files.readAllBytes(file);
+
+        final byte[] flipped = good.clone();
+        flipped[14] ^= 1; // inside the incarnation: the checksum fails
+        final byte[] newerLayout = good.clone();
+        newerLayout[4] = 9;
+        for (final byte[] bad : new byte[][] {flipped, Arrays.copyOf(good, 11), newerLayout, "hello".getBytes()})
+        {
+            Files.write(file, bad);
+            final NodeIdentity identity = NodeIdentity.advance(dir, 3, () -> 500L);
+            assertThat(identity.setAside()).isTrue();
+            assertThat(identity.incarnation()).isEqualTo(500L);
+            assertThat(NodeIdentity.read(dir).incarnation()).isEqualTo(500L);
+        }
+        try (var files = Files.list(dir))
+        {
+            assertThat(files.filter(p -> p.getFileName().toString().startsWith(NodeIdentity.FILE_NAME + ".bad-")))
+                .as("each bad file kept for a look").isNotEmpty();
+        }
+
+        Files.write(file, newerLayout);
+        assertThatThrownBy(() -> NodeIdentity.read(dir)).hasMessageContaining("layout version 9")
+            .hasMessageContaining("version " + NodeIdentity.LAYOUT_VERSION);
+    }
+
+    @Test
+    void aCrashBeforeTheRenameLeavesTheOldIdentity() throws IOException
+    {
+        NodeIdentity.advance(dir, 3, () -> 100L);
+        Files.write(dir.resolve(NodeIdentity.FILE_NAME + ".next"), new byte[] {1, 2, 3}); // a half-written next
+
+        assertThat(NodeIdentity.advance(dir, 3, () -> 1L).incarnation()).isEqualTo(101L);
+    }
+}
