@@ -346,6 +346,17 @@ public abstract class ActorSystem implements AutoCloseable
     public abstract ActorId lookupService(ServiceId service);
 
     /**
+     * Calls {@code listener} with the id of every actor of this system that passes away from now on, on the worker
+     * thread that ran its last event, after that event. For components that keep actor ids (the service
+     * directory forgets an instance whose actor is gone). The listener must be quick and must not block; what it
+     * throws is counted as a handler failure and ignored.
+     *
+     * @param listener what to call.
+     * @return closing it stops the calls.
+     */
+    public abstract AutoCloseable onPassAway(java.util.function.Consumer<ActorId> listener);
+
+    /**
      * Whether the system accepts sends from outside (false once shutdown began).
      *
      * @return true while running.

@@ -73,6 +73,33 @@ class PassAwayTest
     }
 
     @Test
+    void passAwayListenersHearEachActorThatPassesAwayUntilClosedAndOneThatThrowsIsCounted() throws Exception
+    {
+        start();
+        final BlockingQueue<ActorId> heard = new LinkedBlockingQueue<>();
+        final AutoCloseable listening = system.onPassAway(heard::add);
+        final AutoCloseable throwing = system.onPassAway(actor ->
+        {
+            throw new IllegalStateException("a faulty listener");
+        });
+        final ActorId first = system.register(mortal(new LinkedBlockingQueue<>()));
+        final ActorId second = system.register(mortal(new LinkedBlockingQueue<>()));
+
+        system.send(first, "die");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo(first);
+        Await.until(() -> system.counters().handlerFailures() == 1, Duration.ofSeconds(5), "the throw counted");
+        throwing.close();
+        system.send(second, "still alive?");
+        assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("only pass-aways").isNull();
+
+        listening.close();
+        system.send(second, "die");
+        Await.until(() -> system.counters().actorsAlive() == 0, Duration.ofSeconds(5), "the second passed away");
+        assertThat(heard).as("no calls after close").isEmpty();
+        assertThat(system.counters().handlerFailures()).isEqualTo(1);
+    }
+
+    @Test
     void trackedSendsFromAnActorToAnActorThatPassedAwayComeBackAsUndelivered() throws Exception
     {
         start();

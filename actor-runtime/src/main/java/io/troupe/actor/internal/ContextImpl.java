@@ -141,6 +141,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
 
     void end()
     {
+        final ActorId passingAway = passAwayRequested ? mailbox.self(slot, nodeId) : null;
         current = null;
         chargeTo = null;
         final long left = credit;
@@ -153,7 +154,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         if (passAwayRequested)
         {
             passAwayRequested = false;
-            system.onPassedAway();
+            system.onPassedAway(passingAway);
             retired = mailbox.remove(slot);
         }
     }

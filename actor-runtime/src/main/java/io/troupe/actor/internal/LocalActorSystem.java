@@ -61,6 +61,12 @@ public final class LocalActorSystem extends ActorSystem
 {
     private static final Logger LOG = LoggerFactory.getLogger(LocalActorSystem.class);
 
+    @SuppressWarnings("unchecked")
+    private static final java.util.function.IntFunction<java.util.function.Consumer<ActorId>[]> PASS_AWAY_ARRAY =
+        java.util.function.Consumer[]::new;
+    /** Listeners of {@link #onPassAway}: copied on write, read by workers without a lock. */
+    private volatile java.util.function.Consumer<ActorId>[] passAwayListeners = PASS_AWAY_ARRAY.apply(0);
+    private final Object passAwayLock = new Object();
     private final ActorSystemConfig config;
     private final int nodeId;
     private final io.troupe.actor.AgentErrorLog workerErrors;
@@ -715,9 +721,41 @@ public final class LocalActorSystem extends ActorSystem
         counters.registered.incrementAndGet();
     }
 
-    void onPassedAway()
+    void onPassedAway(final ActorId actor)
     {
         counters.passedAway.incrementAndGet();
+        for (final java.util.function.Consumer<ActorId> listener : passAwayListeners)
+        {
+            try
+            {
+                listener.accept(actor);
+            }
+            catch (final RuntimeException ex)
+            {
+                counters.handlerFailures.incrementAndGet();
+            }
+        }
+    }
+
+    @Override
+    public AutoCloseable onPassAway(final java.util.function.Consumer<ActorId> listener)
+    {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (passAwayLock)
+        {
+            final java.util.function.Consumer<ActorId>[] next =
+                java.util.Arrays.copyOf(passAwayListeners, passAwayListeners.length + 1);
+            next[next.length - 1] = listener;
+            passAwayListeners = next;
+        }
+        return () ->
+        {
+            synchronized (passAwayLock)
+            {
+                passAwayListeners = java.util.Arrays.stream(passAwayListeners).filter(each -> each != listener)
+                    .toArray(PASS_AWAY_ARRAY);
+            }
+        };
     }
 
     void scheduleTimer(final long delayNs, final Envelope envelope, final SchedulerCookie cookie)
