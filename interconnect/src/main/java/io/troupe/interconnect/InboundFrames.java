@@ -3,12 +3,16 @@ package io.troupe.interconnect;
 import io.aeron.logbuffer.Header;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.ServiceId;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.Chargeable;
 import io.troupe.actor.FlowControl;
 import io.troupe.serialization.wire.AckFrame;
 import io.troupe.serialization.wire.ChunkFrame;
 import io.troupe.serialization.wire.CreditDeltasFrame;
+import io.troupe.serialization.wire.DirectoryEntry;
+import io.troupe.serialization.wire.DirectoryOp;
+import io.troupe.serialization.wire.DirectoryUpdateFrame;
 import io.troupe.serialization.wire.EnvelopeCompaction;
 import io.troupe.serialization.wire.EnvelopeFrame;
 import io.troupe.serialization.EventCodecRegistry;
@@ -57,6 +61,9 @@ final class InboundFrames implements FrameHandler
     final AtomicLong foreignOwners = new AtomicLong();
     /** Arrivals whose cost was outside 0..{@link #MAX_REMOTE_COST}, clamped. */
     final AtomicLong clampedCosts = new AtomicLong();
+    /** Entries of directory updates naming another node's service or actor, or an unknown operation. */
+    final AtomicLong directoryEntriesRefused = new AtomicLong();
+    private boolean loggedListenerFailure;
     /** The peer whose verified message is being decoded; null while an unsealed one is (a handshake step). */
     private Peer verified;
     private int streamId;
@@ -589,6 +596,60 @@ final class InboundFrames implements FrameHandler
         {
             peer.bulkAcked = Math.max(peer.bulkAcked, acked);
             peer.bulkInFlight.acknowledge(acked);
+        }
+    }
+
+    @Override
+    public void onDirectoryUpdate(final DirectoryUpdateFrame frame)
+    {
+        if (wrongStream(agent.config.controlStreamId()))
+        {
+            return;
+        }
+        final Peer peer = verifiedSender();
+        if (peer == null)
+        {
+            return;
+        }
+        if (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.peerIncarnation)
+        {
+            peer.rejectedFrames++;
+            agent.reject(FrameRejection.MALFORMED); // a node announces its own directory, in its own session
+            return;
+        }
+        final DirectoryListener listener = agent.directoryListener;
+        if (listener == null)
+        {
+            return; // no directory on this node
+        }
+        final int count = frame.count();
+        final java.util.List<DirectoryEntry> entries = new java.util.ArrayList<>(count);
+        for (int i = 0; i < count; i++)
+        {
+            final ActorId service = frame.service(i);
+            final ActorId actor = frame.actor(i);
+            final DirectoryOp op = frame.op(i);
+            if (!(service instanceof ServiceId name) || service.nodeId() != peer.nodeId || actor.isService() ||
+                actor.nodeId() != peer.nodeId || op == DirectoryOp.UNKNOWN)
+            {
+                directoryEntriesRefused.incrementAndGet();
+                continue;
+            }
+            entries.add(new DirectoryEntry(name, actor, op));
+        }
+        try
+        {
+            listener.onDirectoryUpdate(new DirectoryUpdate(peer.nodeId, peer.peerIncarnation, frame.directoryVersion(),
+                frame.snapshot(), entries));
+        }
+        catch (final RuntimeException ex)
+        {
+            if (!loggedListenerFailure)
+            {
+                loggedListenerFailure = true;
+                LOG.warn("node {}: the directory listener failed on an update from node {} (further failures are not " +
+                    "logged)", agent.nodeId, peer.nodeId, ex);
+            }
         }
     }
 

@@ -600,6 +600,71 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
+     * Sets who hears the directory updates peers send (the service directory); see {@link DirectoryListener}.
+     *
+     * @param listener the listener, or null for none (updates are then counted and dropped).
+     */
+    public void directoryListener(final DirectoryListener listener)
+    {
+        agent.directoryListener = listener;
+    }
+
+    /**
+     * Sends this node's directory, or a change to it, to a peer on its control stream: in order with every
+     * earlier update to that peer, split into frames that fit a control message (the parts of a snapshot share its
+     * version). An update for a peer with no session up is dropped: send a snapshot when the next session starts
+     * ({@code NodeConnected}). Any thread.
+     *
+     * @param nodeId   the peer.
+     * @param version  this node's directory version the update brings the peer to.
+     * @param snapshot whether the entries are the whole directory (they replace what the peer holds of this node).
+     * @param entries  services of this node ({@code ServiceId} of this node's id) and actors of this node.
+     * @return false if the peer is not configured or the interconnect's command queue is full (try again).
+     * @throws IllegalArgumentException if an entry names another node's service or actor.
+     */
+    public boolean sendDirectoryUpdate(final int nodeId, final long version, final boolean snapshot,
+        final java.util.List<io.troupe.serialization.wire.DirectoryEntry> entries)
+    {
+        final int own = system.nodeId();
+        for (final io.troupe.serialization.wire.DirectoryEntry entry : entries)
+        {
+            if (entry.service().nodeId() != own || entry.actor().nodeId() != own || entry.actor().isService())
+            {
+                throw new IllegalArgumentException("a directory update of node " + own + " names only its own " +
+                    "services and actors, not " + entry);
+            }
+        }
+        final Peer peer = peers.get(nodeId);
+        if (peer == null)
+        {
+            return false;
+        }
+        final java.util.List<io.troupe.serialization.wire.DirectoryEntry> copy = java.util.List.copyOf(entries);
+        return agent.command(() -> agent.directory.queue(peer, version, snapshot, copy));
+    }
+
+    /**
+     * Directory updates dropped: for a peer with no session, or left waiting when a session ended.
+     *
+     * @return the count.
+     */
+    public long directoryUpdatesDropped()
+    {
+        return agent.directory.updatesDropped.get();
+    }
+
+    /**
+     * Entries of peers' directory updates refused: a service or actor of another node than the sender, or an
+     * operation this build does not know.
+     *
+     * @return the count.
+     */
+    public long directoryEntriesRefused()
+    {
+        return agent.inbound.directoryEntriesRefused.get();
+    }
+
+    /**
      * Inbound streams found stalled: standing at one position, with data received beyond it, for longer than the
      * failure timeout (a hole no retransmission fills, e.g. left by an injected packet of another length). Each
      * ended the session with its peer, which renewed its publications.

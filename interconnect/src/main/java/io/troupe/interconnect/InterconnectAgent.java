@@ -65,6 +65,10 @@ final class InterconnectAgent implements Agent
     /** Times this node renewed its publications to a peer that found a stream of ours stalled. */
     final java.util.concurrent.atomic.AtomicLong publicationsRenewed = new java.util.concurrent.atomic.AtomicLong();
     private final PeerPublications publications;
+    /** Sends the service directory's updates to peers (see {@link Interconnect#sendDirectoryUpdate}). */
+    final DirectorySender directory;
+    /** Hears the peers' directory updates; null until the service directory sets one. */
+    volatile DirectoryListener directoryListener;
     private final StreamStallWatch stallWatch;
     /** Large frames dropped half assembled because the memory quota could not hold them (each ended a session). */
     final java.util.concurrent.atomic.AtomicLong chunkFramesDropped = new java.util.concurrent.atomic.AtomicLong();
@@ -148,6 +152,7 @@ final class InterconnectAgent implements Agent
         this.ackIntervalNs = config.ackInterval().toNanos();
         this.credit = new RemoteCredit(this, system.flow(), config.creditFlushInterval().toNanos());
         this.outbound = new OutboundSender(this);
+        this.directory = new DirectorySender(this, InterconnectConfig.maxMessageLength(config.controlTermLength()));
     }
 
     @Override
@@ -190,6 +195,10 @@ final class InterconnectAgent implements Agent
             {
                 work += outbound.drain(peer);
                 work += sendAcks(peer, nowNs);
+                if (!peer.directoryJobs.isEmpty())
+                {
+                    work += directory.drain(peer);
+                }
                 if (nowNs - peer.nextStallCheckNs >= 0)
                 {
                     work += checkStalls(peer, nowNs);
@@ -302,6 +311,7 @@ final class InterconnectAgent implements Agent
         java.util.Arrays.fill(peer.bulkUntil, 0);
         java.util.Arrays.fill(peer.dataUntil, 0);
         peer.chunkOffset = 0;
+        directory.onSessionLost(peer);
         if (peer.chunks != null)
         {
             peer.chunks.reset();

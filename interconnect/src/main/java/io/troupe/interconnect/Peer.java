@@ -109,6 +109,8 @@ final class Peer
     final StreamStallWatch.State dataStall = new StreamStallWatch.State();
     final StreamStallWatch.State bulkStall = new StreamStallWatch.State();
     long nextStallCheckNs;
+    /** Directory updates waiting for the control publication (see {@link DirectorySender}). */
+    final java.util.ArrayDeque<DirectorySender.Job> directoryJobs = new java.util.ArrayDeque<>();
     /**
      * The peer's last heartbeat in this session, echoed in ours so it can measure the round trip: its
      * {@code sendTimeNs} (the peer's clock; 0: none yet) and when it arrived (our clock).

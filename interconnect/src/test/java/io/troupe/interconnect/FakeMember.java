@@ -138,7 +138,7 @@ final class FakeMember implements AutoCloseable
     {
         final int length = encoder.encodeHeartbeat(out, 0, nodeId, incarnation, System.nanoTime(), ++heartbeats, 0L,
             0L);
-        send(FrameSeal.CONTROL, controlOut, out, length);
+        sendControl(out, length);
     }
 
     /** Sends frames on the data stream, packed as the interconnect packs them (each after its int32 length). */
@@ -148,6 +148,12 @@ final class FakeMember implements AutoCloseable
         packed.putInt(0, length, ByteOrder.LITTLE_ENDIAN);
         packed.putBytes(OutboundBatch.LENGTH_PREFIX, frame, 0, length);
         send(FrameSeal.DATA, dataOut, packed, packed.capacity());
+    }
+
+    /** Sends one frame as one message on the control stream. */
+    void sendControl(final DirectBuffer frame, final int length)
+    {
+        send(FrameSeal.CONTROL, controlOut, frame, length);
     }
 
     /** Sends one frame as one message on the bulk stream. */

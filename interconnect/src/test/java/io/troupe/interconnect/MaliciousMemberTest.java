@@ -130,6 +130,38 @@ class MaliciousMemberTest
         assertThat(one.interconnect.rejectedFrames(FrameRejection.NOT_FOR_THIS_NODE) - before).isEqualTo(2);
     }
 
+    @Test
+    void aMemberMayAnnounceOnlyItsOwnServicesAndActorsInItsOwnSession() throws Exception
+    {
+        final TestCluster.Node one = startRealNodeAndHandshake(64L << 20);
+        final BlockingQueue<DirectoryUpdate> heard = new LinkedBlockingQueue<>();
+        one.interconnect.directoryListener(heard::add);
+        final UnsafeBuffer frame = new UnsafeBuffer(new byte[4096]);
+        final io.troupe.actor.ServiceId own = io.troupe.actor.ServiceId.of(2, "mine");
+        final java.util.List<io.troupe.serialization.wire.DirectoryEntry> entries = java.util.List.of(
+            new io.troupe.serialization.wire.DirectoryEntry(own, ActorId.of(2, 7, 1),
+                io.troupe.serialization.wire.DirectoryOp.REGISTER),
+            new io.troupe.serialization.wire.DirectoryEntry(io.troupe.actor.ServiceId.of(1, "yours"), ActorId.of(2, 8, 1),
+                io.troupe.serialization.wire.DirectoryOp.REGISTER),
+            new io.troupe.serialization.wire.DirectoryEntry(io.troupe.actor.ServiceId.of(2, "elsewhere"),
+                ActorId.of(1, 9, 1), io.troupe.serialization.wire.DirectoryOp.REGISTER));
+
+        int length = member.encoder().encodeDirectoryUpdate(frame, 0, 2, member.incarnation(), 1, true, entries);
+        member.sendControl(frame, length);
+        final DirectoryUpdate update = heard.poll(5, TimeUnit.SECONDS);
+        assertThat(update.entries()).extracting(io.troupe.serialization.wire.DirectoryEntry::service).containsExactly(own);
+        assertThat(one.interconnect.directoryEntriesRefused()).isEqualTo(2);
+
+        final long malformed = one.interconnect.rejectedFrames(FrameRejection.MALFORMED);
+        length = member.encoder().encodeDirectoryUpdate(frame, 0, 2, member.incarnation() + 1, 2, true, entries);
+        member.sendControl(frame, length);
+        length = member.encoder().encodeDirectoryUpdate(frame, 0, 3, member.incarnation(), 3, true, entries);
+        member.sendControl(frame, length);
+        Await.until(() -> one.interconnect.rejectedFrames(FrameRejection.MALFORMED) == malformed + 2,
+            Duration.ofSeconds(5), "another incarnation's and another node's updates refused");
+        assertThat(heard).isEmpty();
+    }
+
     /** The payload of a TEXT event as the test cluster's codec writes it. */
     private static int textPayload(final UnsafeBuffer into, final String text)
     {
