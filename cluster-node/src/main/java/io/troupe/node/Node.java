@@ -4,6 +4,7 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.broker.BrokerCodecs;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.interconnect.Interconnect;
+import io.troupe.registry.ServiceRegistry;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.EventCodecRegistry;
 import org.slf4j.Logger;
@@ -53,6 +54,7 @@ public final class Node implements AutoCloseable
     private final Interconnect interconnect;
     private final RemoteDeadLetters deadLetters;
     private final NodeIdentity identity;
+    private final ServiceRegistry registry;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private boolean closeStarted;
@@ -63,9 +65,11 @@ public final class Node implements AutoCloseable
         final ActorSystem system,
         final Interconnect interconnect,
         final RemoteDeadLetters deadLetters,
-        final NodeIdentity identity)
+        final NodeIdentity identity,
+        final ServiceRegistry registry)
     {
         this.identity = identity;
+        this.registry = registry;
         this.config = config;
         this.system = system;
         this.interconnect = interconnect;
@@ -128,9 +132,10 @@ public final class Node implements AutoCloseable
             throw ex;
         }
         deadLetters.interconnect(interconnect);
+        final ServiceRegistry registry = ServiceRegistry.start(system, interconnect, config.registryConfig());
         LOG.info("node {}: up (incarnation {}, pid {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid());
-        return new Node(config, system, interconnect, deadLetters, identity);
+        return new Node(config, system, interconnect, deadLetters, identity, registry);
     }
 
     /**
@@ -179,6 +184,16 @@ public final class Node implements AutoCloseable
     public ActorSystem system()
     {
         return system;
+    }
+
+    /**
+     * The node's service directory: every node's instances of every name, lookups and subscriptions.
+     *
+     * @return the directory.
+     */
+    public ServiceRegistry registry()
+    {
+        return registry;
     }
 
     /**
@@ -245,6 +260,7 @@ public final class Node implements AutoCloseable
                 NodeConfig.duration(config.shutdownTimeout()));
             drained = system.shutdown(config.shutdownTimeout());
             deadLetters.interconnect(null);
+            registry.close();
             interconnect.close();
             system.close();
             LOG.info("node {}: shut down in {} ms ({}; dead letters {}, Undelivered(SHUTDOWN) sent to other nodes {}, " +

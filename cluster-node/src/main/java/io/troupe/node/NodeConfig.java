@@ -36,6 +36,7 @@ public final class NodeConfig
     private final MemoryQuotaConfig memoryQuota;
     private final FlowSettings flow;
     private final Duration shutdownTimeout;
+    private final int registryCapacity;
 
     NodeConfig(
         final String source,
@@ -46,8 +47,10 @@ public final class NodeConfig
         final List<PoolConfig> pools,
         final MemoryQuotaConfig memoryQuota,
         final FlowSettings flow,
-        final Duration shutdownTimeout)
+        final Duration shutdownTimeout,
+        final int registryCapacity)
     {
+        this.registryCapacity = registryCapacity;
         this.source = source;
         this.nodeId = nodeId;
         this.dataDir = dataDir;
@@ -99,6 +102,16 @@ public final class NodeConfig
     public static NodeConfig from(final Config config, final String source)
     {
         return NodeConfigMapper.map(config, NodeConfigLoader.reference(), source);
+    }
+
+    /**
+     * The service directory's settings ({@code troupe.registry}).
+     *
+     * @return a new config.
+     */
+    public io.troupe.registry.RegistryConfig registryConfig()
+    {
+        return new io.troupe.registry.RegistryConfig().capacity(registryCapacity);
     }
 
     /**

@@ -49,6 +49,7 @@ final class NodeConfigMapper
     static final String CLUSTER_SECRET_FILE = "troupe.cluster-secret-file";
     static final String DATA_DIR = "troupe.data-dir";
     static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
+    static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
     static final String BIND_HOST = "troupe.bind.host";
     static final String BIND_PORT = "troupe.bind.port";
     static final String PEERS = "troupe.peers";
@@ -179,15 +180,29 @@ final class NodeConfigMapper
         final NodeConfig.FlowSettings flow = new NodeConfig.FlowSettings(
             in.bool(FLOW_ENABLED), credit(FLOW_THRESHOLD), credit(FLOW_FLUSH_BOUND), shadowIdleTimeout());
         final Duration shutdownTimeout = in.duration(SHUTDOWN_TIMEOUT);
+        final io.troupe.registry.RegistryConfig registry = registry();
         final Path dataDir = dataDir(nodeId);
 
         checkInterconnect(interconnect, nodeId, secretKey);
         final String secretOrigin = CLUSTER_SECRET.equals(secretKey) ? CLUSTER_SECRET :
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
-            source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, flow, shutdownTimeout);
+            source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, flow, shutdownTimeout,
+            registry.capacity());
         checkActorSystem(node.actorSystemConfig());
         return node;
+    }
+
+    private io.troupe.registry.RegistryConfig registry()
+    {
+        try
+        {
+            return new io.troupe.registry.RegistryConfig().capacity(in.integer(REGISTRY_CAPACITY));
+        }
+        catch (final ConfigurationException ex)
+        {
+            throw in.invalid(REGISTRY_CAPACITY, ex.getMessage(), ex);
+        }
     }
 
     private int nodeId()

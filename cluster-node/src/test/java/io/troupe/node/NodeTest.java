@@ -78,6 +78,24 @@ class NodeTest
     }
 
     @Test
+    void aServiceRegisteredOnOneNodeIsFoundOnTheOtherThroughItsDirectory() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        final Node one = start(cluster, 1);
+        final Node two = start(cluster, 2);
+        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        final ServiceId greeter = ServiceId.of(0, "greeter");
+        final ActorId actor = one.system().register((ctx, envelope) -> ctx.reply(envelope.event()));
+
+        final io.troupe.registry.ServiceInstance instance = one.registry().register(greeter, actor);
+        Await.until(() -> two.registry().lookup(greeter).contains(instance), CONNECT, "node 2 sees node 1's instance");
+        assertThat(instance.incarnation()).isEqualTo(one.identity().incarnation());
+        final Object answer = two.system().ask(two.registry().pickLocalFirst(greeter).orElseThrow().service(),
+            new TestEvents.Note("hello"), TestEvents.NOTE, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+        assertThat(answer).isEqualTo(new TestEvents.Note("hello"));
+    }
+
+    @Test
     void aRestartInTheSameDataDirectoryIsTheNextIncarnationAndItsPeerSeesTheNewOne()
     {
         final LocalCluster cluster = LocalCluster.create(dir, 2);

@@ -47,11 +47,13 @@ public final class ArchitectureRules
         BROKER("io.troupe.broker", SERIALIZATION, ACTOR, MEMQUOTA),
         /** The transport between nodes. */
         INTERCONNECT("io.troupe.interconnect", SERIALIZATION, ACTOR, MEMQUOTA),
+        /** The cluster-wide service directory, on the transport. */
+        REGISTRY("io.troupe.registry", INTERCONNECT, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The node: everything above, and the node command's entry points. */
-        NODE("io.troupe.node", new String[] {"io.troupe.node.Main", "io.troupe.node.NodeCommand"}, INTERCONNECT,
-            BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
+        NODE("io.troupe.node", new String[] {"io.troupe.node.Main", "io.troupe.node.NodeCommand"}, REGISTRY,
+            INTERCONNECT, BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The samples: programs with a main each, so they may print. */
-        SAMPLES("io.troupe.samples", new String[] {"io.troupe.samples.."}, NODE, INTERCONNECT, BROKER,
+        SAMPLES("io.troupe.samples", new String[] {"io.troupe.samples.."}, NODE, REGISTRY, INTERCONNECT, BROKER,
             SERIALIZATION, ACTOR, MEMQUOTA),
         /** The test toolbox: no Troupe module. */
         TESTING("io.troupe.testing");

@@ -1,0 +1,50 @@
+package io.troupe.registry;
+
+import io.troupe.memquota.ConfigurationException;
+
+/**
+ * Settings of a node's service directory.
+ */
+public final class RegistryConfig
+{
+    /** Default {@link #capacity()}. */
+    public static final int DEFAULT_CAPACITY = 65_536;
+
+    private int capacity = DEFAULT_CAPACITY;
+
+    /**
+     * Defaults.
+     */
+    public RegistryConfig()
+    {
+    }
+
+    /**
+     * Most instances the directory holds, of this node and all others together. Registering beyond it fails
+     * with an {@link IllegalStateException}; a peer's entries beyond it are refused and counted.
+     *
+     * @param value 1..16,777,216.
+     * @return this.
+     * @throws ConfigurationException if out of range.
+     */
+    public RegistryConfig capacity(final int value)
+    {
+        if (value < 1 || value > 1 << 24)
+        {
+            throw new ConfigurationException("registry.capacity", value, "1..16777216",
+                "registry setting capacity = " + value + " is invalid: allowed 1..16777216");
+        }
+        this.capacity = value;
+        return this;
+    }
+
+    /**
+     * Most instances the directory holds.
+     *
+     * @return the value.
+     */
+    public int capacity()
+    {
+        return capacity;
+    }
+}
