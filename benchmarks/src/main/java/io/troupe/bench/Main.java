@@ -20,7 +20,8 @@ public final class Main
     private static final List<Workload> WORKLOADS =
         List.of(new PingPongWorkload(), new FanInWorkload(), new SpawnWorkload(), new MemQuotaFloodWorkload(),
             new BrokerMatchWorkload(), new BrokerOverloadWorkload(), new RemoteThroughputWorkload(),
-            new RemoteRttWorkload(), new RemotePeerWorkload(), new FlowOverheadWorkload(), new FlowFloodWorkload());
+            new RemoteRttWorkload(), new RemotePeerWorkload(), new FlowOverheadWorkload(), new FlowFloodWorkload(),
+            new RegistryConvergenceWorkload());
 
     private Main()
     {

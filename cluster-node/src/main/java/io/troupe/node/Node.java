@@ -120,19 +120,28 @@ public final class Node implements AutoCloseable
         final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters);
         final ActorSystem system = ActorSystem.start(systemConfig);
         final Interconnect interconnect;
+        final io.troupe.registry.RegistryConfig registryConfig = config.registryConfig();
+        io.troupe.registry.DirectoryReplica replica = null;
         try
         {
+            // the replica before the interconnect: the node announces itself only once it can serve lookups
+            replica = registryConfig.replicaDirectory() == null ? null : io.troupe.registry.DirectoryReplica.open(
+                registryConfig.replicaDirectory(), config.nodeId(), identity.incarnation(), registryConfig.capacity());
             setup.accept(system);
             interconnect = Interconnect.start(system, config.interconnectConfig().incarnation(identity.incarnation()),
                 codecs);
         }
         catch (final RuntimeException ex)
         {
+            if (replica != null)
+            {
+                replica.close();
+            }
             system.shutdown(Duration.ZERO);
             throw ex;
         }
         deadLetters.interconnect(interconnect);
-        final ServiceRegistry registry = ServiceRegistry.start(system, interconnect, config.registryConfig());
+        final ServiceRegistry registry = ServiceRegistry.start(system, interconnect, registryConfig, replica);
         LOG.info("node {}: up (incarnation {}, pid {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid());
         return new Node(config, system, interconnect, deadLetters, identity, registry);
@@ -184,6 +193,19 @@ public final class Node implements AutoCloseable
     public ActorSystem system()
     {
         return system;
+    }
+
+    /** Closes the directory and its replica; a failure there is logged, never stops the rest of the shutdown. */
+    private void closeRegistry()
+    {
+        try
+        {
+            registry.close();
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.warn("node {}: closing the service directory failed", nodeId(), ex);
+        }
     }
 
     /**
@@ -260,8 +282,8 @@ public final class Node implements AutoCloseable
                 NodeConfig.duration(config.shutdownTimeout()));
             drained = system.shutdown(config.shutdownTimeout());
             deadLetters.interconnect(null);
-            registry.close();
-            interconnect.close();
+            interconnect.close(); // the goodbye first: peers see the node go at once
+            closeRegistry();
             system.close();
             LOG.info("node {}: shut down in {} ms ({}; dead letters {}, Undelivered(SHUTDOWN) sent to other nodes {}, " +
                 "not sent {})", nodeId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),

@@ -37,6 +37,7 @@ public final class NodeConfig
     private final FlowSettings flow;
     private final Duration shutdownTimeout;
     private final int registryCapacity;
+    private final boolean registryReplica;
 
     NodeConfig(
         final String source,
@@ -48,9 +49,11 @@ public final class NodeConfig
         final MemoryQuotaConfig memoryQuota,
         final FlowSettings flow,
         final Duration shutdownTimeout,
-        final int registryCapacity)
+        final int registryCapacity,
+        final boolean registryReplica)
     {
         this.registryCapacity = registryCapacity;
+        this.registryReplica = registryReplica;
         this.source = source;
         this.nodeId = nodeId;
         this.dataDir = dataDir;
@@ -111,7 +114,8 @@ public final class NodeConfig
      */
     public io.troupe.registry.RegistryConfig registryConfig()
     {
-        return new io.troupe.registry.RegistryConfig().capacity(registryCapacity);
+        return new io.troupe.registry.RegistryConfig().capacity(registryCapacity)
+            .replicaDirectory(registryReplica ? dataDir : null);
     }
 
     /**

@@ -50,6 +50,7 @@ final class NodeConfigMapper
     static final String DATA_DIR = "troupe.data-dir";
     static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
     static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
+    static final String REGISTRY_REPLICA = "troupe.registry.replica";
     static final String BIND_HOST = "troupe.bind.host";
     static final String BIND_PORT = "troupe.bind.port";
     static final String PEERS = "troupe.peers";
@@ -188,7 +189,7 @@ final class NodeConfigMapper
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, flow, shutdownTimeout,
-            registry.capacity());
+            registry.capacity(), in.bool(REGISTRY_REPLICA));
         checkActorSystem(node.actorSystemConfig());
         return node;
     }

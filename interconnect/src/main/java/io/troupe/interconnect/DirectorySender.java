@@ -2,7 +2,6 @@ package io.troupe.interconnect;
 
 import io.troupe.serialization.wire.DirectoryEntry;
 import io.troupe.serialization.wire.WireFormat;
-import io.troupe.serialization.internal.sbe.DirectoryUpdateEncoder;
 
 import java.util.List;
 
@@ -42,10 +41,8 @@ final class DirectorySender
     DirectorySender(final InterconnectAgent agent, final int controlMessageLimit)
     {
         this.agent = agent;
-        final int room = controlMessageLimit - FrameSeal.OVERHEAD - WireFormat.HEADER_LENGTH -
-            DirectoryUpdateEncoder.BLOCK_LENGTH - WireFormat.GROUP_HEADER_LENGTH;
-        this.entriesPerFrame = Math.max(1, Math.min(WireFormat.MAX_GROUP_ENTRIES,
-            room / DirectoryUpdateEncoder.EntriesEncoder.sbeBlockLength()));
+        final int room = controlMessageLimit - FrameSeal.OVERHEAD - WireFormat.DIRECTORY_UPDATE_EMPTY_LENGTH;
+        this.entriesPerFrame = Math.max(1, Math.min(WireFormat.MAX_GROUP_ENTRIES, room / WireFormat.DIRECTORY_ENTRY_LENGTH));
     }
 
     /** Queues an update for a peer; dropped (and counted) if no session is up. */

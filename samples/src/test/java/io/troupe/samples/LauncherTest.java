@@ -68,8 +68,9 @@ class LauncherTest
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
-            "-Djava.io.tmpdir=" + dir,
-            "-cp", System.getProperty("java.class.path"),
+            "-Djava.io.tmpdir=" + dir));
+        command.addAll(io.troupe.registry.ReplicaLayout.JVM_FLAGS); // as the launcher and the jar's manifest give
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
             Launcher.class.getName(), "demo", "--seconds", "1", "--pairs", "2"));
         final Path output = dir.resolve("demo.out");
         final Process demo = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();

@@ -51,6 +51,8 @@ final class Directory
     private final long incarnation;
     private final int capacity;
     private final Replicator replicator;
+    /** The shared-memory replica, or null. */
+    private final DirectoryReplica replica;
     /** Live instances by name (the name on node 0), every node's. */
     private final ConcurrentHashMap<ServiceId, ServiceInstance[]> byName = new ConcurrentHashMap<>();
     /** Actors of this node that serve a name: a pass-away is looked up here before it bothers the actor. */
@@ -70,13 +72,23 @@ final class Directory
     private int size;
     private ActorId notifier = ActorId.NONE;
 
-    Directory(final ActorSystem system, final long incarnation, final int capacity, final Replicator replicator)
+    Directory(final ActorSystem system, final long incarnation, final int capacity, final Replicator replicator,
+        final DirectoryReplica replica)
     {
+        this.replica = replica;
         this.system = system;
         this.nodeId = system.nodeId();
         this.incarnation = incarnation;
         this.capacity = capacity;
         this.replicator = replicator;
+    }
+
+    synchronized void closeReplica()
+    {
+        if (replica != null)
+        {
+            replica.close();
+        }
     }
 
     synchronized void notifier(final ActorId actor)
@@ -352,6 +364,10 @@ final class Directory
         final ServiceInstance[] after = Arrays.copyOf(before, before.length + 1);
         after[before.length] = instance;
         byName.put(key, after);
+        if (replica != null)
+        {
+            replica.put(key, after);
+        }
         size++;
         tell(key, instance, true);
     }
@@ -377,16 +393,20 @@ final class Directory
         {
             return;
         }
-        if (before.length == 1)
+        final ServiceInstance[] after = new ServiceInstance[before.length - 1];
+        System.arraycopy(before, 0, after, 0, at);
+        System.arraycopy(before, at + 1, after, at, before.length - at - 1);
+        if (after.length == 0)
         {
             byName.remove(key);
         }
         else
         {
-            final ServiceInstance[] after = new ServiceInstance[before.length - 1];
-            System.arraycopy(before, 0, after, 0, at);
-            System.arraycopy(before, at + 1, after, at, before.length - at - 1);
             byName.put(key, after);
+        }
+        if (replica != null)
+        {
+            replica.put(key, after);
         }
         size--;
         tell(key, before[at], false);

@@ -76,7 +76,6 @@ final class DirectoryActor implements Behavior
         }
         else if (event instanceof Start start)
         {
-            directory.notifier(ctx.self());
             for (final int peer : start.peers())
             {
                 ctx.subscribeToNode(peer);

@@ -11,6 +11,7 @@ public final class RegistryConfig
     public static final int DEFAULT_CAPACITY = 65_536;
 
     private int capacity = DEFAULT_CAPACITY;
+    private java.nio.file.Path replicaDirectory;
 
     /**
      * Defaults.
@@ -46,5 +47,28 @@ public final class RegistryConfig
     public int capacity()
     {
         return capacity;
+    }
+
+    /**
+     * Where the directory keeps its replica ({@link ReplicaLayout#FILE_NAME}) for other processes on the host: the
+     * node's data directory. Null, the default, keeps none.
+     *
+     * @param directory an existing directory, or null.
+     * @return this.
+     */
+    public RegistryConfig replicaDirectory(final java.nio.file.Path directory)
+    {
+        this.replicaDirectory = directory;
+        return this;
+    }
+
+    /**
+     * Where the replica is kept, or null for none.
+     *
+     * @return the directory.
+     */
+    public java.nio.file.Path replicaDirectory()
+    {
+        return replicaDirectory;
     }
 }

@@ -43,15 +43,20 @@ public final class ServiceRegistry implements AutoCloseable
     private final ActorId actor;
     private final AutoCloseable passAways;
     private final AtomicInteger roundRobin = new AtomicInteger();
+    private final DirectoryReplica replica;
 
-    private ServiceRegistry(final ActorSystem system, final Interconnect interconnect, final RegistryConfig config)
+    private ServiceRegistry(final ActorSystem system, final Interconnect interconnect, final RegistryConfig config,
+        final DirectoryReplica replica)
     {
         this.system = system;
         this.interconnect = interconnect;
         final long incarnation = interconnect == null ? 0 : interconnect.incarnation();
+        this.replica = replica != null || config.replicaDirectory() == null ? replica :
+            DirectoryReplica.open(config.replicaDirectory(), system.nodeId(), incarnation, config.capacity());
         this.directory = new Directory(system, incarnation, config.capacity(),
-            interconnect == null ? null : interconnect::sendDirectoryUpdate);
+            interconnect == null ? null : interconnect::sendDirectoryUpdate, this.replica);
         this.actor = system.register(new DirectoryActor(directory));
+        directory.notifier(actor); // notices go tracked from the first one: a gone subscriber is always found out
         this.passAways = system.onPassAway(gone ->
         {
             if (directory.servesAName(gone))
@@ -85,9 +90,24 @@ public final class ServiceRegistry implements AutoCloseable
     public static ServiceRegistry start(final ActorSystem system, final Interconnect interconnect,
         final RegistryConfig config)
     {
+        return start(system, interconnect, config, null);
+    }
+
+    /**
+     * Starts a node's directory with a replica the node opened before it started its interconnect.
+     *
+     * @param system       the node's actor system.
+     * @param interconnect the node's interconnect, or null.
+     * @param config       the settings.
+     * @param replica      the replica, or null to open the one {@code config} names, if any.
+     * @return the directory; closing it closes the replica.
+     */
+    public static ServiceRegistry start(final ActorSystem system, final Interconnect interconnect,
+        final RegistryConfig config, final DirectoryReplica replica)
+    {
         Objects.requireNonNull(system, "system");
         Objects.requireNonNull(config, "config");
-        return new ServiceRegistry(system, interconnect, config);
+        return new ServiceRegistry(system, interconnect, config, replica);
     }
 
     /**
@@ -259,6 +279,16 @@ public final class ServiceRegistry implements AutoCloseable
     }
 
     /**
+     * Whether a replica file that could not be used (damaged, of another layout) was moved aside at start.
+     *
+     * @return true if one was.
+     */
+    public boolean replicaSetAside()
+    {
+        return replica != null && replica.setAside();
+    }
+
+    /**
      * The directory's actor (the sender of its notices).
      *
      * @return the id.
@@ -283,6 +313,10 @@ public final class ServiceRegistry implements AutoCloseable
         catch (final Exception ex)
         {
             throw new IllegalStateException("cannot stop hearing pass-aways", ex);
+        }
+        finally
+        {
+            directory.closeReplica();
         }
     }
 }

@@ -68,6 +68,11 @@ public final class WireFormat
     public static final int CHUNK = ChunkDecoder.TEMPLATE_ID;
     /** Bytes a chunk frame adds to the slice it carries. */
     public static final int CHUNK_OVERHEAD = HEADER_LENGTH + ChunkDecoder.BLOCK_LENGTH + VAR_DATA_HEADER_LENGTH;
+    /** Bytes of a directory update frame with no entries. */
+    public static final int DIRECTORY_UPDATE_EMPTY_LENGTH =
+        HEADER_LENGTH + DirectoryUpdateDecoder.BLOCK_LENGTH + GROUP_HEADER_LENGTH;
+    /** Bytes each entry adds to a directory update frame. */
+    public static final int DIRECTORY_ENTRY_LENGTH = DirectoryUpdateDecoder.EntriesDecoder.sbeBlockLength();
     /** First template id reserved for the client protocol (connect, lookup, send, reply). */
     public static final int CLIENT_TEMPLATES_FIRST = 64;
     /** Last template id reserved for the client protocol. */
