@@ -62,13 +62,25 @@ class NodeTest
         return node;
     }
 
-    @Test
-    void aNodeStartsFromItsConfigWithItsServicesAndDataDirAndTalksToItsPeer() throws Exception
+    /** The local cluster {@link #twoConnected} made. */
+    private LocalCluster cluster;
+
+    /** Nodes 1 and 2 of a local cluster in this JVM ({@link #cluster}), with their sessions up. */
+    private Node[] twoConnected()
     {
-        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        cluster = LocalCluster.create(dir, 2);
         final Node one = start(cluster, 1);
         final Node two = start(cluster, 2);
         Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        return new Node[] {one, two};
+    }
+
+    @Test
+    void aNodeStartsFromItsConfigWithItsServicesAndDataDirAndTalksToItsPeer() throws Exception
+    {
+        final Node[] pair = twoConnected();
+        final Node one = pair[0];
+        final Node two = pair[1];
 
         assertThat(one.config().dataDir()).isDirectory();
         assertThat(cluster.aeronDir(1)).isDirectory();
@@ -80,10 +92,9 @@ class NodeTest
     @Test
     void aServiceRegisteredOnOneNodeIsFoundOnTheOtherThroughItsDirectory() throws Exception
     {
-        final LocalCluster cluster = LocalCluster.create(dir, 2);
-        final Node one = start(cluster, 1);
-        final Node two = start(cluster, 2);
-        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        final Node[] pair = twoConnected();
+        final Node one = pair[0];
+        final Node two = pair[1];
         final ServiceId greeter = ServiceId.of(0, "greeter");
         final ActorId actor = one.system().register((ctx, envelope) -> ctx.reply(envelope.event()));
 
@@ -120,10 +131,9 @@ class NodeTest
     @Test
     void closeSaysGoodbyeSoThePeerSeesTheDepartureAtOnceRemovesTheAeronDirAndRunsOnce() throws Exception
     {
-        final LocalCluster cluster = LocalCluster.create(dir, 2);
-        final Node one = start(cluster, 1);
-        final Node two = start(cluster, 2);
-        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        final Node[] pair = twoConnected();
+        final Node one = pair[0];
+        final Node two = pair[1];
         final BlockingQueue<Object> sightings = new LinkedBlockingQueue<>();
         final ActorId watcher = one.system().register((ctx, envelope) ->
         {
