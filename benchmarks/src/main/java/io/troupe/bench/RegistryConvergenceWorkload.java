@@ -12,7 +12,6 @@ import io.troupe.registry.RegistryConfig;
 import io.troupe.registry.ServiceRegistry;
 import io.troupe.registry.ServiceUp;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -33,7 +32,6 @@ final class RegistryConvergenceWorkload implements Workload
     private static final String NAMES = "names";
     private static final long DEFAULT_NAMES = 10_000;
     private static final int WARMUP_NAMES = 1_000;
-    private static final byte[] SECRET = "troupe benchmark cluster secret!".getBytes(StandardCharsets.US_ASCII);
 
     @Override
     public String name()
@@ -68,7 +66,7 @@ final class RegistryConvergenceWorkload implements Workload
             {
                 systems[i] = BenchSystems.start(1, i + 1);
                 final InterconnectConfig config = new InterconnectConfig().clusterId("bench-registry")
-                    .clusterSecret(SECRET).bindHost(RemoteNodes.HOST).bindPort(ports[i]).idleMode(IdleMode.BACKOFF);
+                    .clusterSecret(RemoteNodes.SECRET).bindHost(RemoteNodes.HOST).bindPort(ports[i]).idleMode(IdleMode.BACKOFF);
                 for (int j = 0; j < 3; j++)
                 {
                     if (j != i)

@@ -47,7 +47,8 @@ final class RemoteNodes
     /** Pool threads per node unless {@code --threads} says otherwise: two JVMs share the 2 cores. */
     static final int DEFAULT_THREADS = 1;
 
-    private static final byte[] SECRET = "troupe benchmark cluster secret!".getBytes(StandardCharsets.US_ASCII);
+    /** The cluster secret of every benchmark cluster. */
+    static final byte[] SECRET = "troupe benchmark cluster secret!".getBytes(StandardCharsets.US_ASCII);
     private static final long POLL_MS = 10;
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
 

@@ -6,7 +6,6 @@ import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
-import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
@@ -52,8 +51,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
     /** Actors one peer's {@code NodeConnected}/{@code NodeDisconnected} may be told to at most. */
     public static final int MAX_SUBSCRIBERS_PER_PEER = 65_536;
-    /** A media driver whose heartbeat is younger than this is alive: its directory is not replaced. */
-    private static final long LIVE_DRIVER_MS = 250;
     /** The longest close() waits for the media driver to put the goodbyes on the wire. */
     private static final long GOODBYE_SEND_LIMIT_NS = 500_000_000L;
     /** Each sending thread's encoder and the buffer it wraps around each frame's bytes. */
@@ -207,35 +204,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         {
             if (config.embeddedDriver())
             {
-                // the driver deletes and makes its directory again: only if it is missing, empty or a node's in
-                // which no driver is alive (one killed a moment ago is not: its heartbeat stopped)
-                final java.nio.file.Path aeronDir = java.nio.file.Path.of(config.aeronDir());
-                PrivateDirectory.checkReplaceable(aeronDir, "Aeron directory");
-                if (PrivateDirectory.isMarked(aeronDir) &&
-                    io.aeron.CommonContext.isDriverActive(aeronDir.toFile(), LIVE_DRIVER_MS, message -> { }))
-                {
-                    throw new IllegalStateException("a media driver is running in " + aeronDir + ": is another node " +
-                        "using this Aeron directory? Give each node a directory of its own (troupe.transport.aeron-dir)");
-                }
-                driver = MediaDriver.launch(new MediaDriver.Context()
-                    .aeronDirectoryName(config.aeronDir())
-                    .threadingMode(config.driverOnAgentThread() ? ThreadingMode.INVOKER : ThreadingMode.SHARED)
-                    .asyncExecutorEnabled(!config.driverOnAgentThread())
-                    .sharedIdleStrategy(config.idleMode() == IdleMode.SPIN ?
-                        new BusySpinIdleStrategy() : new AgentIdle())
-                    .dirDeleteOnStart(true)
-                    .dirDeleteOnShutdown(false) // closeDriver deletes it, if still marked as the node's
-                    .termBufferSparseFile(true)
-                    .publicationTermBufferLength(config.dataTermLength())
-                    .ipcTermBufferLength(64 * 1024)
-                    .mtuLength(config.mtuLength())
-                    .receiveChannelEndpointSupplier((udpChannel, dispatcher, status, context) ->
-                        new GuardedReceiveEndpoint(udpChannel, dispatcher, status, context, guard))
-                    .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": media driver")));
-            }
-            if (driver != null)
-            {
-                PrivateDirectory.claim(java.nio.file.Path.of(config.aeronDir()), "Aeron directory");
+                driver = EmbeddedDriver.launch(config, system.nodeId(), guard);
             }
             final AgentInvoker driverInvoker = driver == null ? null : driver.sharedAgentInvoker();
             aeron = Aeron.connect(new Aeron.Context()
@@ -262,11 +231,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietCloseAll(aeron, driver);
-            if (driver != null)
-            {
-                PrivateDirectory.deleteIfMarked(java.nio.file.Path.of(config.aeronDir()));
-            }
+            EmbeddedDriver.close(aeron, driver, config);
             throw ex;
         }
     }
@@ -751,7 +716,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         for (final Peer peer : agent.peers)
         {
             final long goodbyePosition = peer.goodbyePosition;
-            final int counterId = goodbyePosition > 0 ? senderPositionCounter(peer.control.registrationId()) : -1;
+            final int counterId = goodbyePosition > 0 ? StreamCounters.find(aeron.countersReader(),
+                AeronCounters.DRIVER_SENDER_POSITION_TYPE_ID, peer.control.registrationId()) : -1;
             while (counterId >= 0 && aeron.countersReader().getCounterValue(counterId) < goodbyePosition &&
                 System.nanoTime() - deadlineNs < 0)
             {
@@ -770,20 +736,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 }
             }
         }
-    }
-
-    private int senderPositionCounter(final long registrationId)
-    {
-        final int[] found = {-1};
-        aeron.countersReader().forEach((counterId, typeId, key, label) ->
-        {
-            // stream counters begin with the registration id of the publication they belong to
-            if (typeId == AeronCounters.DRIVER_SENDER_POSITION_TYPE_ID && key.getLong(0) == registrationId)
-            {
-                found[0] = counterId;
-            }
-        });
-        return found[0];
     }
 
     /**
@@ -837,11 +789,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /** Closes Aeron and the embedded driver, and deletes the driver's directory, which the node made. */
     private void closeDriver()
     {
-        CloseHelper.quietCloseAll(aeron, driver);
-        if (driver != null)
-        {
-            PrivateDirectory.deleteIfMarked(java.nio.file.Path.of(config.aeronDir()));
-        }
+        EmbeddedDriver.close(aeron, driver, config);
     }
 
     /**

@@ -36,8 +36,6 @@ final class StreamStallWatch
         }
     }
 
-    private static final int KEY_REGISTRATION_ID = 0;
-
     private final CountersReader counters;
     private final long timeoutNs;
 
@@ -72,7 +70,7 @@ final class StreamStallWatch
         if (image.correlationId() != state.imageId)
         {
             state.imageId = image.correlationId();
-            state.hwmCounterId = findHighWaterMark(state.imageId);
+            state.hwmCounterId = StreamCounters.find(counters, AeronCounters.DRIVER_RECEIVER_HWM_TYPE_ID, state.imageId);
             state.position = position;
             state.sinceNs = nowNs;
             return null;
@@ -98,27 +96,11 @@ final class StreamStallWatch
     private long highWaterMark(final State state)
     {
         final int id = state.hwmCounterId;
-        if (id == CountersReader.NULL_COUNTER_ID || counters.getCounterState(id) != CountersReader.RECORD_ALLOCATED ||
-            counters.getCounterTypeId(id) != AeronCounters.DRIVER_RECEIVER_HWM_TYPE_ID ||
-            counters.metaDataBuffer().getLong(CountersReader.metaDataOffset(id) + CountersReader.KEY_OFFSET +
-                KEY_REGISTRATION_ID) != state.imageId)
+        if (!StreamCounters.belongs(counters, id, AeronCounters.DRIVER_RECEIVER_HWM_TYPE_ID, state.imageId))
         {
             state.hwmCounterId = CountersReader.NULL_COUNTER_ID;
             return -1;
         }
         return counters.getCounterValue(id);
-    }
-
-    private int findHighWaterMark(final long imageId)
-    {
-        final int[] found = {CountersReader.NULL_COUNTER_ID};
-        counters.forEach((counterId, typeId, key, label) ->
-        {
-            if (typeId == AeronCounters.DRIVER_RECEIVER_HWM_TYPE_ID && key.getLong(KEY_REGISTRATION_ID) == imageId)
-            {
-                found[0] = counterId;
-            }
-        });
-        return found[0];
     }
 }

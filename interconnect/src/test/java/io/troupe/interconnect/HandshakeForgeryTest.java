@@ -9,7 +9,7 @@ import io.troupe.serialization.wire.Handshake;
 import io.troupe.serialization.wire.HandshakePhase;
 import io.troupe.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -33,21 +33,13 @@ class HandshakeForgeryTest
 {
     private static final Duration CONNECT = Duration.ofSeconds(15);
 
+    @AutoClose
     private final TestCluster cluster = TestCluster.of(2);
     private final Random random = new Random(18);
     private final FrameEncoder encoder = new FrameEncoder();
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[8192]);
+    @AutoClose
     private RogueAeron rogue;
-
-    @AfterEach
-    void tearDown()
-    {
-        cluster.close();
-        if (rogue != null)
-        {
-            rogue.close();
-        }
-    }
 
     @Test
     void forgedHellosRefusesAndStaleStepsLeaveAnEstablishedSessionAlone() throws Exception

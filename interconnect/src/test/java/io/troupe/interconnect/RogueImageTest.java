@@ -4,7 +4,7 @@ import io.aeron.Publication;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.testing.Await;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -30,18 +30,10 @@ class RogueImageTest
     /** Long enough for a publisher's SETUPs (every 100 ms or so) to be answered if they were going to be. */
     private static final Duration QUIET = Duration.ofSeconds(1);
 
+    @AutoClose
     private final TestCluster cluster = TestCluster.of(2);
+    @AutoClose
     private RogueAeron rogue;
-
-    @AfterEach
-    void tearDown()
-    {
-        cluster.close();
-        if (rogue != null)
-        {
-            rogue.close();
-        }
-    }
 
     @Test
     void publishersThatAreNotPeersGetNoImagesBeyondWhatTheControlStreamAllows() throws Exception

@@ -1,0 +1,80 @@
+package io.troupe.interconnect;
+
+import io.aeron.Aeron;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+
+/**
+ * The node's embedded media driver: launched in a directory that is the node's own (missing, empty, or marked and
+ * with no driver alive in it), with images bounded by the {@link ImageGuard}, and its directory deleted when it
+ * closes if it is still marked as the node's.
+ */
+final class EmbeddedDriver
+{
+    private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
+    /** A driver whose heartbeat is younger than this is alive: its directory is not ours to replace. */
+    private static final long LIVE_DRIVER_MS = 250;
+
+    private EmbeddedDriver()
+    {
+    }
+
+    /**
+     * Launches the driver in the config's Aeron directory and marks the directory as the node's.
+     *
+     * @throws IllegalStateException if a driver is alive in the directory, or it is not the node's to replace.
+     */
+    static MediaDriver launch(final InterconnectConfig config, final int nodeId, final ImageGuard guard)
+    {
+        // the driver deletes and makes its directory again: only if it is missing, empty or a node's in which no
+        // driver is alive (one killed a moment ago is not: its heartbeat stopped)
+        final Path aeronDir = Path.of(config.aeronDir());
+        PrivateDirectory.checkReplaceable(aeronDir, "Aeron directory");
+        if (PrivateDirectory.isMarked(aeronDir) &&
+            io.aeron.CommonContext.isDriverActive(aeronDir.toFile(), LIVE_DRIVER_MS, message -> { }))
+        {
+            throw new IllegalStateException("a media driver is running in " + aeronDir + ": is another node " +
+                "using this Aeron directory? Give each node a directory of its own (troupe.transport.aeron-dir)");
+        }
+        final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
+            .aeronDirectoryName(config.aeronDir())
+            .threadingMode(config.driverOnAgentThread() ? ThreadingMode.INVOKER : ThreadingMode.SHARED)
+            .asyncExecutorEnabled(!config.driverOnAgentThread())
+            .sharedIdleStrategy(config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : new AgentIdle())
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(false) // close deletes it, if still marked as the node's
+            .termBufferSparseFile(true)
+            .publicationTermBufferLength(config.dataTermLength())
+            .ipcTermBufferLength(64 * 1024)
+            .mtuLength(config.mtuLength())
+            .receiveChannelEndpointSupplier((udpChannel, dispatcher, status, context) ->
+                new GuardedReceiveEndpoint(udpChannel, dispatcher, status, context, guard))
+            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": media driver")));
+        try
+        {
+            PrivateDirectory.claim(aeronDir, "Aeron directory");
+        }
+        catch (final RuntimeException ex)
+        {
+            close(null, driver, config);
+            throw ex;
+        }
+        return driver;
+    }
+
+    /** Closes the Aeron client and the driver (either may be null) and deletes the driver's directory if marked. */
+    static void close(final Aeron aeron, final MediaDriver driver, final InterconnectConfig config)
+    {
+        CloseHelper.quietCloseAll(aeron, driver);
+        if (driver != null)
+        {
+            PrivateDirectory.deleteIfMarked(Path.of(config.aeronDir()));
+        }
+    }
+}
