@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.serialization.wire.DirectoryEntry;
 import io.troupe.serialization.wire.WireFormat;
 

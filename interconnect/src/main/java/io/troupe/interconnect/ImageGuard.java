@@ -18,6 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <li>while its source address holds fewer images on that stream than two per peer configured at that address
  *     (a restarting peer briefly has two) plus {@link #SPARE_IMAGES}; an address where no peer is configured gets
  *     the spare ones only.</li>
+ * <li>or, on a client stream ({@link InterconnectConfig#clientImagesPerAddress} above 0), with a term length no longer
+ *     than {@link InterconnectConfig#clientTermLength} while its source address holds fewer images on that stream
+ *     than {@code clientImagesPerAddress};</li>
  * </ul>
  * What a rogue publisher can make a node hold is thus bounded by the addresses it can send from, and it never
  * gets a frame read: the frames of a session no handshake set up are dropped unopened. (An image is not made to
@@ -60,6 +63,18 @@ final class ImageGuard
         return 2 * peersByAddress.getOrDefault(address, 0) + SPARE_IMAGES;
     }
 
+    /** Images allowed at once on a stream from an address: a client stream's limit is the configured one. */
+    private int imagesAllowed(final int streamId, final String address)
+    {
+        return isClientStream(streamId) ? config.clientImagesPerAddress() : imagesAllowed(address);
+    }
+
+    private boolean isClientStream(final int streamId)
+    {
+        return config.clientImagesPerAddress() > 0 &&
+            (streamId == config.clientControlStreamId() || streamId == config.clientDataStreamId());
+    }
+
     /**
      * Whether a SETUP may make an image (called by the driver).
      *
@@ -69,7 +84,7 @@ final class ImageGuard
     {
         final int longest = longestTerm(streamId);
         final String address = source.getAddress().getHostAddress();
-        final boolean admitted = termLength <= longest && count(streamId, address) < imagesAllowed(address);
+        final boolean admitted = termLength <= longest && count(streamId, address) < imagesAllowed(streamId, address);
         if (!admitted)
         {
             rejections.count(FrameRejection.ROGUE_IMAGE);
@@ -82,7 +97,7 @@ final class ImageGuard
     {
         final int streamId = image.subscription().streamId();
         final String address = address(image.sourceIdentity());
-        if (image.termBufferLength() > longestTerm(streamId) || count(streamId, address) >= imagesAllowed(address))
+        if (image.termBufferLength() > longestTerm(streamId) || count(streamId, address) >= imagesAllowed(streamId, address))
         {
             rejections.count(FrameRejection.ROGUE_IMAGE); // only with an external driver, which no guard filters
             image.reject("no room for another image of stream " + streamId + " from " + address);
@@ -111,7 +126,11 @@ final class ImageGuard
         {
             return config.dataTermLength();
         }
-        return streamId == config.bulkStreamId() ? config.bulkTermLength() : -1;
+        if (streamId == config.bulkStreamId())
+        {
+            return config.bulkTermLength();
+        }
+        return isClientStream(streamId) ? config.clientTermLength() : -1;
     }
 
     private int count(final int streamId, final String address)

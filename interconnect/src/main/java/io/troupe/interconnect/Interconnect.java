@@ -1,5 +1,7 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.HandshakeAuth;
+import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.Aeron;
 import io.aeron.AeronCounters;
 import io.aeron.ChannelUriStringBuilder;
@@ -67,6 +69,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /** The agent once made: image handlers may run while the subscriptions are added, before it exists. */
     private volatile InterconnectAgent agentOrNull;
     private final AgentRunner runner;
+    /** What this node's driver lets in: also counts the images of the client ingress's subscriptions. */
+    private final ImageGuard guard;
     private final AgentIdle agentIdle;
     /** Whether the caller runs the duty cycles ({@link #dutyCycle()}) rather than a thread of our own. */
     private final boolean callerDriven;
@@ -98,6 +102,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         this.aeron = aeron;
         this.incarnation = incarnation;
         this.largestEventBytes = config.maxEventBytes();
+        this.guard = guard;
         final PeerPublications publications = new PeerPublications(aeron, config);
         final Peer[] peerArray = openPeers(publications, PeerPublications.newSessionId(0));
         final io.aeron.AvailableImageHandler available = guard::onAvailable;
@@ -673,6 +678,29 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     public long rejectedFrames(final FrameRejection reason)
     {
         return agent.rejections.get(reason);
+    }
+
+    /**
+     * Tells the image guard that an image of a client stream appeared on a subscription of the node's client ingress
+     * (its {@code AvailableImageHandler}), so that the images per source address stay bounded
+     * ({@link InterconnectConfig#clientImagesPerAddress}); with an external driver, an image beyond the bound is
+     * rejected here.
+     *
+     * @param image the image.
+     */
+    public void clientImageAvailable(final io.aeron.Image image)
+    {
+        guard.onAvailable(image);
+    }
+
+    /**
+     * Tells the image guard that an image of a client stream went away.
+     *
+     * @param image the image.
+     */
+    public void clientImageUnavailable(final io.aeron.Image image)
+    {
+        guard.onUnavailable(image);
     }
 
     /**

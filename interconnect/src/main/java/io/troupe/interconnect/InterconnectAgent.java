@@ -1,5 +1,7 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.HandshakeAuth;
+import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.troupe.actor.ActorId;

@@ -1,5 +1,7 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.HandshakeAuth;
+import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.memquota.ConfigurationException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -30,7 +32,7 @@ public final class InterconnectConfig
     /** The cluster id unless one is set; refused with a bind address other than loopback. */
     public static final String DEFAULT_CLUSTER_ID = "troupe";
     /** Shortest cluster secret accepted, in bytes. */
-    public static final int MIN_SECRET_BYTES = 16;
+    public static final int MIN_SECRET_BYTES = io.troupe.interconnect.seal.HandshakeAuth.MIN_SECRET_BYTES;
 
     private byte[] clusterSecret;
     private final List<PeerAddress> peers = new ArrayList<>();
@@ -48,6 +50,10 @@ public final class InterconnectConfig
     private int controlTermLength = 64 * 1024;
     private int dataTermLength = 256 * 1024;
     private int bulkTermLength = 1024 * 1024;
+    private int clientControlStreamId = 20;
+    private int clientDataStreamId = 21;
+    private int clientTermLength = 256 * 1024;
+    private int clientImagesPerAddress;
     private int mtuLength = 1408;
     private int bulkThresholdBytes = 8 * 1024;
     private int maxEventBytes = 16 * 1024 * 1024;
@@ -459,6 +465,98 @@ public final class InterconnectConfig
     }
 
     /**
+     * The stream id on which clients (processes outside the cluster, {@code cluster-client}) send their handshake and
+     * heartbeats to this node's endpoint; only read when clients are admitted ({@link #clientImagesPerAddress}).
+     *
+     * @param value a stream id different from the node streams'.
+     * @return this.
+     */
+    public InterconnectConfig clientControlStreamId(final int value)
+    {
+        this.clientControlStreamId = value;
+        return this;
+    }
+
+    /**
+     * The stream id of clients' handshakes and heartbeats.
+     *
+     * @return the value.
+     */
+    public int clientControlStreamId()
+    {
+        return clientControlStreamId;
+    }
+
+    /**
+     * The stream id on which clients send their events to this node's endpoint.
+     *
+     * @param value a stream id different from every other.
+     * @return this.
+     */
+    public InterconnectConfig clientDataStreamId(final int value)
+    {
+        this.clientDataStreamId = value;
+        return this;
+    }
+
+    /**
+     * The stream id of clients' events.
+     *
+     * @return the value.
+     */
+    public int clientDataStreamId()
+    {
+        return clientDataStreamId;
+    }
+
+    /**
+     * The longest term a client's publication may have: an image of a longer one is refused before a byte of it
+     * is read, like a node's ({@code ImageGuard}).
+     *
+     * @param value a power of 2, 64 KiB..1 GiB.
+     * @return this.
+     */
+    public InterconnectConfig clientTermLength(final int value)
+    {
+        this.clientTermLength = value;
+        return this;
+    }
+
+    /**
+     * The longest term a client's publication may have.
+     *
+     * @return the value.
+     */
+    public int clientTermLength()
+    {
+        return clientTermLength;
+    }
+
+    /**
+     * How many images of each client stream one source address may hold on this node's driver at once (a client
+     * has one per stream while it is connected, two for a moment when it reconnects): 0, the default, admits no
+     * client image at all. The node's client ingress sets it from its own limit.
+     *
+     * @param value 0..65,536.
+     * @return this.
+     */
+    public InterconnectConfig clientImagesPerAddress(final int value)
+    {
+        this.clientImagesPerAddress = value;
+        return this;
+    }
+
+    /**
+     * How many images of each client stream one source address may hold; 0 admits none.
+     *
+     * @return the value.
+     */
+    public int clientImagesPerAddress()
+    {
+        return clientImagesPerAddress;
+    }
+
+    /**
      * MTU of the UDP channels.
      *
      * @param value a multiple of 32, 1024..65504.
@@ -706,6 +804,17 @@ public final class InterconnectConfig
         checkTerm("controlTermLength", controlTermLength);
         checkTerm("dataTermLength", dataTermLength);
         checkTerm("bulkTermLength", bulkTermLength);
+        check(clientImagesPerAddress >= 0 && clientImagesPerAddress <= 65_536, "clientImagesPerAddress",
+            clientImagesPerAddress, "0..65,536");
+        if (clientImagesPerAddress > 0)
+        {
+            final java.util.Set<Integer> streams = java.util.Set.of(controlStreamId, dataStreamId, bulkStreamId);
+            check(clientControlStreamId != clientDataStreamId && !streams.contains(clientControlStreamId) &&
+                !streams.contains(clientDataStreamId), "clientControlStreamId/clientDataStreamId",
+                clientControlStreamId + "/" + clientDataStreamId, "two stream ids different from each other and from " +
+                "the node streams " + controlStreamId + "/" + dataStreamId + "/" + bulkStreamId);
+            checkTerm("clientTermLength", clientTermLength);
+        }
         check(mtuLength >= 1024 && mtuLength <= 65504 && mtuLength % 32 == 0, "mtuLength", mtuLength,
             "a multiple of 32, 1024..65504");
         final int largestDataFrame = maxMessageLength(dataTermLength) - OutboundBatch.LENGTH_PREFIX - FrameSeal.OVERHEAD;

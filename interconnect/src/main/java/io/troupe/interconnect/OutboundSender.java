@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapsedException;

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.ExclusivePublication;
 import io.troupe.actor.ActorId;
 import io.troupe.memquota.Account;

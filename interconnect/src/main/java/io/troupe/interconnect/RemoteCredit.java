@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.actor.Chargeable;
 import io.troupe.actor.CreditAccount;
 import io.troupe.actor.FlowControl;

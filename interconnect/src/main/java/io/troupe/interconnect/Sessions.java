@@ -1,5 +1,8 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.HandshakeAuth;
+import io.troupe.interconnect.seal.SessionKeys;
+import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.ExclusivePublication;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.FrameProtection;

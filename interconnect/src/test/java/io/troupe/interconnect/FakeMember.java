@@ -1,5 +1,8 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.HandshakeAuth;
+import io.troupe.interconnect.seal.SessionKeys;
+import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.serialization.wire.FrameEncoder;

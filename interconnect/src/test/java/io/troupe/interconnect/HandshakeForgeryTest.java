@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.HandshakeAuth;
 import io.aeron.Publication;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.testing.Await;
 import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;

@@ -1,4 +1,4 @@
-package io.troupe.interconnect;
+package io.troupe.interconnect.seal;
 
 import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.serialization.wire.HandshakePhase;
@@ -49,7 +49,7 @@ import java.util.random.RandomGenerator;
  * <p>Not thread safe: one {@link Mac} is reused for every proof. Use an instance from one thread only, the
  * interconnect agent's.
  */
-final class HandshakeAuth
+public final class HandshakeAuth
 {
     /** Length of a challenge made by {@link #newChallenge()}, in bytes. */
     public static final int CHALLENGE_BYTES = 32;
@@ -57,14 +57,18 @@ final class HandshakeAuth
     public static final int PROOF_BYTES = 32;
     /** Label that separates these proofs from any other use of the same secret; a new scheme gets a new one. */
     public static final String DOMAIN = "troupe-handshake-v1";
+    /** The label of a client's handshake with a node: a client's proof never passes as a node's, or the reverse. */
+    public static final String CLIENT_DOMAIN = "troupe-client-handshake-v1";
+    /** The shortest secret accepted, in bytes. */
+    public static final int MIN_SECRET_BYTES = 16;
 
     private static final String ALGORITHM = "HmacSHA256";
-    private static final byte[] DOMAIN_BYTES = DOMAIN.getBytes(StandardCharsets.US_ASCII);
     private static final byte[] HELLO_LABEL = HandshakePhase.HELLO.name().getBytes(StandardCharsets.US_ASCII);
     private static final byte[] WELCOME_LABEL = HandshakePhase.WELCOME.name().getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONFIRM_LABEL = HandshakePhase.CONFIRM.name().getBytes(StandardCharsets.US_ASCII);
 
     private final Mac mac;
+    private final byte[] domainBytes;
     private final RandomGenerator random;
     private static final byte[] NO_TYPES = new byte[0];
     private final byte[] scratch = new byte[Long.BYTES];
@@ -73,7 +77,7 @@ final class HandshakeAuth
     /**
      * Creates the authenticator with challenges from a {@link SecureRandom} made once, here.
      *
-     * @param secret the cluster secret, at least {@link InterconnectConfig#MIN_SECRET_BYTES} bytes; copied.
+     * @param secret the cluster secret, at least {@link #MIN_SECRET_BYTES} bytes; copied.
      * @throws IllegalArgumentException if the secret is null or shorter than the minimum.
      * @throws IllegalStateException    if the JDK offers no HmacSHA256 (every Java SE runtime must).
      */
@@ -83,17 +87,36 @@ final class HandshakeAuth
     }
 
     /**
+     * Creates the authenticator for another kind of handshake than the nodes' (a client's: {@link #CLIENT_DOMAIN}),
+     * with challenges from a {@link SecureRandom} made once, here.
+     *
+     * @param secret the secret, at least {@link #MIN_SECRET_BYTES} bytes; copied.
+     * @param domain the label bound into every proof.
+     * @throws IllegalArgumentException if the secret is null or shorter than the minimum.
+     */
+    public HandshakeAuth(final byte[] secret, final String domain)
+    {
+        this(secret, new SecureRandom(), domain);
+    }
+
+    /**
      * Creates the authenticator with challenges from the given source; tests pass a seeded one.
      *
-     * @param secret the cluster secret, at least {@link InterconnectConfig#MIN_SECRET_BYTES} bytes; copied.
+     * @param secret the cluster secret, at least {@link #MIN_SECRET_BYTES} bytes; copied.
      * @param random where challenges come from; production code must pass a {@link SecureRandom}.
      */
-    HandshakeAuth(final byte[] secret, final RandomGenerator random)
+    public HandshakeAuth(final byte[] secret, final RandomGenerator random)
     {
-        if (secret == null || secret.length < InterconnectConfig.MIN_SECRET_BYTES)
+        this(secret, random, DOMAIN);
+    }
+
+    private HandshakeAuth(final byte[] secret, final RandomGenerator random, final String domain)
+    {
+        this.domainBytes = domain.getBytes(StandardCharsets.US_ASCII);
+        if (secret == null || secret.length < MIN_SECRET_BYTES)
         {
-            throw new IllegalArgumentException("cluster secret of " + (secret == null ? "none" : secret.length + " bytes") +
-                " is too short: at least " + InterconnectConfig.MIN_SECRET_BYTES + " bytes are required");
+            throw new IllegalArgumentException("secret of " + (secret == null ? "none" : secret.length + " bytes") +
+                " is too short: at least " + MIN_SECRET_BYTES + " bytes are required");
         }
         this.random = Objects.requireNonNull(random, "random");
         try
@@ -367,7 +390,7 @@ final class HandshakeAuth
         final FrameProtection protection,
         final byte[] output)
     {
-        updateBytes(DOMAIN_BYTES);
+        updateBytes(domainBytes);
         updateBytes(label);
         updateBytes(clusterId.getBytes(StandardCharsets.UTF_8));
         updateInt(proverNodeId);

@@ -1,4 +1,4 @@
-package io.troupe.interconnect;
+package io.troupe.interconnect.seal;
 
 import io.troupe.serialization.wire.FrameProtection;
 import org.agrona.DirectBuffer;
@@ -37,22 +37,30 @@ import java.security.GeneralSecurityException;
  * AUTHENTICATED allocates nothing; the JDK's AES-GCM allocates about 1 KB per message (its parameter spec and
  * cipher state on every init), per message and not per event.
  */
-final class FrameSeal
+public final class FrameSeal
 {
-    static final int MARKER = 0xFFFF;
-    static final int HEADER = 20;
-    static final int TAG = 16;
+    /** The first two bytes of every sealed message. */
+    public static final int MARKER = 0xFFFF;
+    /** Bytes of the header before the body. */
+    public static final int HEADER = 20;
+    /** Bytes of the tag after the body. */
+    public static final int TAG = 16;
     /** Bytes a seal adds to a message. */
-    static final int OVERHEAD = HEADER + TAG;
+    public static final int OVERHEAD = HEADER + TAG;
 
-    static final int CONTROL = 0;
-    static final int DATA = 1;
-    static final int BULK = 2;
+    /** Index of the control stream (each stream has its own sequence). */
+    public static final int CONTROL = 0;
+    /** Index of the data stream. */
+    public static final int DATA = 1;
+    /** Index of the bulk stream. */
+    public static final int BULK = 2;
 
-    /** {@link Opener#open} results (negative). */
-    static final int BAD_TAG = -1;
-    static final int REPLAYED = -2;
-    static final int GAP = -3;
+    /** {@link Opener#open}: forged, damaged or sealed with another key. */
+    public static final int BAD_TAG = -1;
+    /** {@link Opener#open}: the sequence number was seen before. */
+    public static final int REPLAYED = -2;
+    /** {@link Opener#open}: the sequence number skips one or more. */
+    public static final int GAP = -3;
 
     private static final String AES_GCM = "AES/GCM/NoPadding";
 
@@ -63,7 +71,7 @@ final class FrameSeal
      * demo's ping-pong, at about half its rate; 20,000 bring it back near the build without seals, for some
      * 0.3 s of one core at start.
      */
-    static final int WARM_UP_ROUNDS = 20_000;
+    public static final int WARM_UP_ROUNDS = 20_000;
     private static final java.util.Set<FrameProtection> WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private FrameSeal()
@@ -80,7 +88,7 @@ final class FrameSeal
      * @param protection the protection the node's sessions use.
      * @param threadName the warm-up thread's name.
      */
-    static void warmUpOnce(final FrameProtection protection, final String threadName)
+    public static void warmUpOnce(final FrameProtection protection, final String threadName)
     {
         if (!WARMED.add(protection))
         {
@@ -92,7 +100,12 @@ final class FrameSeal
         thread.start();
     }
 
-    static void warmUp(final FrameProtection protection)
+    /**
+     * Runs the warm-up on the calling thread.
+     *
+     * @param protection the protection to warm up.
+     */
+    public static void warmUp(final FrameProtection protection)
     {
         final byte[] key = new byte[32];
         final Sealer sealer = new Sealer(protection, key, 1);
@@ -111,9 +124,12 @@ final class FrameSeal
     /**
      * The key id of a sealed message, or -1 if the message is not sealed (too short, or no marker).
      *
+     * @param buffer the message's bytes.
+     * @param offset where it starts.
+     * @param length its length.
      * @return 0..65535, or -1.
      */
-    static int keyId(final DirectBuffer buffer, final int offset, final int length)
+    public static int keyId(final DirectBuffer buffer, final int offset, final int length)
     {
         if (length < OVERHEAD || (buffer.getShort(offset, ByteOrder.LITTLE_ENDIAN) & 0xFFFF) != MARKER)
         {
@@ -170,12 +186,19 @@ final class FrameSeal
     }
 
     /** Seals what this node sends in one session. */
-    static final class Sealer extends Keyed
+    public static final class Sealer extends Keyed
     {
         private final long[] nextSequence = {1, 1, 1};
         private long sealCount;
 
-        Sealer(final FrameProtection protection, final byte[] key, final int keyId)
+        /**
+         * A sealer.
+         *
+         * @param protection how messages are protected.
+         * @param key        the direction's key; copied into the MAC or cipher.
+         * @param keyId      the key's public id, written into every header.
+         */
+        public Sealer(final FrameProtection protection, final byte[] key, final int keyId)
         {
             super(protection, key, keyId);
         }
@@ -193,7 +216,7 @@ final class FrameSeal
          * @param out      where the sealed message goes; backed by an array of at least length + OVERHEAD bytes.
          * @return the sealed message's length.
          */
-        int seal(final int stream, final int streamId, final DirectBuffer body, final int offset, final int length,
+        public int seal(final int stream, final int streamId, final DirectBuffer body, final int offset, final int length,
             final UnsafeBuffer out)
         {
             final long count = sealCount++;
@@ -222,30 +245,51 @@ final class FrameSeal
             }
         }
 
-        /** The message last sealed on the stream reached the wire: its sequence number is used. */
-        void sent(final int stream)
+        /**
+         * The message last sealed on the stream reached the wire: its sequence number is used.
+         *
+         * @param stream the stream's index.
+         */
+        public void sent(final int stream)
         {
             nextSequence[stream]++;
         }
 
-        FrameProtection protection()
+        /**
+         * How this sealer protects messages.
+         *
+         * @return the protection.
+         */
+        public FrameProtection protection()
         {
             return protection;
         }
     }
 
     /** Opens what the peer sends in one session. */
-    static final class Opener extends Keyed
+    public static final class Opener extends Keyed
     {
         private final byte[] tag = new byte[TAG];
         private final long[] expected = {1, 1, 1};
 
-        Opener(final FrameProtection protection, final byte[] key, final int keyId)
+        /**
+         * An opener.
+         *
+         * @param protection how messages are protected.
+         * @param key        the peer's sealing key; copied into the MAC or cipher.
+         * @param keyId      the key's public id.
+         */
+        public Opener(final FrameProtection protection, final byte[] key, final int keyId)
         {
             super(protection, key, keyId);
         }
 
-        int keyId()
+        /**
+         * The id of the key this opener opens.
+         *
+         * @return the id.
+         */
+        public int keyId()
         {
             return keyId;
         }
@@ -262,7 +306,7 @@ final class FrameSeal
          * @param in       where the body goes; backed by an array of at least {@code length} bytes.
          * @return the body's length, or {@link #BAD_TAG}, {@link #REPLAYED} or {@link #GAP}.
          */
-        int open(final int stream, final int streamId, final DirectBuffer message, final int offset, final int length,
+        public int open(final int stream, final int streamId, final DirectBuffer message, final int offset, final int length,
             final UnsafeBuffer in)
         {
             final int bodyLength = length - OVERHEAD;

@@ -1,4 +1,4 @@
-package io.troupe.interconnect;
+package io.troupe.interconnect.seal;
 
 import io.troupe.serialization.wire.FrameProtection;
 
@@ -21,11 +21,12 @@ import java.util.Arrays;
  * reflected back at its sender. Each key has a 16-bit id, public, that lets a receiver tell a frame of another
  * session (a stale one) from a forged one.
  */
-final class SessionKeys
+public final class SessionKeys
 {
     /** Label of this derivation; a new scheme gets a new one. */
-    static final String DOMAIN = "troupe-session-v1";
-    private static final byte[] DOMAIN_BYTES = DOMAIN.getBytes(StandardCharsets.US_ASCII);
+    public static final String DOMAIN = "troupe-session-v1";
+    /** Label of a client session's derivation. */
+    public static final String CLIENT_DOMAIN = "troupe-client-session-v1";
     private static final byte[] INITIATOR_TO_ACCEPTOR = "initiator->acceptor".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] ACCEPTOR_TO_INITIATOR = "acceptor->initiator".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] KEY_ID_LABEL = "troupe-key-id".getBytes(StandardCharsets.US_ASCII);
@@ -46,7 +47,21 @@ final class SessionKeys
         this.acceptorToInitiatorId = keyId(acceptorToInitiator);
     }
 
-    static SessionKeys derive(
+    /**
+     * Derives the keys of a session between two nodes ({@link #DOMAIN}).
+     *
+     * @param secret               the cluster secret.
+     * @param clusterId            the cluster's id.
+     * @param protection           how frames are protected.
+     * @param initiatorNode        the initiator's node id.
+     * @param initiatorIncarnation the initiator's incarnation.
+     * @param acceptorNode         the acceptor's node id.
+     * @param acceptorIncarnation  the acceptor's incarnation.
+     * @param initiatorChallenge   the initiator's handshake challenge.
+     * @param acceptorChallenge    the acceptor's handshake challenge.
+     * @return both directions' keys.
+     */
+    public static SessionKeys derive(
         final byte[] secret,
         final String clusterId,
         final FrameProtection protection,
@@ -57,7 +72,39 @@ final class SessionKeys
         final byte[] initiatorChallenge,
         final byte[] acceptorChallenge)
     {
-        final byte[] salt = new Hmac256(new byte[0]).updateField(DOMAIN_BYTES).updateField(initiatorChallenge)
+        return derive(DOMAIN, secret, clusterId, protection, initiatorNode, initiatorIncarnation, acceptorNode,
+            acceptorIncarnation, initiatorChallenge, acceptorChallenge);
+    }
+
+    /**
+     * Derives the keys of one session.
+     *
+     * @param domain               the derivation's label: {@link #DOMAIN} for nodes, {@link #CLIENT_DOMAIN} for clients.
+     * @param secret               the shared secret.
+     * @param clusterId            the cluster's id.
+     * @param protection           how frames are protected.
+     * @param initiatorNode        the initiator's id.
+     * @param initiatorIncarnation the initiator's incarnation.
+     * @param acceptorNode         the acceptor's id.
+     * @param acceptorIncarnation  the acceptor's incarnation.
+     * @param initiatorChallenge   the initiator's handshake challenge.
+     * @param acceptorChallenge    the acceptor's handshake challenge.
+     * @return both directions' keys.
+     */
+    public static SessionKeys derive(
+        final String domain,
+        final byte[] secret,
+        final String clusterId,
+        final FrameProtection protection,
+        final int initiatorNode,
+        final long initiatorIncarnation,
+        final int acceptorNode,
+        final long acceptorIncarnation,
+        final byte[] initiatorChallenge,
+        final byte[] acceptorChallenge)
+    {
+        final byte[] domainBytes = domain.getBytes(StandardCharsets.US_ASCII);
+        final byte[] salt = new Hmac256(new byte[0]).updateField(domainBytes).updateField(initiatorChallenge)
             .updateField(acceptorChallenge).finish(); // a fixed-length salt over the variable fields
         final Hmac256 extract = new Hmac256(salt);
         final byte[] prk = extract.update(secret).finish();
@@ -65,9 +112,9 @@ final class SessionKeys
         final Hmac256 expand = new Hmac256(prk);
         Arrays.fill(prk, (byte)0);
         final byte[] cluster = clusterId.getBytes(StandardCharsets.UTF_8);
-        final byte[] toAcceptor = expand(expand, INITIATOR_TO_ACCEPTOR, cluster, protection, initiatorNode,
+        final byte[] toAcceptor = expand(expand, domainBytes, INITIATOR_TO_ACCEPTOR, cluster, protection, initiatorNode,
             initiatorIncarnation, acceptorNode, acceptorIncarnation);
-        final byte[] toInitiator = expand(expand, ACCEPTOR_TO_INITIATOR, cluster, protection, initiatorNode,
+        final byte[] toInitiator = expand(expand, domainBytes, ACCEPTOR_TO_INITIATOR, cluster, protection, initiatorNode,
             initiatorIncarnation, acceptorNode, acceptorIncarnation);
         expand.destroy();
         return new SessionKeys(protection, toAcceptor, toInitiator);
@@ -75,6 +122,7 @@ final class SessionKeys
 
     private static byte[] expand(
         final Hmac256 expand,
+        final byte[] domainBytes,
         final byte[] direction,
         final byte[] cluster,
         final FrameProtection protection,
@@ -83,7 +131,7 @@ final class SessionKeys
         final int acceptorNode,
         final long acceptorIncarnation)
     {
-        return expand.updateField(DOMAIN_BYTES).updateField(direction).updateField(cluster)
+        return expand.updateField(domainBytes).updateField(direction).updateField(cluster)
             .updateInt(protection.code())
             .updateInt(initiatorNode).updateLong(initiatorIncarnation)
             .updateInt(acceptorNode).updateLong(acceptorIncarnation)
@@ -96,30 +144,52 @@ final class SessionKeys
         return (tag[0] & 0xFF) << 8 | tag[1] & 0xFF;
     }
 
-    /** The key this side seals with. */
-    byte[] sealKey(final boolean initiator)
+    /**
+     * The key this side seals with.
+     *
+     * @param initiator whether this side started the handshake.
+     * @return the key (not a copy).
+     */
+    public byte[] sealKey(final boolean initiator)
     {
         return initiator ? initiatorToAcceptor : acceptorToInitiator;
     }
 
-    int sealKeyId(final boolean initiator)
+    /**
+     * The id of the key this side seals with.
+     *
+     * @param initiator whether this side started the handshake.
+     * @return the id.
+     */
+    public int sealKeyId(final boolean initiator)
     {
         return initiator ? initiatorToAcceptorId : acceptorToInitiatorId;
     }
 
-    /** The key this side opens the peer's frames with. */
-    byte[] openKey(final boolean initiator)
+    /**
+     * The key this side opens the peer's frames with.
+     *
+     * @param initiator whether this side started the handshake.
+     * @return the key (not a copy).
+     */
+    public byte[] openKey(final boolean initiator)
     {
         return initiator ? acceptorToInitiator : initiatorToAcceptor;
     }
 
-    int openKeyId(final boolean initiator)
+    /**
+     * The id of the key this side opens with.
+     *
+     * @param initiator whether this side started the handshake.
+     * @return the id.
+     */
+    public int openKeyId(final boolean initiator)
     {
         return initiator ? acceptorToInitiatorId : initiatorToAcceptorId;
     }
 
     /** Zeroes the key bytes once the seal and the opener hold their own copies. */
-    void destroy()
+    public void destroy()
     {
         Arrays.fill(initiatorToAcceptor, (byte)0);
         Arrays.fill(acceptorToInitiator, (byte)0);

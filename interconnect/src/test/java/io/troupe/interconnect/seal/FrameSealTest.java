@@ -1,4 +1,4 @@
-package io.troupe.interconnect;
+package io.troupe.interconnect.seal;
 
 import io.troupe.serialization.wire.FrameProtection;
 import org.agrona.concurrent.UnsafeBuffer;

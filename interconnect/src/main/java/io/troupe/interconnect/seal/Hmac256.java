@@ -1,4 +1,4 @@
-package io.troupe.interconnect;
+package io.troupe.interconnect.seal;
 
 import java.security.DigestException;
 import java.security.MessageDigest;

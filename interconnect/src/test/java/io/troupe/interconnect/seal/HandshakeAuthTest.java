@@ -1,4 +1,6 @@
-package io.troupe.interconnect;
+package io.troupe.interconnect.seal;
+
+import io.troupe.interconnect.InterconnectConfig;
 
 import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.serialization.wire.HandshakePhase;
@@ -283,6 +285,22 @@ class HandshakeAuthTest
 
         assertThat(auth.prove(CONFIRM, CLUSTER, A, INC_A, B, INC_B, challenge)).isEqualTo(proof);
         assertThat(new HandshakeAuth(secret).verify(CONFIRM, CLUSTER, A, INC_A, B, INC_B, challenge, proof)).isFalse();
+    }
+
+    @Test
+    void aClientProofNeverPassesForANodeProofOrTheReverse()
+    {
+        final HandshakeAuth nodes = new HandshakeAuth(SECRET, new SplittableRandom(5));
+        final HandshakeAuth clients = new HandshakeAuth(SECRET, HandshakeAuth.CLIENT_DOMAIN);
+        final byte[] challenge = nodes.newChallenge();
+
+        final byte[] nodeProof = nodes.prove(CONFIRM, CLUSTER, A, INC_A, B, INC_B, challenge);
+        final byte[] clientProof = clients.prove(CONFIRM, CLUSTER, A, INC_A, B, INC_B, challenge);
+
+        assertThat(clientProof).isNotEqualTo(nodeProof);
+        assertThat(clients.verify(CONFIRM, CLUSTER, A, INC_A, B, INC_B, challenge, clientProof)).isTrue();
+        assertThat(clients.verify(CONFIRM, CLUSTER, A, INC_A, B, INC_B, challenge, nodeProof)).isFalse();
+        assertThat(nodes.verify(CONFIRM, CLUSTER, A, INC_A, B, INC_B, challenge, clientProof)).isFalse();
     }
 
     @Test
