@@ -122,7 +122,9 @@ public interface ActorContext
     void send(ActorId recipient, Object event, int type, int flags, long cookie, ActorId forwardTo);
 
     /**
-     * Replies to the sender of the event being handled, with the same type and cookie.
+     * Replies to the sender of the event being handled, with the same cookie: with the request's type if the reply
+     * is of the request's class, otherwise typed by its own class ({@link EventTypes#BY_CLASS}), so that an answer of
+     * another class than the question reaches a sender on another node (or a client) through its own codec.
      *
      * @param event the reply.
      */

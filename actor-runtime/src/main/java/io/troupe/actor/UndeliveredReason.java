@@ -14,5 +14,10 @@ public enum UndeliveredReason
     /** Load shedding dropped the event. */
     SHED,
     /** The node shut down before the event was handled. */
-    SHUTDOWN
+    SHUTDOWN,
+    /**
+     * The receiving node refused the event at its door: a type its sender may not send (a client sending a system
+     * event), larger than the node takes, or not decodable. Never retried: the same event is refused again.
+     */
+    REFUSED
 }

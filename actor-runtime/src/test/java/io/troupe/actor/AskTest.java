@@ -77,6 +77,40 @@ class AskTest
     }
 
     @Test
+    void aReplyKeepsTheRequestsTypeOnlyWhenItIsOfTheRequestsClass() throws Exception
+    {
+        final BlockingQueue<Envelope> replies = new LinkedBlockingQueue<>();
+        final ActorId lengths = system.register((ctx, envelope) ->
+        {
+            ctx.reply(envelope.event());                          // an echo: a String, as asked
+            ctx.reply(((String)envelope.event()).length());       // an answer of another class
+        });
+        final ActorId asker = system.register((ctx, envelope) ->
+        {
+            if ("go".equals(envelope.event()))
+            {
+                ctx.send(lengths, "four", USER_TYPE, 0, 7L);
+            }
+            else
+            {
+                replies.add(envelope);
+            }
+        });
+
+        system.send(asker, "go");
+
+        final Envelope echoed = Await.next(replies);
+        assertThat(echoed.event()).isEqualTo("four");
+        assertThat(echoed.type()).isEqualTo(USER_TYPE);
+        assertThat(echoed.cookie()).isEqualTo(7L);
+        final Envelope answered = Await.next(replies);
+        assertThat(answered.event()).isEqualTo(4);
+        assertThat(answered.type()).as("typed by its class, so it finds its own codec across nodes")
+            .isEqualTo(EventTypes.BY_CLASS);
+        assertThat(answered.cookie()).isEqualTo(7L);
+    }
+
+    @Test
     void askTimesOutWhenNoReplyComes() throws Exception
     {
         final long firedBefore = system.counters().timersFired();

@@ -28,7 +28,7 @@ import static io.troupe.serialization.CodecChecks.putActorId;
  *    8  recipient.raw2   int64                  8  actor.raw2   int64
  *   16  cookie           int64                 16  dropped      int64
  *   24  type             int32
- *   28  reason           uint8 (0 ACTOR_UNKNOWN, 1 DISCONNECTED, 2 COLLAPSED, 3 SHED, 4 SHUTDOWN)
+ *   28  reason           uint8 (0 ACTOR_UNKNOWN, 1 DISCONNECTED, 2 COLLAPSED, 3 SHED, 4 SHUTDOWN, 5 REFUSED)
  *   29  unsure           uint8 (0 or 1)
  *
  *  Poison (0 bytes)       NodeConnected, NodeDisconnected (4 bytes): 0 nodeId int32
@@ -113,6 +113,7 @@ public final class TroupeCodecs
                 case COLLAPSED -> 2;
                 case SHED -> 3;
                 case SHUTDOWN -> 4;
+                case REFUSED -> 5;
             };
         }
 
@@ -125,6 +126,7 @@ public final class TroupeCodecs
                 case 2 -> UndeliveredReason.COLLAPSED;
                 case 3 -> UndeliveredReason.SHED;
                 case 4 -> UndeliveredReason.SHUTDOWN;
+                case 5 -> UndeliveredReason.REFUSED;
                 default -> throw new MalformedEventException(Undelivered.TYPE, "unknown undelivered reason code " + code);
             };
         }

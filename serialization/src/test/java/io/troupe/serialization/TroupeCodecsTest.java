@@ -171,9 +171,9 @@ class TroupeCodecsTest
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[TroupeCodecs.UNDELIVERED_LENGTH]);
         TroupeCodecs.UNDELIVERED.encode(new Undelivered(ACTOR, 1, 1L, UndeliveredReason.SHED, false), buffer, 0);
 
-        buffer.putByte(28, (byte)5);
+        buffer.putByte(28, (byte)6);
         assertThatThrownBy(() -> TroupeCodecs.UNDELIVERED.decode(buffer, 0, TroupeCodecs.UNDELIVERED_LENGTH))
-            .isInstanceOf(MalformedEventException.class).hasMessageContaining("unknown undelivered reason code 5");
+            .isInstanceOf(MalformedEventException.class).hasMessageContaining("unknown undelivered reason code 6");
         buffer.putByte(28, (byte)-1);
         assertThatThrownBy(() -> TroupeCodecs.UNDELIVERED.decode(buffer, 0, TroupeCodecs.UNDELIVERED_LENGTH))
             .isInstanceOf(MalformedEventException.class).hasMessageContaining("code -1");

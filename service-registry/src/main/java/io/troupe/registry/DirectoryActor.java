@@ -15,7 +15,9 @@ import java.time.Duration;
  * The directory's actor: it hears the node notices of every peer, the peers' directory updates (handed over by
  * the interconnect's listener), the pass-aways of actors that serve a name, and the notices to subscribers that
  * came back undelivered, and applies each to the {@link Directory}. Once a {@link #TICK} it sends the snapshots
- * that could not be queued before.
+ * that could not be queued before. It also answers {@link Lookup} (a {@link LookupResult} to the sender, same cookie)
+ * and takes {@link Subscribe} and {@link Unsubscribe} from actors of this node: the requests a client process makes
+ * through its session on the node.
  */
 final class DirectoryActor implements Behavior
 {
@@ -68,6 +70,19 @@ final class DirectoryActor implements Behavior
             (notice.type() == ServiceUp.TYPE || notice.type() == ServiceDown.TYPE))
         {
             directory.forgetSubscriber(notice.recipient());
+        }
+        else if (event instanceof Lookup lookup)
+        {
+            ctx.send(envelope.sender(), new LookupResult(lookup.service(), directory.lookup(lookup.service())),
+                LookupResult.TYPE, 0, envelope.cookie());
+        }
+        else if (event instanceof Subscribe subscribe && ctx.system().isLocalNode(envelope.sender().nodeId()))
+        {
+            directory.subscribe(subscribe.service(), envelope.sender());
+        }
+        else if (event instanceof Unsubscribe unsubscribe)
+        {
+            directory.unsubscribe(unsubscribe.service(), envelope.sender());
         }
         else if (event == Tick.TICK)
         {

@@ -74,6 +74,40 @@ class ServiceRegistryTest
     }
 
     @Test
+    void theDirectoryActorAnswersLookupsAndTakesSubscriptionsAsEvents() throws Exception
+    {
+        final ActorId echo = mortal(new LinkedBlockingQueue<>());
+        final ServiceInstance instance = registry.register(ECHO, echo);
+        final BlockingQueue<Envelope> heard = new LinkedBlockingQueue<>();
+        final ActorId client = system.register((ctx, envelope) ->
+        {
+            if (envelope.event() instanceof Object[] request)
+            {
+                ctx.send(registry.actor(), request[0], 0, 0, (Long)request[1]);
+            }
+            else
+            {
+                heard.add(envelope);
+            }
+        });
+
+        system.send(client, new Object[] {new Lookup(ECHO), 42L});
+        final Envelope answer = heard.poll(5, TimeUnit.SECONDS);
+        assertThat(answer.event()).isEqualTo(new LookupResult(ECHO, java.util.List.of(instance)));
+        assertThat(answer.type()).isEqualTo(LookupResult.TYPE);
+        assertThat(answer.cookie()).isEqualTo(42L);
+
+        system.send(client, new Object[] {new Subscribe(ECHO), 0L});
+        assertThat(heard.poll(5, TimeUnit.SECONDS).event()).isEqualTo(new ServiceUp(instance));
+        system.send(client, new Object[] {new Unsubscribe(ECHO), 0L});
+        system.send(client, new Object[] {new Lookup(ServiceId.of(0, "nobody")), 43L});
+        final Envelope none = heard.poll(5, TimeUnit.SECONDS);
+        assertThat(none.event()).isEqualTo(new LookupResult(ServiceId.of(0, "nobody"), java.util.List.of()));
+        registry.unregister(ECHO, echo);
+        assertThat(heard.poll(300, TimeUnit.MILLISECONDS)).as("unsubscribed: no ServiceDown").isNull();
+    }
+
+    @Test
     void anotherNodesNameOrActorIsRefusedSayingWhy()
     {
         final ActorId echo = mortal(new LinkedBlockingQueue<>());

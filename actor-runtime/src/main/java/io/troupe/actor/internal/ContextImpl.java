@@ -5,6 +5,8 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.WirePayload;
+import io.troupe.actor.EventTypes;
 import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.SchedulerCookie;
@@ -333,7 +335,24 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     public void reply(final Object event)
     {
         final Envelope envelope = current();
-        send(envelope.sender(), event, envelope.type(), 0, envelope.cookie());
+        send(envelope.sender(), event, replyType(envelope, event), 0, envelope.cookie());
+    }
+
+    /**
+     * The request's type if the reply is of the request's class (an echo); otherwise the reply is typed by its
+     * class ({@link EventTypes#BY_CLASS}), so that a reply of another class finds its own codec when it crosses
+     * nodes. A serialized request that nobody decoded is not decoded for this: its reply is typed by class.
+     */
+    private static int replyType(final Envelope envelope, final Object reply)
+    {
+        final int requestType = envelope.type();
+        if (requestType == EventTypes.BY_CLASS || reply == null)
+        {
+            return requestType;
+        }
+        final WirePayload payload = envelope.payload();
+        final Object request = payload == null ? envelope.event() : payload.isDecoded() ? payload.event() : null;
+        return request != null && request.getClass() == reply.getClass() ? requestType : EventTypes.BY_CLASS;
     }
 
     @Override

@@ -398,11 +398,17 @@ public final class FrameEncoder
      * @param reason    why.
      * @param unsure    whether it may have been delivered after all.
      * @return the frame's length.
+     * @throws IllegalArgumentException for {@link UndeliveredReason#REFUSED}, which this message has no code for
+     *                                  (it is told to clients as an {@code Undelivered} event, in an envelope).
      */
     public int encodeUndeliveredNotice(
         final MutableDirectBuffer buffer, final int offset, final ActorId sender, final ActorId recipient,
         final int eventType, final long cookie, final UndeliveredReason reason, final boolean unsure)
     {
+        if (reason.ordinal() >= REASON_CODES.length)
+        {
+            throw new IllegalArgumentException("an UndeliveredNotice frame has no code for reason " + reason);
+        }
         requireRoom(buffer, offset, WireFormat.HEADER_LENGTH + UndeliveredNoticeEncoder.BLOCK_LENGTH, "undelivered notice");
         undeliveredNotice.wrapAndApplyHeader(buffer, offset, header)
             .senderRaw1(sender.raw1())

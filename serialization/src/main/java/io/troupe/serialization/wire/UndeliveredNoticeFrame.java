@@ -113,7 +113,8 @@ public final class UndeliveredNoticeFrame extends Frame
 
     private static UndeliveredReason reasonOf(final int code)
     {
+        // codes 0..4 are the schema's; REFUSED (clients only) has none in this frame
         final UndeliveredReason[] reasons = UndeliveredReason.values();
-        return code >= 0 && code < reasons.length ? reasons[code] : null;
+        return code >= 0 && code < UndeliveredReason.REFUSED.ordinal() ? reasons[code] : null;
     }
 }

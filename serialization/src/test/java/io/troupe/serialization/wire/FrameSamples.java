@@ -112,7 +112,8 @@ final class FrameSamples
             }
             case WireFormat.UNDELIVERED_NOTICE:
             {
-                final UndeliveredReason[] reasons = UndeliveredReason.values();
+                final UndeliveredReason[] reasons = java.util.Arrays.stream(UndeliveredReason.values())
+                    .filter(reason -> reason != UndeliveredReason.REFUSED).toArray(UndeliveredReason[]::new);
                 return encoder.encodeUndeliveredNotice(buffer, offset, ActorId.fromRaw(longs[0], longs[1]),
                     ActorId.fromRaw(longs[2], longs[3]), ints[0], longs[4], reasons[Math.floorMod(ints[1], reasons.length)],
                     (ints[2] & 1) != 0);

@@ -31,6 +31,7 @@ import java.util.Map;
 import static io.troupe.serialization.wire.FrameRoundTripTest.assertFields;
 import static io.troupe.serialization.wire.FrameRoundTripTest.fields;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * An independent reader: frames written by {@link FrameEncoder} are decoded with SBE's on-the-fly decoder,
@@ -221,8 +222,11 @@ class OtfIndependentReaderTest
     void undeliveredNoticeForEveryReason()
     {
         final String[] codes = {"ACTOR_UNKNOWN", "DISCONNECTED", "COLLAPSED", "SHED", "SHUTDOWN"};
-        assertThat(UndeliveredReason.values()).hasSameSizeAs(codes);
-        for (final UndeliveredReason reason : UndeliveredReason.values())
+        assertThat(UndeliveredReason.values()).hasSize(codes.length + 1).endsWith(UndeliveredReason.REFUSED);
+        assertThatThrownBy(() -> encoder.encodeUndeliveredNotice(scratch, 0, SENDER, RECIPIENT, 77, -5L,
+            UndeliveredReason.REFUSED, false)).as("told to clients in an envelope, not in this frame")
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("REFUSED");
+        for (final UndeliveredReason reason : java.util.Arrays.copyOf(UndeliveredReason.values(), codes.length))
         {
             final int length = encoder.encodeUndeliveredNotice(scratch, 0, SENDER, RECIPIENT, 77, -5L, reason, true);
 

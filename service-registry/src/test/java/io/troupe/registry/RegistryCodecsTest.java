@@ -1,0 +1,74 @@
+package io.troupe.registry;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.MalformedEventException;
+import io.troupe.actor.ServiceId;
+import io.troupe.serialization.EventCodec;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The directory's events through their codecs, and payloads that must be refused. */
+class RegistryCodecsTest
+{
+    private static final ServiceId ECHO = ServiceId.of(3, "echo");
+    private static final ServiceInstance INSTANCE = new ServiceInstance(ECHO, ActorId.of(3, 77, 5), 123_456L);
+
+    private static <T> T roundTrip(final EventCodec<T> codec, final T event)
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[codec.encodedLength(event) + 8]);
+        final int length = codec.encode(event, buffer, 8);
+        assertThat(length).isEqualTo(codec.encodedLength(event));
+        return codec.decode(buffer, 8, length);
+    }
+
+    @Test
+    void everyEventComesBackEqual()
+    {
+        assertThat(roundTrip(RegistryCodecs.SERVICE_UP, new ServiceUp(INSTANCE))).isEqualTo(new ServiceUp(INSTANCE));
+        assertThat(roundTrip(RegistryCodecs.SERVICE_DOWN, new ServiceDown(INSTANCE))).isEqualTo(new ServiceDown(INSTANCE));
+        assertThat(roundTrip(RegistryCodecs.LOOKUP, new Lookup(ECHO))).isEqualTo(new Lookup(ECHO));
+        assertThat(roundTrip(RegistryCodecs.SUBSCRIBE, new Subscribe(ECHO))).isEqualTo(new Subscribe(ECHO));
+        assertThat(roundTrip(RegistryCodecs.UNSUBSCRIBE, new Unsubscribe(ECHO))).isEqualTo(new Unsubscribe(ECHO));
+        final LookupResult two = new LookupResult(ECHO, List.of(INSTANCE,
+            new ServiceInstance(ServiceId.of(4, "echo"), ActorId.of(4, 1, 1), 9L)));
+        assertThat(roundTrip(RegistryCodecs.LOOKUP_RESULT, two)).isEqualTo(two);
+        assertThat(roundTrip(RegistryCodecs.LOOKUP_RESULT, new LookupResult(ECHO, List.of())).instances()).isEmpty();
+        assertThat(roundTrip(RegistryCodecs.LOOKUP, new Lookup(ECHO)).service()).isInstanceOf(ServiceId.class);
+    }
+
+    @Test
+    void anActorWhereAServiceBelongsOrACountOutOfRangeIsMalformed()
+    {
+        final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);
+        // a Subscribe's bytes carry an actor id: read as a Lookup it is not a service id
+        final int length = RegistryCodecs.SERVICE_UP.encode(
+            new ServiceUp(new ServiceInstance(ECHO, ActorId.of(3, 77, 5), 1L)), buffer, 0);
+        buffer.putBytes(0, buffer, 17, 17); // the actor's field where the service's was
+        assertThatThrownBy(() -> RegistryCodecs.LOOKUP.decode(buffer, 0, length))
+            .isInstanceOf(MalformedEventException.class).hasMessageContaining("expected a service id");
+
+        final LookupResult one = new LookupResult(ECHO, List.of(INSTANCE));
+        final UnsafeBuffer result = new UnsafeBuffer(new byte[RegistryCodecs.LOOKUP_RESULT.encodedLength(one)]);
+        RegistryCodecs.LOOKUP_RESULT.encode(one, result, 0);
+        result.putInt(17, RegistryCodecs.MAX_INSTANCES + 1, java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> RegistryCodecs.LOOKUP_RESULT.decode(result, 0, result.capacity()))
+            .isInstanceOf(MalformedEventException.class).hasMessageContaining("instance count");
+        result.putInt(17, 2, java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> RegistryCodecs.LOOKUP_RESULT.decode(result, 0, result.capacity()))
+            .as("says two, carries one").isInstanceOf(MalformedEventException.class);
+
+        final List<ServiceInstance> many = new ArrayList<>();
+        for (int i = 0; i <= RegistryCodecs.MAX_INSTANCES; i++)
+        {
+            many.add(INSTANCE);
+        }
+        assertThatThrownBy(() -> RegistryCodecs.LOOKUP_RESULT.encodedLength(new LookupResult(ECHO, many)))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most");
+    }
+}
