@@ -55,6 +55,8 @@ public final class Node implements AutoCloseable
     private final RemoteDeadLetters deadLetters;
     private final NodeIdentity identity;
     private final ServiceRegistry registry;
+    /** The door for client processes, or null when none is admitted. */
+    private final io.troupe.node.client.ClientIngress clients;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private boolean closeStarted;
@@ -66,8 +68,10 @@ public final class Node implements AutoCloseable
         final Interconnect interconnect,
         final RemoteDeadLetters deadLetters,
         final NodeIdentity identity,
-        final ServiceRegistry registry)
+        final ServiceRegistry registry,
+        final io.troupe.node.client.ClientIngress clients)
     {
+        this.clients = clients;
         this.identity = identity;
         this.registry = registry;
         this.config = config;
@@ -142,14 +146,17 @@ public final class Node implements AutoCloseable
         }
         deadLetters.interconnect(interconnect);
         final ServiceRegistry registry = ServiceRegistry.start(system, interconnect, registryConfig, replica);
+        final io.troupe.node.client.ClientIngressConfig clientConfig = config.clientIngressConfig();
+        final io.troupe.node.client.ClientIngress clients = clientConfig == null ? null :
+            io.troupe.node.client.ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
         LOG.info("node {}: up (incarnation {}, pid {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid());
-        return new Node(config, system, interconnect, deadLetters, identity, registry);
+        return new Node(config, system, interconnect, deadLetters, identity, registry, clients);
     }
 
     /**
-     * The codecs a node speaks: Troupe's, the broker's (so any node can host and reach brokers) and the given
-     * ones.
+     * The codecs a node speaks: Troupe's, the broker's (so any node can host and reach brokers), the directory's (for
+     * clients' lookups and subscriptions) and the given ones.
      *
      * @param extraCodecs the caller's codecs.
      * @return the registry.
@@ -157,7 +164,8 @@ public final class Node implements AutoCloseable
      */
     public static EventCodecRegistry codecs(final EventCodec<?>... extraCodecs)
     {
-        final EventCodecRegistry.Builder builder = BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs());
+        final EventCodecRegistry.Builder builder = io.troupe.registry.RegistryCodecs.register(
+            BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs()));
         for (final EventCodec<?> codec : extraCodecs)
         {
             builder.register(codec);
@@ -216,6 +224,16 @@ public final class Node implements AutoCloseable
     public ServiceRegistry registry()
     {
         return registry;
+    }
+
+    /**
+     * The node's client ingress: sessions of client processes and their counters.
+     *
+     * @return the ingress, or null when the config admits no client (no {@code troupe.client.secret}).
+     */
+    public io.troupe.node.client.ClientIngress clients()
+    {
+        return clients;
     }
 
     /**
@@ -280,7 +298,15 @@ public final class Node implements AutoCloseable
             final long startNs = System.nanoTime();
             LOG.info("node {}: shutting down: draining for up to {}", nodeId(),
                 NodeConfig.duration(config.shutdownTimeout()));
+            if (clients != null)
+            {
+                clients.stopIntake(); // clients' replies still go out while the pools drain
+            }
             drained = system.shutdown(config.shutdownTimeout());
+            if (clients != null)
+            {
+                clients.close(); // goodbye to every client, before the driver goes with the interconnect
+            }
             deadLetters.interconnect(null);
             interconnect.close(); // the goodbye first: peers see the node go at once
             closeRegistry();

@@ -38,6 +38,8 @@ public final class NodeConfig
     private final Duration shutdownTimeout;
     private final int registryCapacity;
     private final boolean registryReplica;
+    /** Null: no client is admitted. Never handed out: copied by {@link #clientIngressConfig()}. */
+    private final io.troupe.node.client.ClientIngressConfig clients;
 
     NodeConfig(
         final String source,
@@ -50,8 +52,10 @@ public final class NodeConfig
         final FlowSettings flow,
         final Duration shutdownTimeout,
         final int registryCapacity,
-        final boolean registryReplica)
+        final boolean registryReplica,
+        final io.troupe.node.client.ClientIngressConfig clients)
     {
+        this.clients = clients == null ? null : clients.copy();
         this.registryCapacity = registryCapacity;
         this.registryReplica = registryReplica;
         this.source = source;
@@ -116,6 +120,17 @@ public final class NodeConfig
     {
         return new io.troupe.registry.RegistryConfig().capacity(registryCapacity)
             .replicaDirectory(registryReplica ? dataDir : null);
+    }
+
+    /**
+     * The client ingress's settings ({@code troupe.client}), or null when no client secret is set and no client is
+     * admitted.
+     *
+     * @return a copy, or null.
+     */
+    public io.troupe.node.client.ClientIngressConfig clientIngressConfig()
+    {
+        return clients == null ? null : clients.copy();
     }
 
     /**
@@ -230,6 +245,10 @@ public final class NodeConfig
             ", shadows report at once past " + flow.flushBound() + ", else every " +
             duration(interconnect.creditFlushInterval()) + ", idle shadows forgotten after " +
             duration(flow.shadowIdleTimeout()) : "off");
+        line(text, "clients", clients == null ? "none admitted (no troupe.client.secret)" : "at most " +
+            clients.maxClients() + " on streams " + interconnect.clientControlStreamId() + "/" +
+            interconnect.clientDataStreamId() + ", credit threshold " + clients.creditThreshold() + " each, " +
+            clients.maxPendingAsks() + " asks waiting each");
         line(text, "failure", "heartbeat every " + duration(interconnect.heartbeatInterval()) + ", peer down after " +
             duration(interconnect.failureTimeout()) + " of silence");
         line(text, "transport", (interconnect.embeddedDriver() ? "embedded media driver" +
@@ -290,7 +309,11 @@ public final class NodeConfig
             .handshakeRetryMin(from.handshakeRetryMin())
             .handshakeRetryMax(from.handshakeRetryMax())
             .ackInterval(from.ackInterval())
-            .creditFlushInterval(from.creditFlushInterval());
+            .creditFlushInterval(from.creditFlushInterval())
+            .clientControlStreamId(from.clientControlStreamId())
+            .clientDataStreamId(from.clientDataStreamId())
+            .clientTermLength(from.clientTermLength())
+            .clientImagesPerAddress(from.clientImagesPerAddress());
         for (final PeerAddress peer : from.peers())
         {
             to.peer(peer);

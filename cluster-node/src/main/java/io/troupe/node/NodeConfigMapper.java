@@ -51,6 +51,16 @@ final class NodeConfigMapper
     static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
     static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
     static final String REGISTRY_REPLICA = "troupe.registry.replica";
+    static final String CLIENT_SECRET = "troupe.client.secret";
+    static final String CLIENT_SECRET_FILE = "troupe.client.secret-file";
+    static final String CLIENT_MAX_CLIENTS = "troupe.client.max-clients";
+    static final String CLIENT_CREDIT_THRESHOLD = "troupe.client.credit-threshold";
+    static final String CLIENT_MAX_PENDING_ASKS = "troupe.client.max-pending-asks";
+    static final String CLIENT_ASK_TIMEOUT = "troupe.client.ask-timeout";
+    static final String CLIENT_IMAGES_PER_ADDRESS = "troupe.client.images-per-address";
+    static final String CLIENT_CONTROL_STREAM = "troupe.client.control-stream";
+    static final String CLIENT_DATA_STREAM = "troupe.client.data-stream";
+    static final String CLIENT_TERM_LENGTH = "troupe.client.term-length";
     static final String BIND_HOST = "troupe.bind.host";
     static final String BIND_PORT = "troupe.bind.port";
     static final String PEERS = "troupe.peers";
@@ -171,7 +181,15 @@ final class NodeConfigMapper
             .handshakeRetryMin(in.duration(HANDSHAKE_RETRY_MIN))
             .handshakeRetryMax(in.duration(HANDSHAKE_RETRY_MAX))
             .ackInterval(in.duration(ACK_INTERVAL))
-            .creditFlushInterval(in.duration(CREDIT_FLUSH_INTERVAL));
+            .creditFlushInterval(in.duration(CREDIT_FLUSH_INTERVAL))
+            .clientControlStreamId(in.integer(CLIENT_CONTROL_STREAM))
+            .clientDataStreamId(in.integer(CLIENT_DATA_STREAM))
+            .clientTermLength(in.intBytes(CLIENT_TERM_LENGTH));
+        final io.troupe.node.client.ClientIngressConfig clients = clients();
+        if (clients != null)
+        {
+            interconnect.clientImagesPerAddress(in.integer(CLIENT_IMAGES_PER_ADDRESS));
+        }
         for (final PeerAddress peer : peers(nodeId))
         {
             interconnect.peer(peer);
@@ -189,9 +207,51 @@ final class NodeConfigMapper
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, flow, shutdownTimeout,
-            registry.capacity(), in.bool(REGISTRY_REPLICA));
+            registry.capacity(), in.bool(REGISTRY_REPLICA), clients);
         checkActorSystem(node.actorSystemConfig());
         return node;
+    }
+
+    /** The client ingress's settings, or null if no client secret is set (no client is admitted). */
+    private io.troupe.node.client.ClientIngressConfig clients()
+    {
+        final boolean inline = in.isSet(CLIENT_SECRET);
+        final boolean file = in.isSet(CLIENT_SECRET_FILE);
+        if (inline && file)
+        {
+            throw in.invalid(CLIENT_SECRET_FILE, "allowed only one of " + CLIENT_SECRET + " and " + CLIENT_SECRET_FILE);
+        }
+        if (!inline && !file)
+        {
+            return null;
+        }
+        final String key = inline ? CLIENT_SECRET : CLIENT_SECRET_FILE;
+        final byte[] secret = inline ? in.string(CLIENT_SECRET).getBytes(StandardCharsets.UTF_8) : readSecretFile(key);
+        final io.troupe.node.client.ClientIngressConfig clients = new io.troupe.node.client.ClientIngressConfig()
+            .secret(secret)
+            .maxClients(in.integer(CLIENT_MAX_CLIENTS))
+            .creditThreshold(credit(CLIENT_CREDIT_THRESHOLD))
+            .maxPendingAsks(in.integer(CLIENT_MAX_PENDING_ASKS))
+            .askTimeout(in.duration(CLIENT_ASK_TIMEOUT));
+        java.util.Arrays.fill(secret, (byte)0);
+        try
+        {
+            return clients.validate();
+        }
+        catch (final ConfigurationException ex)
+        {
+            final String setting = switch (ex.setting())
+            {
+                case "secret" -> key;
+                case "maxClients" -> CLIENT_MAX_CLIENTS;
+                case "creditThreshold" -> CLIENT_CREDIT_THRESHOLD;
+                case "maxPendingAsks" -> CLIENT_MAX_PENDING_ASKS;
+                case "askTimeout" -> CLIENT_ASK_TIMEOUT;
+                default -> "troupe.client";
+            };
+            throw in.invalid(setting, "secret".equals(ex.setting()) ? "allowed " + ex.allowed() +
+                " (the secret has " + clients.secret().length + " bytes)" : "allowed " + ex.allowed(), ex);
+        }
     }
 
     private io.troupe.registry.RegistryConfig registry()
@@ -255,8 +315,14 @@ final class NodeConfigMapper
         {
             return in.string(CLUSTER_SECRET).getBytes(StandardCharsets.UTF_8);
         }
-        final Path file = path(CLUSTER_SECRET_FILE);
-        checkPrivate(file);
+        return readSecretFile(CLUSTER_SECRET_FILE);
+    }
+
+    /** Reads a secret file: private to its owner, bounded, one trailing line break dropped. */
+    private byte[] readSecretFile(final String key)
+    {
+        final Path file = path(key);
+        checkPrivate(file, key);
         final byte[] bytes;
         // Bounded read: a path to the wrong file (a log, /dev/zero) must fail, not fill the heap.
         try (InputStream stream = Files.newInputStream(file))
@@ -265,18 +331,18 @@ final class NodeConfigMapper
         }
         catch (final IOException | SecurityException ex)
         {
-            throw in.invalid(CLUSTER_SECRET_FILE, "allowed a readable file; reading " + file.toAbsolutePath() +
+            throw in.invalid(key, "allowed a readable file; reading " + file.toAbsolutePath() +
                 " failed: " + ex, ex);
         }
         if (bytes.length > MAX_SECRET_FILE_BYTES)
         {
-            throw in.invalid(CLUSTER_SECRET_FILE, "allowed a file of at most " + MAX_SECRET_FILE_BYTES + " bytes");
+            throw in.invalid(key, "allowed a file of at most " + MAX_SECRET_FILE_BYTES + " bytes");
         }
         return withoutTrailingLineBreak(bytes);
     }
 
     /** A secret file others can read is no secret: refused, with the command that fixes it. */
-    private void checkPrivate(final Path file)
+    private void checkPrivate(final Path file, final String key)
     {
         if (!file.getFileSystem().supportedFileAttributeViews().contains("posix") || !Files.exists(file))
         {
@@ -289,13 +355,13 @@ final class NodeConfigMapper
         }
         catch (final IOException ex)
         {
-            throw in.invalid(CLUSTER_SECRET_FILE, "allowed a readable file; reading the permissions of " +
+            throw in.invalid(key, "allowed a readable file; reading the permissions of " +
                 file.toAbsolutePath() + " failed: " + ex, ex);
         }
         if (permissions.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ) ||
             permissions.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ))
         {
-            throw in.invalid(CLUSTER_SECRET_FILE, "allowed a file only its owner can read; " + file.toAbsolutePath() +
+            throw in.invalid(key, "allowed a file only its owner can read; " + file.toAbsolutePath() +
                 " is " + java.nio.file.attribute.PosixFilePermissions.toString(permissions) + " (chmod 600 it)");
         }
     }
@@ -639,6 +705,9 @@ final class NodeConfigMapper
         keys.put("handshakeRetryMax", HANDSHAKE_RETRY_MAX);
         keys.put("ackInterval", ACK_INTERVAL);
         keys.put("creditFlushInterval", CREDIT_FLUSH_INTERVAL);
+        keys.put("clientImagesPerAddress", CLIENT_IMAGES_PER_ADDRESS);
+        keys.put("clientControlStreamId/clientDataStreamId", CLIENT_CONTROL_STREAM);
+        keys.put("clientTermLength", CLIENT_TERM_LENGTH);
         return Map.copyOf(keys);
     }
 }

@@ -63,8 +63,8 @@ public final class RegistryCodecs
      */
     public static EventCodecRegistry.Builder register(final EventCodecRegistry.Builder builder)
     {
-        return builder.register(SERVICE_UP).register(SERVICE_DOWN).register(LOOKUP).register(LOOKUP_RESULT)
-            .register(SUBSCRIBE).register(UNSUBSCRIBE);
+        return builder.registerSystem(SERVICE_UP).registerSystem(SERVICE_DOWN).registerSystem(LOOKUP)
+            .registerSystem(LOOKUP_RESULT).registerSystem(SUBSCRIBE).registerSystem(UNSUBSCRIBE);
     }
 
     private static void writeInstance(final EventWriter out, final ServiceInstance instance)

@@ -43,6 +43,15 @@ class RegistryCodecsTest
     }
 
     @Test
+    void theyRegisterAsTroupesOwnBesideTheOthers()
+    {
+        final io.troupe.serialization.EventCodecRegistry codecs =
+            RegistryCodecs.register(io.troupe.serialization.EventCodecRegistry.builder().withTroupeCodecs()).build();
+        assertThat(codecs.codec(LookupResult.TYPE)).isSameAs(RegistryCodecs.LOOKUP_RESULT);
+        assertThat(codecs.codecFor(ServiceUp.class)).isSameAs(RegistryCodecs.SERVICE_UP);
+    }
+
+    @Test
     void anActorWhereAServiceBelongsOrACountOutOfRangeIsMalformed()
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[64]);

@@ -49,11 +49,16 @@ public final class ArchitectureRules
         INTERCONNECT("io.troupe.interconnect", SERIALIZATION, ACTOR, MEMQUOTA),
         /** The cluster-wide service directory, on the transport. */
         REGISTRY("io.troupe.registry", INTERCONNECT, SERIALIZATION, ACTOR, MEMQUOTA),
+        /**
+         * The client library for processes outside the cluster: it speaks the transport's seal and reads the
+         * registry's replica, so it stands on those (the original design had it on the wire format only).
+         */
+        CLIENT("io.troupe.client", REGISTRY, INTERCONNECT, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The node: everything above, and the node command's entry points. */
         NODE("io.troupe.node", new String[] {"io.troupe.node.Main", "io.troupe.node.NodeCommand"}, REGISTRY,
             INTERCONNECT, BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The samples: programs with a main each, so they may print. */
-        SAMPLES("io.troupe.samples", new String[] {"io.troupe.samples.."}, NODE, REGISTRY, INTERCONNECT, BROKER,
+        SAMPLES("io.troupe.samples", new String[] {"io.troupe.samples.."}, NODE, CLIENT, REGISTRY, INTERCONNECT, BROKER,
             SERIALIZATION, ACTOR, MEMQUOTA),
         /** The test toolbox: no Troupe module. */
         TESTING("io.troupe.testing");

@@ -1,0 +1,272 @@
+package io.troupe.client;
+
+import io.troupe.actor.ServiceId;
+import io.troupe.actor.UndeliveredException;
+import io.troupe.actor.UndeliveredReason;
+import io.troupe.node.Node;
+import io.troupe.node.NodeConfigLoader;
+import io.troupe.node.client.ClientCounter;
+import io.troupe.node.local.LocalCluster;
+import io.troupe.registry.ServiceInstance;
+import io.troupe.testing.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static io.troupe.client.TestEvents.GREETER;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** A client and one node in this JVM, over real Aeron on 127.0.0.1. */
+@Timeout(60)
+class ClientNodeTest
+{
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+    private LocalCluster cluster;
+    private Node node;
+    private TroupeClient client;
+
+    @AfterEach
+    void tearDown()
+    {
+        if (client != null)
+        {
+            client.close();
+        }
+        if (node != null)
+        {
+            node.close();
+        }
+    }
+
+    private void startNode(final String... settings)
+    {
+        cluster = LocalCluster.create(dir, 1, TestEvents.clusterSettings(settings));
+        node = Node.start(NodeConfigLoader.load(cluster.configFile(1), new Properties()), system -> { },
+            TestEvents.codecs());
+        TestEvents.registerServices(node);
+    }
+
+    private static Throwable failureOf(final CompletableFuture<?> future)
+    {
+        try
+        {
+            future.get(10, TimeUnit.SECONDS);
+        }
+        catch (final ExecutionException ex)
+        {
+            return ex.getCause();
+        }
+        catch (final Exception ex)
+        {
+            throw new AssertionError("the future did not fail: " + ex, ex);
+        }
+        throw new AssertionError("the future did not fail");
+    }
+
+    @Test
+    void aClientLooksUpSendsAndAsks() throws Exception
+    {
+        startNode();
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
+
+        assertThat(client.isConnected()).isTrue();
+        assertThat(client.nodeId()).isEqualTo(1);
+        final List<ServiceInstance> greeters = client.lookup(GREETER);
+        assertThat(greeters).hasSize(1);
+        assertThat(greeters.get(0).nodeId()).isEqualTo(1);
+        assertThat(client.lookup(ServiceId.of(0, "nobody"))).isEmpty();
+
+        final Object reply = client.ask(GREETER, new TestEvents.Greeting("world"), Duration.ofSeconds(5))
+            .get(5, TimeUnit.SECONDS);
+        assertThat(reply).isEqualTo(new TestEvents.Reply("hello world from 1"));
+        final TestEvents.Reply typed = client.ask(greeters.get(0).<TestEvents.Greeting>ref(),
+            new TestEvents.Greeting("typed"), TestEvents.Reply.class, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS);
+        assertThat(typed.text()).isEqualTo("hello typed from 1");
+
+        TestEvents.SUNK.clear();
+        assertThat(client.send(TestEvents.SINK, new TestEvents.Greeting("one-way"))).isEqualTo(SendStatus.OK);
+        assertThat(TestEvents.SUNK.poll(5, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Greeting("one-way"));
+
+        assertThat(node.clients().openSessions()).isEqualTo(1);
+        assertThat(node.clients().count(ClientCounter.ASKS_IN)).as("two lookups, two asks").isEqualTo(4);
+        Await.equal(() -> node.clients().pendingAsks(), 0, "every ask slot freed by its reply");
+        assertThat(client.pendingAsks()).isZero();
+    }
+
+    @Test
+    void aSubscriberHearsEveryInstanceAndChangeUntilItStops() throws Exception
+    {
+        startNode();
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
+        final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+        final ServiceId echo = ServiceId.of(0, "echo");
+        final io.troupe.actor.ActorId first = node.system().register((ctx, envelope) -> { });
+        node.registry().register(echo, first);
+
+        final AutoCloseable subscription = client.subscribe(echo, new ServiceListener()
+        {
+            @Override
+            public void up(final ServiceInstance instance)
+            {
+                heard.add("up " + instance.actor());
+            }
+
+            @Override
+            public void down(final ServiceInstance instance)
+            {
+                heard.add("down " + instance.actor());
+            }
+        });
+
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("up " + first);
+        final io.troupe.actor.ActorId second = node.system().register((ctx, envelope) -> { });
+        node.registry().register(echo, second);
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("up " + second);
+        node.registry().unregister(echo, first);
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("down " + first);
+
+        subscription.close();
+        Thread.sleep(200); // the Unsubscribe reaches the node
+        node.registry().unregister(echo, second);
+        assertThat(heard.poll(500, TimeUnit.MILLISECONDS)).as("unsubscribed").isNull();
+    }
+
+    @Test
+    void wrongCredentialsClusterOrVersionFailSayingWhyAndASilentEndpointTimesOut()
+    {
+        startNode();
+        final ClientConfig wrongSecret = TestEvents.clientConfig(cluster, 1).secret("not-the-client-secret!".getBytes());
+        assertThatThrownBy(() -> TroupeClient.connect(wrongSecret)).isInstanceOf(ClientConnectException.class)
+            .hasMessageContaining("127.0.0.1:" + cluster.port(1)).hasMessageContaining("secret");
+        final ClientConfig wrongCluster = TestEvents.clientConfig(cluster, 1).clusterId("another-cluster");
+        assertThatThrownBy(() -> TroupeClient.connect(wrongCluster)).isInstanceOf(ClientConnectException.class)
+            .hasMessageContaining("cluster id").hasMessageContaining("another-cluster");
+        final ClientConfig newer = TestEvents.clientConfig(cluster, 1).protocolVersions(7, 9);
+        assertThatThrownBy(() -> TroupeClient.connect(newer)).isInstanceOf(ClientConnectException.class)
+            .hasMessageContaining("protocol version").hasMessageContaining("7..9");
+        assertThat(node.clients().count(ClientCounter.REFUSED_SECRET)).isEqualTo(1);
+        assertThat(node.clients().count(ClientCounter.REFUSED_CLUSTER)).isEqualTo(1);
+        assertThat(node.clients().count(ClientCounter.REFUSED_VERSION)).isEqualTo(1);
+        assertThat(node.clients().count(ClientCounter.SESSIONS_OPENED)).isZero();
+
+        final int silent = io.troupe.interconnect.LoopbackPorts.freeUdp(1)[0];
+        final ClientConfig nobody = TestEvents.clientConfig(cluster).endpoint("127.0.0.1:" + silent)
+            .connectTimeout(Duration.ofMillis(800)).failureTimeout(Duration.ofMillis(300))
+            .heartbeatInterval(Duration.ofMillis(100));
+        final long start = System.nanoTime();
+        assertThatThrownBy(() -> TroupeClient.connect(nobody)).isInstanceOf(ClientConnectException.class)
+            .hasMessageContaining("127.0.0.1:" + silent).hasMessageContaining("no answer");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(node.system().isRunning()).isTrue();
+    }
+
+    @Test
+    void badEventsAreRefusedCountedAndAnsweredAndTheSessionGoesOn() throws Exception
+    {
+        startNode();
+        final BlockingQueue<io.troupe.actor.Undelivered> undelivered = new LinkedBlockingQueue<>();
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1).onUndelivered(undelivered::add));
+
+        // a type the node has no codec for
+        final Throwable stranger = failureOf(client.ask(GREETER, new TestEvents.Stranger(7), Duration.ofSeconds(5)));
+        assertThat(stranger).isInstanceOf(UndeliveredException.class);
+        assertThat(((UndeliveredException)stranger).undelivered().reason()).isEqualTo(UndeliveredReason.REFUSED);
+        assertThat(client.send(GREETER, new TestEvents.Stranger(8))).isEqualTo(SendStatus.OK);
+        final io.troupe.actor.Undelivered told = undelivered.poll(5, TimeUnit.SECONDS);
+        assertThat(told.reason()).isEqualTo(UndeliveredReason.REFUSED);
+        assertThat(told.recipient()).isEqualTo(GREETER);
+        // a system type, which no client codec registry lets through: written by hand
+        assertThat(RawFrames.send(client, GREETER, io.troupe.actor.Undelivered.TYPE, 0L, new byte[40])).isTrue();
+        assertThat(undelivered.poll(5, TimeUnit.SECONDS).reason()).isEqualTo(UndeliveredReason.REFUSED);
+        // nobody there
+        final Throwable nobody = failureOf(client.ask(ServiceId.of(0, "nobody"), new TestEvents.Greeting("?"),
+            Duration.ofSeconds(5)));
+        assertThat(((UndeliveredException)nobody).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
+        final Throwable gone = failureOf(client.ask(io.troupe.actor.ActorId.of(1, 999_999, 3),
+            new TestEvents.Greeting("?"), Duration.ofSeconds(5)));
+        assertThat(((UndeliveredException)gone).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
+        // a payload that does not decode reaches the actor as such; the node and the session carry on
+        assertThat(RawFrames.send(client, TestEvents.SINK, TestEvents.GREETING.typeId(), 0L, new byte[] {1, 2, 3}))
+            .isTrue();
+
+        assertThat(node.clients().count(ClientCounter.EVENTS_REFUSED)).isEqualTo(3);
+        assertThat(client.ask(GREETER, new TestEvents.Greeting("still here"), Duration.ofSeconds(5))
+            .get(5, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Reply("hello still here from 1"));
+        assertThat(node.clients().openSessions()).isEqualTo(1);
+        assertThat(node.clients().count(ClientCounter.SESSIONS_ENDED)).isZero();
+    }
+
+    @Test
+    void asksBeyondTheLimitAreShedAndSlotsOfUnansweredAsksExpire() throws Exception
+    {
+        startNode("troupe.client.max-pending-asks = 3", "troupe.client.ask-timeout = 300ms");
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
+
+        final List<CompletableFuture<Object>> asks = new java.util.ArrayList<>();
+        for (int i = 0; i < 4; i++)
+        {
+            asks.add(client.ask(TestEvents.SLOW, new TestEvents.Greeting("#" + i), Duration.ofMillis(200)));
+        }
+        final Throwable shed = failureOf(asks.get(3));
+        assertThat(((UndeliveredException)shed).undelivered().reason()).isEqualTo(UndeliveredReason.SHED);
+        for (int i = 0; i < 3; i++)
+        {
+            assertThat(failureOf(asks.get(i))).isInstanceOf(java.util.concurrent.TimeoutException.class);
+        }
+        assertThat(node.clients().count(ClientCounter.ASKS_SHED)).isEqualTo(1);
+        Await.equal(() -> node.clients().pendingAsks(), 0, "the node's slots expired");
+        assertThat(node.clients().count(ClientCounter.ASK_SLOTS_EXPIRED)).isEqualTo(3);
+        assertThat(client.pendingAsks()).isZero();
+    }
+
+    @Test
+    void closingTheClientEndsItsSessionFreesItsSlotsAndReleasesEverything() throws Exception
+    {
+        startNode();
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
+        final long aliveBefore = node.system().counters().actorsAlive();
+        final List<CompletableFuture<Object>> asks = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++)
+        {
+            asks.add(client.ask(TestEvents.SLOW, new TestEvents.Greeting("#" + i), Duration.ofSeconds(30)));
+        }
+        Await.equal(() -> node.clients().pendingAsks(), 5, "five slots on the node");
+
+        client.close();
+
+        for (final CompletableFuture<Object> ask : asks)
+        {
+            assertThat(((UndeliveredException)failureOf(ask)).undelivered().reason())
+                .isEqualTo(UndeliveredReason.SHUTDOWN);
+        }
+        Await.equal(() -> node.clients().openSessions(), 0, "the node ended the session at the goodbye");
+        assertThat(node.clients().pendingAsks()).isZero();
+        assertThat(node.clients().count(ClientCounter.ASK_SLOTS_FREED_AT_END)).isEqualTo(5);
+        assertThat(node.clients().count(ClientCounter.GOODBYES_RECEIVED)).isEqualTo(1);
+        Await.equal(() -> node.system().counters().actorsAlive(), aliveBefore - 1L, "the session's proxy passed away");
+        Await.until(() -> Thread.getAllStackTraces().keySet().stream()
+            .noneMatch(thread -> thread.getName().startsWith("troupe-client-")), WAIT, "the client's thread gone");
+        assertThat(client.send(GREETER, new TestEvents.Greeting("late"))).isEqualTo(SendStatus.CLOSED);
+        try (java.util.stream.Stream<Path> shm = java.nio.file.Files.list(Path.of("/dev/shm")))
+        {
+            assertThat(shm.map(Path::toString)).noneMatch(name ->
+                name.contains("troupe-client-" + ProcessHandle.current().pid() + '-'));
+        }
+        client = null;
+    }
+}

@@ -1,0 +1,124 @@
+package io.troupe.node.client;
+
+import io.troupe.actor.ActorSystem;
+import io.troupe.interconnect.Interconnect;
+import io.troupe.interconnect.IdleMode;
+import io.troupe.registry.ServiceRegistry;
+import io.troupe.serialization.EventCodecRegistry;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Objects;
+
+/**
+ * A node's door for client processes ({@code cluster-client}): they connect to the node's own endpoint on the
+ * client streams, prove the client secret, and then send events and asks, look services up and subscribe to them.
+ * A client is not a cluster member: it may send only application events (user type spaces) and the directory's
+ * requests, each session is charged to a credit account of its own (while it is in debt the node does not read the
+ * client, whose sends then see back pressure), and a session that falls silent ends after the failure timeout with
+ * its ask slots freed. One thread of its own ({@code troupe-<node>-clients}), idling like the interconnect.
+ *
+ * <p>Started by the node when {@code troupe.client.secret} is set; {@link #count} and the other readers may be
+ * called from any thread.
+ */
+public final class ClientIngress implements AutoCloseable
+{
+    private static final Logger LOG = LoggerFactory.getLogger(ClientIngress.class);
+
+    private final ClientIngressAgent agent;
+    private final AgentRunner runner;
+    private volatile boolean closed;
+
+    private ClientIngress(final ClientIngressAgent agent, final AgentRunner runner)
+    {
+        this.agent = agent;
+        this.runner = runner;
+    }
+
+    /**
+     * Starts the ingress of a node whose interconnect admits client images
+     * ({@link io.troupe.interconnect.InterconnectConfig#clientImagesPerAddress} above 0).
+     *
+     * @param config       the ingress's settings; validated here.
+     * @param system       the node's actor system.
+     * @param interconnect the node's interconnect (its endpoint, driver and settings).
+     * @param registry     the node's service directory, or null for a node without one (lookups then find nothing).
+     * @param codecs       the node's codecs: what a client may send must have one here.
+     * @return the running ingress.
+     * @throws IllegalArgumentException if a setting is bad or the interconnect admits no client images.
+     */
+    public static ClientIngress start(
+        final ClientIngressConfig config,
+        final ActorSystem system,
+        final Interconnect interconnect,
+        final ServiceRegistry registry,
+        final EventCodecRegistry codecs)
+    {
+        config.validate();
+        if (interconnect.config().clientImagesPerAddress() <= 0)
+        {
+            throw new IllegalArgumentException("the interconnect admits no client images (clientImagesPerAddress 0): " +
+                "its driver would refuse every client");
+        }
+        final ClientIngressAgent agent = new ClientIngressAgent(Objects.requireNonNull(config, "config"), system,
+            interconnect.config(), interconnect.incarnation(), registry, Objects.requireNonNull(codecs, "codecs"),
+            interconnect);
+        final AgentRunner runner = new AgentRunner(
+            interconnect.config().idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agent.idle,
+            new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": client ingress"), null, agent);
+        AgentRunner.startOnThread(runner);
+        LOG.info("node {}: clients admitted on streams {}/{} (at most {})", system.nodeId(),
+            interconnect.config().clientControlStreamId(), interconnect.config().clientDataStreamId(), config.maxClients());
+        return new ClientIngress(agent, runner);
+    }
+
+    /**
+     * A counter.
+     *
+     * @param counter which.
+     * @return its value.
+     */
+    public long count(final ClientCounter counter)
+    {
+        return agent.read(counter);
+    }
+
+    /**
+     * Client sessions open now.
+     *
+     * @return the count.
+     */
+    public int openSessions()
+    {
+        return agent.openSessions.get();
+    }
+
+    /**
+     * Ask slots held now, over every session: asks whose reply has not come, nor their slot expired.
+     *
+     * @return the count.
+     */
+    public int pendingAsks()
+    {
+        return agent.pendingAsks.get();
+    }
+
+    /** Stops reading clients' events and admitting clients, while replies still go out: the node drains. */
+    public void stopIntake()
+    {
+        agent.stopIntake();
+    }
+
+    /** Says goodbye to every client and stops the thread. Idempotent. */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            runner.close();
+        }
+    }
+}

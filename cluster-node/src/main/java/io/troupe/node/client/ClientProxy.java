@@ -1,0 +1,54 @@
+package io.troupe.node.client;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.FundsCleared;
+
+/**
+ * A client session's stand-in among the node's actors: the sender of every event its client sends, so replies,
+ * {@code Undelivered} notices and service notices come back to it, and it hands them to the ingress agent for the
+ * client. It also hears when the session's account clears ({@code FundsCleared}) and wakes the agent to read the
+ * client again. It passes away when the session ends.
+ */
+final class ClientProxy implements Behavior
+{
+    /** Sent by the agent when the session ends. */
+    static final Object STOP = new Object()
+    {
+        @Override
+        public String toString()
+        {
+            return "ClientProxy.STOP";
+        }
+    };
+
+    private final ClientIngressAgent agent;
+    private final ClientSession session;
+
+    ClientProxy(final ClientIngressAgent agent, final ClientSession session)
+    {
+        this.agent = agent;
+        this.session = session;
+    }
+
+    @Override
+    public void receive(final ActorContext ctx, final Envelope envelope)
+    {
+        if (envelope.payload() == null)
+        {
+            final Object event = envelope.event();
+            if (event == STOP)
+            {
+                ctx.passAway();
+                return;
+            }
+            if (event instanceof FundsCleared)
+            {
+                agent.idle.signal();
+                return;
+            }
+        }
+        agent.handOff(session, envelope);
+    }
+}

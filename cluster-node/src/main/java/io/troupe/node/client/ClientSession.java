@@ -1,0 +1,117 @@
+package io.troupe.node.client;
+
+import io.aeron.ExclusivePublication;
+import io.aeron.Image;
+import io.aeron.ImageFragmentAssembler;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.CreditAccount;
+import io.troupe.interconnect.seal.FrameSeal;
+import io.troupe.serialization.wire.FrameProtection;
+import org.agrona.CloseHelper;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.ArrayDeque;
+
+/**
+ * One client's session on the node, from its HELLO to its end. Owned by the ingress agent's thread; the session's
+ * proxy actor only reads {@link #state} to drop what arrives for a session that ended.
+ */
+final class ClientSession
+{
+    enum State
+    {
+        /** A verified HELLO was answered with a WELCOME; the CONFIRM is awaited. */
+        HANDSHAKE,
+        /** Confirmed: sealed frames flow both ways. */
+        OPEN,
+        /** Ended; nothing is read or sent any more. */
+        CLOSED
+    }
+
+    /** Messages kept while the client's data publication pushes back; beyond, replies are dropped and counted. */
+    static final int MAX_PENDING_MESSAGES = 1024;
+
+    final int aeronSessionId;
+    final int clientId;
+    final long clientIncarnation;
+    final String endpoint;
+    final FrameProtection protection;
+    /** The client's HELLO challenge (echoed in the WELCOME) and ours (which its CONFIRM must prove). */
+    final byte[] clientChallenge;
+    final byte[] challenge;
+    final long handshakeDeadlineNs;
+    final ExclusivePublication control;
+    final ExclusivePublication data;
+    /** The WELCOME, kept until the publication is connected and takes it. */
+    byte[] welcome;
+    volatile State state = State.HANDSHAKE;
+
+    FrameSeal.Sealer sealer;
+    FrameSeal.Opener opener;
+    CreditAccount account;
+    ActorId proxy = ActorId.NONE;
+    /** The stream's image once found, and the assembler of its fragments. */
+    Image dataImage;
+    ImageFragmentAssembler assembler;
+    /** Whether the account was found in debt and the proxy waits for its {@code FundsCleared}. */
+    boolean throttled;
+    long lastHeardNs;
+    long nextHeartbeatNs;
+    long heartbeatSequence;
+    /** Asks waiting for their reply: ask id (the client's cookie) to the time the slot is freed regardless. */
+    final Long2LongHashMap asks = new Long2LongHashMap(Long.MIN_VALUE);
+    long nextAskSweepNs;
+
+    /** The data message being packed (frames with their length prefixes, no seal yet). */
+    final UnsafeBuffer batch;
+    int batchLength;
+    /** Sealed messages the publication pushed back, oldest first. */
+    final ArrayDeque<byte[]> pending = new ArrayDeque<>();
+
+    long eventsIn;
+    long asksIn;
+    long messagesOut;
+
+    ClientSession(
+        final int aeronSessionId,
+        final int clientId,
+        final long clientIncarnation,
+        final String endpoint,
+        final FrameProtection protection,
+        final byte[] clientChallenge,
+        final byte[] challenge,
+        final long handshakeDeadlineNs,
+        final ExclusivePublication control,
+        final ExclusivePublication data,
+        final int batchCapacity)
+    {
+        this.aeronSessionId = aeronSessionId;
+        this.clientId = clientId;
+        this.clientIncarnation = clientIncarnation;
+        this.endpoint = endpoint;
+        this.protection = protection;
+        this.clientChallenge = clientChallenge;
+        this.challenge = challenge;
+        this.handshakeDeadlineNs = handshakeDeadlineNs;
+        this.control = control;
+        this.data = data;
+        this.batch = new UnsafeBuffer(new byte[batchCapacity]);
+    }
+
+    boolean isOpen()
+    {
+        return state == State.OPEN;
+    }
+
+    void closePublications()
+    {
+        CloseHelper.quietCloseAll(control, data);
+    }
+
+    @Override
+    public String toString()
+    {
+        return "client " + clientId + " (incarnation " + clientIncarnation + ", at " + endpoint + ')';
+    }
+}
