@@ -21,7 +21,8 @@ public final class Main
         List.of(new PingPongWorkload(), new FanInWorkload(), new SpawnWorkload(), new MemQuotaFloodWorkload(),
             new BrokerMatchWorkload(), new BrokerOverloadWorkload(), new RemoteThroughputWorkload(),
             new RemoteRttWorkload(), new RemotePeerWorkload(), new FlowOverheadWorkload(), new FlowFloodWorkload(),
-            new RegistryConvergenceWorkload());
+            new RegistryConvergenceWorkload(), new ClientIngressWorkload(), new ClientAskRttWorkload(),
+            new ClientFloodWorkload(), new ClientNodeWorkload());
 
     private Main()
     {

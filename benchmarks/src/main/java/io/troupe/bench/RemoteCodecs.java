@@ -33,14 +33,22 @@ final class RemoteCodecs
      */
     static EventCodecRegistry registry()
     {
-        return EventCodecRegistry.builder()
-            .withTroupeCodecs()
-            .register(Chunk.Codec.INSTANCE)
-            .register(Ack.Codec.INSTANCE)
-            .register(Tally.Codec.INSTANCE)
-            .register(Ping.Codec.INSTANCE)
-            .register(FloodPace.Codec.INSTANCE)
-            .register(FloodTally.Codec.INSTANCE)
-            .build();
+        final EventCodecRegistry.Builder builder = EventCodecRegistry.builder().withTroupeCodecs();
+        for (final io.troupe.serialization.EventCodec<?> codec : codecs())
+        {
+            builder.register(codec);
+        }
+        return builder.build();
+    }
+
+    /**
+     * The six codecs above, for a node or a client that builds its registry itself.
+     *
+     * @return the codecs.
+     */
+    static io.troupe.serialization.EventCodec<?>[] codecs()
+    {
+        return new io.troupe.serialization.EventCodec<?>[] {Chunk.Codec.INSTANCE, Ack.Codec.INSTANCE,
+            Tally.Codec.INSTANCE, Ping.Codec.INSTANCE, FloodPace.Codec.INSTANCE, FloodTally.Codec.INSTANCE};
     }
 }

@@ -205,7 +205,7 @@ public final class TroupeClient implements AutoCloseable
      */
     public CompletableFuture<Object> ask(final ActorId target, final Object request, final Duration timeout)
     {
-        return ask(target, request, null, timeout);
+        return askFor(target, request, null, timeout);
     }
 
     /**
@@ -222,7 +222,7 @@ public final class TroupeClient implements AutoCloseable
     public <Q, R> CompletableFuture<R> ask(final ServiceKey<Q> key, final Q request, final Class<R> replyType,
         final Duration timeout)
     {
-        return ask(key.id().onNode(0), request, Objects.requireNonNull(replyType, "replyType"), timeout);
+        return askFor(key.id().onNode(0), request, Objects.requireNonNull(replyType, "replyType"), timeout);
     }
 
     /**
@@ -239,11 +239,27 @@ public final class TroupeClient implements AutoCloseable
     public <Q, R> CompletableFuture<R> ask(final ActorRef<Q> ref, final Q request, final Class<R> replyType,
         final Duration timeout)
     {
-        return ask(ref.id(), request, Objects.requireNonNull(replyType, "replyType"), timeout);
+        return askFor(ref.id(), request, Objects.requireNonNull(replyType, "replyType"), timeout);
+    }
+
+    /**
+     * Asks an actor or a service for a reply of a given class.
+     *
+     * @param target    the actor or service.
+     * @param request   the request.
+     * @param replyType the reply's class: another class fails the future with a {@link ClassCastException}.
+     * @param timeout   how long to wait; positive.
+     * @param <R>       the reply's type.
+     * @return the reply's future.
+     */
+    public <R> CompletableFuture<R> ask(final ActorId target, final Object request, final Class<R> replyType,
+        final Duration timeout)
+    {
+        return askFor(target, request, Objects.requireNonNull(replyType, "replyType"), timeout);
     }
 
     @SuppressWarnings("unchecked")
-    private <R> CompletableFuture<R> ask(final ActorId target, final Object request, final Class<R> replyType,
+    private <R> CompletableFuture<R> askFor(final ActorId target, final Object request, final Class<R> replyType,
         final Duration timeout)
     {
         Objects.requireNonNull(target, "target");
@@ -409,7 +425,7 @@ public final class TroupeClient implements AutoCloseable
     @SuppressWarnings("unchecked")
     public CompletableFuture<List<ServiceInstance>> lookupAsync(final ServiceId service)
     {
-        final CompletableFuture<?> result = ask(Objects.requireNonNull(service, "service"), new Lookup(service), null,
+        final CompletableFuture<?> result = askFor(Objects.requireNonNull(service, "service"), new Lookup(service), null,
             askTimeout);
         return (CompletableFuture<List<ServiceInstance>>)result;
     }

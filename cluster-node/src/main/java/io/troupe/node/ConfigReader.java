@@ -251,7 +251,7 @@ final class ConfigReader
 
     private static String render(final String keyPath, final ConfigValue value)
     {
-        if (keyPath.endsWith(NodeConfigMapper.CLUSTER_SECRET))
+        if (keyPath.endsWith(NodeConfigMapper.CLUSTER_SECRET) || keyPath.endsWith(NodeConfigMapper.CLIENT_SECRET))
         {
             return "(hidden)";
         }

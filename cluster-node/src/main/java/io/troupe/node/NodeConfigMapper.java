@@ -188,7 +188,12 @@ final class NodeConfigMapper
         final io.troupe.node.client.ClientIngressConfig clients = clients();
         if (clients != null)
         {
-            interconnect.clientImagesPerAddress(in.integer(CLIENT_IMAGES_PER_ADDRESS));
+            final int images = in.integer(CLIENT_IMAGES_PER_ADDRESS);
+            if (images < 1 || images > 65_536)
+            {
+                throw in.invalid(CLIENT_IMAGES_PER_ADDRESS, "allowed 1..65,536");
+            }
+            interconnect.clientImagesPerAddress(images);
         }
         for (final PeerAddress peer : peers(nodeId))
         {

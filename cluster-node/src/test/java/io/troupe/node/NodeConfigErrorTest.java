@@ -47,6 +47,26 @@ class NodeConfigErrorTest
     }
 
     @Test
+    void clientSettingsAreCheckedAndTheClientSecretNeverShown()
+    {
+        final String message = assertError(MINIMAL + "\ntroupe.client.secret = \"short-client\"", "troupe.client.secret",
+            "(hidden)", "the secret has 12 bytes", "at least 16 bytes");
+        assertThat(message).doesNotContain("short-client");
+        assertError(MINIMAL + "\ntroupe.client { secret = \"" + SECRET + "\", secret-file = \"/etc/x\" }",
+            "troupe.client.secret-file", "only one of troupe.client.secret and troupe.client.secret-file");
+        assertError(MINIMAL + "\ntroupe.client { secret = \"" + SECRET + "\", max-clients = 0 }",
+            "troupe.client.max-clients", "1..65,536");
+        assertError(MINIMAL + "\ntroupe.client { secret = \"" + SECRET + "\", max-pending-asks = 0 }",
+            "troupe.client.max-pending-asks", "1..1,048,576");
+        assertError(MINIMAL + "\ntroupe.client { secret = \"" + SECRET + "\", ask-timeout = 0s }",
+            "troupe.client.ask-timeout", "PT0.001S..PT1H");
+        assertError(MINIMAL + "\ntroupe.client { secret = \"" + SECRET + "\", control-stream = 11 }",
+            "troupe.client.control-stream", "different from each other and from the node streams");
+        assertError(MINIMAL + "\ntroupe.client { secret = \"" + SECRET + "\", images-per-address = 0 }",
+            "troupe.client.images-per-address", "1..65,536");
+    }
+
+    @Test
     void anUnreadableSecretFileIsNamed()
     {
         assertError(NO_SECRET + "\ntroupe.cluster-secret-file = \"/nonexistent/troupe-secret\"", "troupe.cluster-secret-file",
@@ -127,7 +147,7 @@ class NodeConfigErrorTest
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "troup.node-id = 2                                  | troup                        | at the top level: troupe",
-        "troupe.nodeid = 2                                  | troupe.nodeid                | in troupe: bind, cluster-id, cluster-secret,",
+        "troupe.nodeid = 2                                  | troupe.nodeid                | in troupe: bind, client, cluster-id, cluster-secret,",
         "troupe.bind.prot = 40102                           | troupe.bind.prot             | in troupe.bind: host, port",
         "troupe.transport.mtu-length = 1408                 | troupe.transport.mtu-length  | in troupe.transport: ack-interval, aeron-dir,",
         "troupe.memory-quota.low = 50%                      | troupe.memory-quota.low      | in troupe.memory-quota: low-water, max, reclaim-timeout",

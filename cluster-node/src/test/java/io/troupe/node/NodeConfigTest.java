@@ -57,6 +57,11 @@ class NodeConfigTest
         assertThat(interconnect.ackInterval()).isEqualTo(Duration.ofMillis(1));
         assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(1));
         assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(true, 1024, 64, java.time.Duration.ofSeconds(10)));
+        assertThat(config.clientIngressConfig()).as("no client secret: no client admitted").isNull();
+        assertThat(interconnect.clientImagesPerAddress()).isZero();
+        assertThat(interconnect.clientControlStreamId()).isEqualTo(20);
+        assertThat(interconnect.clientDataStreamId()).isEqualTo(21);
+        assertThat(interconnect.clientTermLength()).isEqualTo(256 * KIB);
 
         final ActorSystemConfig actorSystem = config.actorSystemConfig();
         assertThat(actorSystem.nodeId()).isEqualTo(1);
@@ -251,6 +256,29 @@ class NodeConfigTest
         assertThat(config.interconnectConfig().aeronDir()).isNull();
         assertThat(config.interconnectConfig().conclude(12).aeronDir()).endsWith("troupe-a_b-node-12");
         assertThat(config.dataDir()).isEqualTo(Path.of(".", "data", "node-12"));
+    }
+
+    @Test
+    void clientSettingsMapOntoTheIngressAndTheImageGuard()
+    {
+        final NodeConfig config = NodeConfigLoader.parse(MINIMAL + "\ntroupe.client { secret = \"client-secret-0123456\"," +
+            " max-clients = 12, credit-threshold = 777, max-pending-asks = 9, ask-timeout = 2s, images-per-address = 5," +
+            " control-stream = 30, data-stream = 31, term-length = 128k }");
+
+        final io.troupe.node.client.ClientIngressConfig clients = config.clientIngressConfig();
+        assertThat(clients.secret()).isEqualTo("client-secret-0123456".getBytes(StandardCharsets.UTF_8));
+        assertThat(clients.maxClients()).isEqualTo(12);
+        assertThat(clients.creditThreshold()).isEqualTo(777);
+        assertThat(clients.maxPendingAsks()).isEqualTo(9);
+        assertThat(clients.askTimeout()).isEqualTo(Duration.ofSeconds(2));
+        final InterconnectConfig interconnect = config.interconnectConfig();
+        assertThat(interconnect.clientImagesPerAddress()).isEqualTo(5);
+        assertThat(interconnect.clientControlStreamId()).isEqualTo(30);
+        assertThat(interconnect.clientDataStreamId()).isEqualTo(31);
+        assertThat(interconnect.clientTermLength()).isEqualTo(128 * KIB);
+        assertThat(config.describe()).contains("clients   ").contains("at most 12 on streams 30/31")
+            .doesNotContain("client-secret-0123456");
+        assertThat(config.clientIngressConfig()).as("a copy each time").isNotSameAs(clients);
     }
 
     @Test

@@ -10,7 +10,8 @@ import java.util.Map;
 
 /**
  * Entry point of the {@code ./troupe} launcher's jar: the node's command line ({@link Main}) with the demo added,
- * {@code demo} running the 3-node demo and {@code demo --local} the single-node one.
+ * {@code demo} running the 3-node demo and {@code demo --local} the single-node one, and the client sample
+ * ({@code client-demo}, {@code greeter-node}, {@code greeter-client}).
  */
 public final class Launcher
 {
@@ -38,7 +39,10 @@ public final class Launcher
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        return Main.run(args, out, err, Map.of("demo", Launcher::demo), Launcher::demoUsage);
+        return Main.run(args, out, err, Map.of("demo", Launcher::demo,
+            "client-demo", io.troupe.samples.client.ClientDemo::run,
+            "greeter-node", (options, o, e) -> io.troupe.samples.client.GreeterNode.run(options),
+            "greeter-client", io.troupe.samples.client.GreeterClient::run), Launcher::demoUsage);
     }
 
     private static int demo(final String[] options, final PrintStream out, final PrintStream err)
@@ -57,5 +61,11 @@ public final class Launcher
         stream.println("        ping-pong, a remote service call and a node stop, print what happened, stop everything");
         stream.println("  demo --local [--seconds N] [--pairs N] [--threads N]");
         stream.println("        the single-node demo: one node in this process, local ping-pong and a service lookup");
+        stream.println("  client-demo");
+        stream.println("        a greeter node in a child process and this process as its client: look it up, ask it");
+        stream.println("  greeter-node --config FILE");
+        stream.println("        a node with the greeter service (set troupe.client.secret in the config for clients)");
+        stream.println("  greeter-client --endpoint HOST:PORT --cluster-id ID (--client-secret S | --client-secret-file F)");
+        stream.println("        [--replica DATA_DIR] [--asks N]: connect to a greeter node, look it up, ask it");
     }
 }

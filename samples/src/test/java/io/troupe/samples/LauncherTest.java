@@ -103,4 +103,51 @@ class LauncherTest
                 .as("the demo's files are deleted").isEmpty();
         }
     }
+
+    @Test
+    void theClientDemoRunsAGreeterNodeAndAClientInTwoProcessesAndLeavesNothingBehind() throws Exception
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
+            "-Djava.io.tmpdir=" + dir));
+        command.addAll(io.troupe.registry.ReplicaLayout.JVM_FLAGS);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Launcher.class.getName(), "client-demo"));
+        final Path output = dir.resolve("client-demo.out");
+        final Process demo = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
+        final boolean exited = demo.waitFor(90, TimeUnit.SECONDS);
+        if (!exited)
+        {
+            demo.descendants().forEach(ProcessHandle::destroyForcibly);
+            demo.destroyForcibly();
+        }
+        final String printed = Files.readString(output);
+        assertThat(exited).as("the demo finished; it printed:%n%s", printed).isTrue();
+        assertThat(demo.exitValue()).as("exit code; it printed:%n%s", printed).isZero();
+        assertThat(printed).contains(
+            "connected to node 1",
+            "lookup    greeter -> [ServiceInstance[service=[1:@greeter]",
+            "asked the node",
+            "ask       greet -> \"hello, client ",
+            "200 more asks one after another: p50",
+            "(no network hop)",
+            "./troupe greeter-node --config ",
+            "./troupe greeter-client --endpoint 127.0.0.1:",
+            "done      node stopped, files removed");
+        try (var left = Files.list(dir))
+        {
+            assertThat(left.filter(path -> path.getFileName().toString().startsWith("troupe-client-demo")))
+                .as("the demo's files are deleted").isEmpty();
+        }
+    }
+
+    @Test
+    void theGreeterClientChecksItsOptions()
+    {
+        assertThat(run("greeter-client")).isEqualTo(2);
+        assertThat(err()).contains("--endpoint is required");
+        assertThat(run("greeter-client", "--endpoint", "127.0.0.1:1", "--bogus", "1")).isEqualTo(2);
+        assertThat(err()).contains("unknown option --bogus");
+        assertThat(run("greeter-node")).isEqualTo(2);
+    }
 }

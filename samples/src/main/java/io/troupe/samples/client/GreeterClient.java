@@ -1,0 +1,172 @@
+package io.troupe.samples.client;
+
+import io.troupe.client.ClientConfig;
+import io.troupe.client.TroupeClient;
+import io.troupe.registry.ServiceInstance;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A process outside the cluster that finds the {@code greeter} service and asks it: the client side of the client
+ * sample, and what embedding {@code cluster-client} takes.
+ *
+ * <pre>
+ * troupe greeter-client --endpoint HOST:PORT [--endpoint ...] --cluster-id ID
+ *                       (--client-secret TEXT | --client-secret-file FILE) [--replica DATA_DIR] [--asks N]
+ * </pre>
+ */
+public final class GreeterClient
+{
+    private GreeterClient()
+    {
+    }
+
+    /**
+     * Runs the client.
+     *
+     * @param args the options above.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /**
+     * Connects, looks the greeter up, asks it, prints what happened, and closes.
+     *
+     * @param args the options.
+     * @param out  where the story goes.
+     * @param err  where errors go.
+     * @return 0 done, 1 failed, 2 usage.
+     */
+    public static int run(final String[] args, final PrintStream out, final PrintStream err)
+    {
+        final ClientConfig config;
+        final int asks;
+        try
+        {
+            final Options options = Options.parse(args);
+            config = options.config;
+            asks = options.asks;
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            err.println("troupe greeter-client: " + ex.getMessage());
+            err.println("usage: troupe greeter-client --endpoint HOST:PORT [--endpoint ...] --cluster-id ID " +
+                "(--client-secret TEXT | --client-secret-file FILE) [--replica DATA_DIR] [--asks N]");
+            return 2;
+        }
+        try (TroupeClient client = TroupeClient.connect(config))
+        {
+            return talk(client, config, asks, out);
+        }
+        catch (final RuntimeException ex)
+        {
+            err.println("troupe greeter-client: " + ex.getMessage());
+            return 1;
+        }
+    }
+
+    /**
+     * What the sample does once connected.
+     *
+     * @param client the client.
+     * @param config its config.
+     * @param asks   asks in a row to time.
+     * @param out    where the story goes.
+     * @return 0 done, 1 failed.
+     */
+    static int talk(final TroupeClient client, final ClientConfig config, final int asks, final PrintStream out)
+    {
+        out.printf("client    %d connected to node %d at %s%n", client.clientId(), client.nodeId(),
+            client.connectedEndpoint());
+        final long lookupNs = System.nanoTime();
+        final List<ServiceInstance> greeters = client.lookup(GreeterEvents.GREETER);
+        out.printf("lookup    greeter -> %s in %.1f us (%s)%n", greeters, (System.nanoTime() - lookupNs) / 1e3,
+            config.replicaDirectory() != null ? "the node's replica, shared memory" : "asked the node");
+        if (greeters.isEmpty())
+        {
+            out.println("          no greeter: is the node a greeter node?");
+            return 1;
+        }
+        final long askNs = System.nanoTime();
+        final GreeterEvents.Greeting greeting = client.ask(greeters.get(0).<GreeterEvents.Greet>ref(),
+            new GreeterEvents.Greet("client " + client.clientId()), GreeterEvents.Greeting.class, Duration.ofSeconds(5))
+            .join();
+        out.printf("ask       greet -> \"%s\" from node %d in %.2f ms%n", greeting.text(), greeting.node(),
+            (System.nanoTime() - askNs) / 1e6);
+        final long[] samples = new long[asks];
+        for (int i = 0; i < asks; i++)
+        {
+            final long start = System.nanoTime();
+            client.ask(GreeterEvents.GREETER, new GreeterEvents.Greet("#" + i), GreeterEvents.Greeting.class,
+                Duration.ofSeconds(5)).join();
+            samples[i] = System.nanoTime() - start;
+        }
+        if (asks > 0)
+        {
+            Arrays.sort(samples);
+            out.printf("          %d more asks one after another: p50 %.0f us, p99 %.0f us, max %.0f us%n", asks,
+                samples[asks / 2] / 1e3, samples[Math.min(asks - 1, (int)Math.ceil(asks * 0.99) - 1)] / 1e3,
+                samples[asks - 1] / 1e3);
+        }
+        out.printf("counters  %s%n", client.counters());
+        return 0;
+    }
+
+    private record Options(ClientConfig config, int asks)
+    {
+        static Options parse(final String[] args)
+        {
+            final ClientConfig config = new ClientConfig().codec(GreeterEvents.GREET).codec(GreeterEvents.GREETING);
+            int asks = 200;
+            final List<String> endpoints = new ArrayList<>();
+            for (int i = 0; i < args.length; i++)
+            {
+                final String option = args[i];
+                if (i + 1 >= args.length)
+                {
+                    throw new IllegalArgumentException(option + " needs a value");
+                }
+                final String value = args[++i];
+                switch (option)
+                {
+                    case "--endpoint" -> endpoints.add(value);
+                    case "--cluster-id" -> config.clusterId(value);
+                    case "--client-secret" -> config.secret(value.getBytes(StandardCharsets.UTF_8));
+                    case "--client-secret-file" -> config.secret(readSecret(Path.of(value)));
+                    case "--replica" -> config.replicaDirectory(Path.of(value));
+                    case "--asks" -> asks = Integer.parseInt(value);
+                    default -> throw new IllegalArgumentException("unknown option " + option);
+                }
+            }
+            if (endpoints.isEmpty())
+            {
+                throw new IllegalArgumentException("--endpoint is required");
+            }
+            endpoints.forEach(config::endpoint);
+            return new Options(config, Math.max(0, asks));
+        }
+
+        private static byte[] readSecret(final Path file)
+        {
+            try
+            {
+                final String text = Files.readString(file, StandardCharsets.UTF_8);
+                return (text.endsWith("\n") ? text.substring(0, text.length() - 1) : text).getBytes(StandardCharsets.UTF_8);
+            }
+            catch (final IOException ex)
+            {
+                throw new IllegalArgumentException("cannot read " + file + ": " + ex.getMessage());
+            }
+        }
+    }
+}
