@@ -14,6 +14,9 @@ import java.util.List;
  */
 final class ClientAskRttWorkload implements Workload
 {
+    /** How the asking thread waits for each reply: {@code block} ({@code join}, the default) or {@code spin}. */
+    static final String WAIT = "wait";
+
     @Override
     public String name()
     {
@@ -23,13 +26,13 @@ final class ClientAskRttWorkload implements Workload
     @Override
     public List<String> options()
     {
-        return List.of(RemoteNodes.IDLE);
+        return List.of(RemoteNodes.IDLE, WAIT);
     }
 
     @Override
     public String usage()
     {
-        return "  client.ask.rtt [--idle backoff|spin]\n" +
+        return "  client.ask.rtt [--idle backoff|spin] [--wait block|spin]\n" +
             "                                 a client process asks an echo actor on a node in a child process, one\n" +
             "                                 ask at a time; prints p50/p99/max of the round trips in us";
     }
@@ -44,8 +47,9 @@ final class ClientAskRttWorkload implements Workload
         {
             final ServiceId echo = ServiceId.of(0, RemotePeerWorkload.ECHO);
             final Histogram histogram = new Histogram(3_600_000_000_000L, 3);
-            ask(bench, echo, warmupNs, null);
-            final long asks = ask(bench, echo, measureNs, histogram);
+            final boolean spin = "spin".equals(options.choice(WAIT, "block", List.of("block", "spin")));
+            ask(bench, echo, warmupNs, null, spin);
+            final long asks = ask(bench, echo, measureNs, histogram, spin);
             Report.progress("client.ask.rtt: %d asks in the window", asks);
             Report.result("client.ask.rtt.p50", histogram.getValueAtPercentile(50) / 1e3, "us");
             Report.result("client.ask.rtt.p99", histogram.getValueAtPercentile(99) / 1e3, "us");
@@ -53,14 +57,21 @@ final class ClientAskRttWorkload implements Workload
         }
     }
 
-    private static long ask(final ClientBench bench, final ServiceId echo, final long forNs, final Histogram into)
+    private static long ask(final ClientBench bench, final ServiceId echo, final long forNs, final Histogram into,
+        final boolean spin)
     {
         final long endNs = System.nanoTime() + forNs;
         long asks = 0;
         long now;
         while ((now = System.nanoTime()) - endNs < 0)
         {
-            bench.client.ask(echo, new Ping(now), Duration.ofSeconds(10)).join();
+            final java.util.concurrent.CompletableFuture<Object> reply =
+                bench.client.ask(echo, new Ping(now), Duration.ofSeconds(10));
+            while (spin && !reply.isDone())
+            {
+                Thread.onSpinWait();
+            }
+            reply.join();
             if (into != null)
             {
                 into.recordValue(System.nanoTime() - now);

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * {@code client.ingress}: how many events per second one client process gets to one actor on a node. The node is
  * a child process ({@code client.node}); this process's client sends {@link Chunk}s {@code (long seq, byte[16])} to
- * the node's {@link ChunkSink} (service {@value RemotePeerWorkload#SINK}) as fast as its sends are taken, spinning
- * while they are pushed back. After the warm-up and again after the window it asks the sink for its
+ * the node's {@link ChunkSink} (service {@value RemotePeerWorkload#SINK}) as fast as its sends are taken, yielding
+ * the processor while they are pushed back. After the warm-up and again after the window it asks the sink for its
  * {@link Tally}; the figure is the chunks the sink received between the two, divided by the time between them on
  * the sink's clock.
  */
@@ -84,7 +84,8 @@ final class ClientIngressWorkload implements Workload
             else
             {
                 refused++;
-                Thread.onSpinWait();
+                Thread.yield(); // a spinning producer would take a core the client's and the node's threads need
+
             }
         }
         pushedBack[0] = refused;

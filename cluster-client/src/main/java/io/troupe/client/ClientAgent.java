@@ -24,6 +24,7 @@ import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.TroupeCodecs;
 import io.troupe.serialization.wire.ClientProtocol;
+import io.troupe.serialization.wire.EnvelopeCompaction;
 import io.troupe.serialization.wire.EnvelopeFrame;
 import io.troupe.serialization.wire.FrameDecoder;
 import io.troupe.serialization.wire.FrameEncoder;
@@ -105,6 +106,11 @@ final class ClientAgent implements Agent
     private final UnsafeBuffer batch;
     private final UnsafeBuffer sealed;
     private final UnsafeBuffer opened;
+    /** Where compact frames are rebuilt whole. */
+    private final UnsafeBuffer expanded;
+    private final ClientProtocol.FrameSink dataFrameSink = this::onDataFrame;
+    /** Where the batch's last full envelope frame starts (what a compact frame repeats), or -1. */
+    private int baseAt = -1;
     private final UnsafeBuffer small = new UnsafeBuffer(new byte[512]);
     private final int packLimit;
     private final long failureTimeoutNs;
@@ -139,6 +145,7 @@ final class ClientAgent implements Agent
         this.batch = new UnsafeBuffer(new byte[maxMessage - FrameSeal.OVERHEAD]);
         this.sealed = new UnsafeBuffer(new byte[maxMessage]);
         this.opened = new UnsafeBuffer(new byte[maxMessage]);
+        this.expanded = new UnsafeBuffer(new byte[maxMessage + EnvelopeCompaction.FIXED_LENGTH]);
         this.packLimit = Math.min(batch.capacity(), config.mtuLength() - 64 - FrameSeal.OVERHEAD);
         this.failureTimeoutNs = config.failureTimeout().toNanos();
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
@@ -419,13 +426,30 @@ final class ClientAgent implements Agent
                 return ControlledMessageHandler.Action.CONTINUE; // timed out or failed before it went: not sent
             }
         }
-        if (batchLength > 0 && batchLength + ClientProtocol.LENGTH_PREFIX + length > packLimit && !flush())
+        final boolean compact = baseAt >= 0 && EnvelopeCompaction.isBase(buffer, index, length) &&
+            EnvelopeCompaction.repeatsHeader(buffer, index, batch, baseAt);
+        final int entry = compact ? EnvelopeCompaction.compactLength(length) : length;
+        if (batchLength > 0 && batchLength + ClientProtocol.LENGTH_PREFIX + entry > packLimit)
         {
-            return ControlledMessageHandler.Action.ABORT;
+            if (!flush())
+            {
+                return ControlledMessageHandler.Action.ABORT;
+            }
+            return onRecord(type, buffer, index, length); // a new batch: this frame goes whole, as its base
         }
-        ClientProtocol.putLength(batch, batchLength, length);
-        batch.putBytes(batchLength + ClientProtocol.LENGTH_PREFIX, buffer, index, length);
-        batchLength += ClientProtocol.LENGTH_PREFIX + length;
+        final int at = batchLength + ClientProtocol.LENGTH_PREFIX;
+        if (compact)
+        {
+            EnvelopeCompaction.writeCompact(batch, at, buffer, index, length);
+            ClientProtocol.putLength(batch, batchLength, entry | ClientProtocol.COMPACT_FLAG);
+        }
+        else
+        {
+            batch.putBytes(at, buffer, index, length);
+            ClientProtocol.putLength(batch, batchLength, length);
+            baseAt = EnvelopeCompaction.isBase(batch, at, length) ? at : -1;
+        }
+        batchLength = at + entry;
         if (ask != null)
         {
             ask.sent = true;
@@ -442,6 +466,7 @@ final class ClientAgent implements Agent
         {
             link.sealer.sent(FrameSeal.DATA);
             batchLength = 0;
+            baseAt = -1;
             return true;
         }
         counters.offersBackPressured.incrementAndGet();
@@ -463,22 +488,16 @@ final class ClientAgent implements Agent
             ActorId.NONE, codec.typeId(), 0, cookie, 0, 0L, 0, null, payloadLength);
         codec.encode(event, batch, payloadAt);
         ClientProtocol.putLength(batch, batchLength, frameLength);
+        baseAt = -1; // not a base: what follows goes whole
         batchLength += ClientProtocol.LENGTH_PREFIX + frameLength;
     }
 
     /** What is packed but not sent will not be: asks fail, sends are told to the undelivered listener. */
     private void discardBatch(final UndeliveredReason reason)
     {
-        int at = 0;
-        while (at < batchLength)
+        ClientProtocol.unpack(batch, 0, batchLength, expanded, (buffer, frame, length) ->
         {
-            final int length = ClientProtocol.frameLength(batch, at, batchLength);
-            if (length < 0)
-            {
-                break;
-            }
-            final int frame = at + ClientProtocol.LENGTH_PREFIX;
-            final long cookie = batch.getLong(frame + FRAME_COOKIE_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final long cookie = buffer.getLong(frame + FRAME_COOKIE_OFFSET, ByteOrder.LITTLE_ENDIAN);
             if (cookie != 0)
             {
                 final PendingAsk ask = pending.get(cookie);
@@ -489,15 +508,15 @@ final class ClientAgent implements Agent
             }
             else
             {
-                final ActorId recipient = ActorId.fromRaw(batch.getLong(frame + WireFormat.HEADER_LENGTH,
-                    ByteOrder.LITTLE_ENDIAN), batch.getLong(frame + WireFormat.HEADER_LENGTH + Long.BYTES,
+                final ActorId recipient = ActorId.fromRaw(buffer.getLong(frame + WireFormat.HEADER_LENGTH,
+                    ByteOrder.LITTLE_ENDIAN), buffer.getLong(frame + WireFormat.HEADER_LENGTH + Long.BYTES,
                     ByteOrder.LITTLE_ENDIAN));
-                final int type = batch.getInt(frame + WireFormat.HEADER_LENGTH + 6 * Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+                final int type = buffer.getInt(frame + WireFormat.HEADER_LENGTH + 6 * Long.BYTES, ByteOrder.LITTLE_ENDIAN);
                 undelivered(new Undelivered(recipient, type, 0L, reason, false));
             }
-            at = frame + length;
-        }
+        });
         batchLength = 0;
+        baseAt = -1;
     }
 
     // ------------------------------------------------------------------------------------------- reading
@@ -528,22 +547,17 @@ final class ClientAgent implements Agent
         {
             return;
         }
-        final int end = FrameSeal.HEADER + bodyLength;
-        int at = FrameSeal.HEADER;
-        while (at < end)
+        if (!ClientProtocol.unpack(opened, FrameSeal.HEADER, FrameSeal.HEADER + bodyLength, expanded, dataFrameSink))
         {
-            final int frameLength = ClientProtocol.frameLength(opened, at, end);
-            if (frameLength < 0)
-            {
-                counters.framesRejected.incrementAndGet();
-                return;
-            }
-            at += ClientProtocol.LENGTH_PREFIX;
-            if (dataDecoder.decode(opened, at, frameLength) != FrameResult.OK)
-            {
-                counters.framesRejected.incrementAndGet();
-            }
-            at += frameLength;
+            counters.framesRejected.incrementAndGet();
+        }
+    }
+
+    private void onDataFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (dataDecoder.decode(buffer, offset, length) != FrameResult.OK)
+        {
+            counters.framesRejected.incrementAndGet();
         }
     }
 

@@ -94,9 +94,8 @@ class ClientClusterTest
         final ActorId only = three.system().register((ctx, envelope) ->
             ctx.reply(new TestEvents.Reply("only on 3: " + ((TestEvents.Greeting)envelope.event()).text())));
         three.registry().register(ONLY_ON_3, only);
-        Await.until(() -> one.registry().lookup(GREETER).size() == 3 && one.registry().lookup(ONLY_ON_3).size() == 1,
-            CONNECT, "node 1 sees every node's services");
-        assertThat(two.registry().lookup(ONLY_ON_3)).hasSize(1);
+        Await.until(() -> one.registry().lookup(GREETER).size() == 3 && one.registry().lookup(ONLY_ON_3).size() == 1 &&
+            two.registry().lookup(ONLY_ON_3).size() == 1, CONNECT, "nodes 1 and 2 see every node's services");
 
         client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
         final List<ServiceInstance> greeters = client.lookup(GREETER);

@@ -681,6 +681,59 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
+     * Runs another agent's duty cycle on the interconnect's thread, inside each of the interconnect's own, from
+     * the next cycle on: for an agent that reads and writes Aeron streams of the node's media driver (the node's
+     * client ingress), so that what arrives is read in the cycle that received it and what it offers is sent in
+     * the next, with no hand-off between threads. The duty must not block (it runs beside the node's sessions) and
+     * should use Aeron's asynchronous calls; an exception it throws is logged and the cycle goes on. It is closed
+     * ({@code Agent.onClose}) on this thread by {@link #removeDuty} or when the interconnect closes, before the
+     * interconnect's own goodbyes.
+     *
+     * @param duty the agent.
+     * @throws IllegalStateException if the interconnect is closed or its command queue is full.
+     */
+    public void addDuty(final org.agrona.concurrent.Agent duty)
+    {
+        java.util.Objects.requireNonNull(duty, "duty");
+        if (closed || !agent.command(() -> agent.addDuty(duty)))
+        {
+            throw new IllegalStateException(closed ? "the interconnect is closed" : "the interconnect's command queue is full");
+        }
+        agentIdle.signal();
+    }
+
+    /**
+     * Stops running a duty and closes it on the interconnect's thread, waiting until it is closed (or the
+     * interconnect closed it already).
+     *
+     * @param duty    the agent given to {@link #addDuty}.
+     * @param timeout how long to wait for the interconnect's thread.
+     * @return true if it was closed within the timeout.
+     * @throws InterruptedException if interrupted while waiting.
+     */
+    public boolean removeDuty(final org.agrona.concurrent.Agent duty, final java.time.Duration timeout)
+        throws InterruptedException
+    {
+        final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        if (closed || !agent.command(() ->
+        {
+            agent.removeDuty(duty);
+            done.countDown();
+        }))
+        {
+            return closed;
+        }
+        agentIdle.signal();
+        return done.await(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    /** Makes sure the interconnect's thread runs a cycle soon (a duty has work from another thread). Any thread. */
+    public void wake()
+    {
+        agentIdle.signal();
+    }
+
+    /**
      * Tells the image guard that an image of a client stream appeared on a subscription of the node's client ingress
      * (its {@code AvailableImageHandler}), so that the images per source address stay bounded
      * ({@link InterconnectConfig#clientImagesPerAddress}); with an external driver, an image beyond the bound is

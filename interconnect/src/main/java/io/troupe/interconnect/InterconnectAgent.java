@@ -86,6 +86,10 @@ final class InterconnectAgent implements Agent
     private final FragmentAssembler bulkAssembler;
     final InboundFrames inbound;
     private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(4096);
+    private static final Agent[] NO_DUTIES = new Agent[0];
+    /** Other agents whose duty cycles run in this one's (the node's client ingress); changed by commands only. */
+    private Agent[] duties = NO_DUTIES;
+    private final org.agrona.ErrorHandler dutyErrors;
     private final long heartbeatIntervalNs;
     private final long ackIntervalNs;
     private volatile boolean closing;
@@ -129,6 +133,7 @@ final class InterconnectAgent implements Agent
         this.nodeId = system.nodeId();
         this.incarnation = incarnation;
         this.clock = clock;
+        this.dutyErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": a duty on the interconnect thread");
         this.peers = peers;
         for (final Peer peer : peers)
         {
@@ -185,6 +190,10 @@ final class InterconnectAgent implements Agent
         work += controlSubscription.poll(controlAssembler, FRAGMENT_LIMIT);
         work += dataSubscription.poll(dataAssembler, FRAGMENT_LIMIT);
         work += bulkSubscription.poll(bulkAssembler, FRAGMENT_LIMIT);
+        for (final Agent duty : duties)
+        {
+            work += runDuty(duty);
+        }
         for (final Peer peer : peers)
         {
             work += sessions.onTick(peer, nowNs);
@@ -213,6 +222,57 @@ final class InterconnectAgent implements Agent
             flushed = allAcknowledged();
         }
         return work;
+    }
+
+    private int runDuty(final Agent duty)
+    {
+        try
+        {
+            return duty.doWork();
+        }
+        catch (final Exception | Error ex)
+        {
+            dutyErrors.onError(ex); // the duty goes on next cycle, and so does this agent's own work
+            return 0;
+        }
+    }
+
+    /** On this agent's thread (a command): runs the duty's cycle in every cycle of this agent from now on. */
+    void addDuty(final Agent duty)
+    {
+        final Agent[] more = java.util.Arrays.copyOf(duties, duties.length + 1);
+        more[duties.length] = duty;
+        duties = more;
+    }
+
+    /** On this agent's thread: stops running the duty and closes it ({@link Agent#onClose}); false if it was not here. */
+    boolean removeDuty(final Agent duty)
+    {
+        for (int i = 0; i < duties.length; i++)
+        {
+            if (duties[i] == duty)
+            {
+                final Agent[] fewer = new Agent[duties.length - 1];
+                System.arraycopy(duties, 0, fewer, 0, i);
+                System.arraycopy(duties, i + 1, fewer, i, duties.length - i - 1);
+                duties = fewer;
+                closeDuty(duty);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void closeDuty(final Agent duty)
+    {
+        try
+        {
+            duty.onClose();
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            dutyErrors.onError(ex);
+        }
     }
 
     /** Asks the agent to report, every duty cycle from now on, whether its peers have everything it sent. */
@@ -517,6 +577,12 @@ final class InterconnectAgent implements Agent
     @Override
     public void onClose()
     {
+        final Agent[] closing = duties;
+        duties = NO_DUTIES;
+        for (final Agent duty : closing)
+        {
+            closeDuty(duty); // before the goodbyes: a duty's own (the client ingress's) go out first
+        }
         if (!killed)
         {
             close();

@@ -28,6 +28,8 @@ public enum ClientCounter
     REFUSED_ENDPOINT,
     /** HELLOs dropped unread: more than {@code handshakesPerSecond} arrived. */
     HELLOS_RATE_LIMITED,
+    /** Refusals told to the client (on a publication of their own). */
+    REFUSALS_TOLD,
     /** Refusals that could not be told (no room for another refusal publication). */
     REFUSALS_UNSENT,
     /** Handshakes that never completed within the handshake timeout. */

@@ -37,6 +37,7 @@ final class ClientHandshakes
     static final int MAX_REFUSALS = 8;
     static final long REFUSAL_LINGER_NS = 2_000_000_000L;
     private static final byte[] EMPTY = new byte[0];
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     private final ClientIngressAgent agent;
     private final HandshakeAuth auth;
@@ -133,10 +134,11 @@ final class ClientHandshakes
             return;
         }
         final byte[] ours = auth.newChallenge();
-        final ExclusivePublication control = publication(endpoint, agent.controlStreamId, 0);
-        final ExclusivePublication data = publication(endpoint, agent.dataStreamId, control.sessionId());
+        final int sessionId = RANDOM.nextInt();
         final ClientSession session = new ClientSession(aeronSessionId, clientId, incarnation, endpoint, protection,
-            challenge, ours, nowNs + agent.config.handshakeTimeout().toNanos(), control, data, agent.batchCapacity);
+            challenge, ours, nowNs + agent.config.handshakeTimeout().toNanos(),
+            publication(endpoint, agent.controlStreamId, sessionId), publication(endpoint, agent.dataStreamId, sessionId),
+            agent.batchCapacity);
         final byte[] proof = auth.prove(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation, clientId,
             incarnation, challenge, EMPTY, protection);
         session.welcome = encode(new Handshake(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation,
@@ -182,9 +184,9 @@ final class ClientHandshakes
         for (final Iterator<Refusal> it = refusals.iterator(); it.hasNext(); )
         {
             final Refusal refusal = it.next();
-            if (refusal.publication.offer(new UnsafeBuffer(refusal.bytes)) > 0 || nowNs - refusal.sinceNs > REFUSAL_LINGER_NS)
+            if (refusal.offer(agent.aeron) || nowNs - refusal.sinceNs > REFUSAL_LINGER_NS)
             {
-                refusal.publication.close();
+                refusal.close(agent.aeron);
                 it.remove();
                 work++;
             }
@@ -199,7 +201,7 @@ final class ClientHandshakes
         {
             return true;
         }
-        if (session.control.offer(new UnsafeBuffer(session.welcome)) > 0)
+        if (session.control != null && session.control.offer(new UnsafeBuffer(session.welcome)) > 0)
         {
             session.welcome = null;
             return true;
@@ -211,7 +213,7 @@ final class ClientHandshakes
     {
         for (final Refusal refusal : refusals)
         {
-            CloseHelper.quietClose(refusal.publication);
+            refusal.close(agent.aeron);
         }
         refusals.clear();
         Arrays.fill(secret, (byte)0);
@@ -232,19 +234,30 @@ final class ClientHandshakes
     {
         agent.count(counter);
         agent.logRefusal(endpoint, why);
+        for (final Refusal pending : refusals)
+        {
+            if (pending.endpoint.equals(endpoint))
+            {
+                return; // the same client's HELLO again: one refusal on its way is enough
+            }
+        }
         if (refusals.size() >= MAX_REFUSALS)
         {
             agent.count(ClientCounter.REFUSALS_UNSENT);
             return;
         }
         final byte[] bytes = encode(refusal(clientId, incarnation, why));
-        refusals.add(new Refusal(publication(endpoint, agent.controlStreamId, 0), bytes, agent.nowNs()));
+        refusals.add(new Refusal(endpoint, publication(endpoint, agent.controlStreamId, 0), bytes, agent.nowNs()));
+        agent.count(ClientCounter.REFUSALS_TOLD);
     }
 
     private void offerRefusal(final ExclusivePublication publication, final ClientSession session, final String why)
     {
         agent.logRefusal(session.endpoint, why);
-        publication.offer(new UnsafeBuffer(encode(refusal(session.clientId, session.clientIncarnation, why))));
+        if (publication != null)
+        {
+            publication.offer(new UnsafeBuffer(encode(refusal(session.clientId, session.clientIncarnation, why))));
+        }
     }
 
     private Handshake refusal(final int clientId, final long incarnation, final String why)
@@ -262,7 +275,8 @@ final class ClientHandshakes
         return bytes;
     }
 
-    private ExclusivePublication publication(final String endpoint, final int streamId, final int sessionId)
+    /** Asks the driver for a publication to the endpoint, without waiting: its registration id. */
+    private long publication(final String endpoint, final int streamId, final int sessionId)
     {
         final ChannelUriStringBuilder channel = new ChannelUriStringBuilder().media("udp").endpoint(endpoint)
             .termLength(agent.termLength).mtu(agent.mtu);
@@ -271,10 +285,52 @@ final class ClientHandshakes
             channel.sessionId(sessionId);
         }
         final Aeron aeron = agent.aeron;
-        return aeron.addExclusivePublication(channel.build(), streamId);
+        return aeron.asyncAddExclusivePublication(channel.build(), streamId);
     }
 
-    private record Refusal(ExclusivePublication publication, byte[] bytes, long sinceNs)
+    /** A refusal to tell, on a publication of its own once the driver has made it. */
+    private static final class Refusal
     {
+        private final String endpoint;
+        private final long registration;
+        private final byte[] bytes;
+        private final long sinceNs;
+        private ExclusivePublication publication;
+
+        Refusal(final String endpoint, final long registration, final byte[] bytes, final long sinceNs)
+        {
+            this.endpoint = endpoint;
+            this.registration = registration;
+            this.bytes = bytes;
+            this.sinceNs = sinceNs;
+        }
+
+        boolean offer(final Aeron aeron)
+        {
+            try
+            {
+                if (publication == null)
+                {
+                    publication = aeron.getExclusivePublication(registration);
+                }
+            }
+            catch (final io.aeron.exceptions.AeronException ex)
+            {
+                return true; // it cannot be made: give up on it
+            }
+            return publication != null && publication.offer(new UnsafeBuffer(bytes)) > 0;
+        }
+
+        void close(final Aeron aeron)
+        {
+            if (publication != null)
+            {
+                CloseHelper.quietClose(publication);
+            }
+            else
+            {
+                aeron.asyncRemovePublication(registration);
+            }
+        }
     }
 }

@@ -2,11 +2,8 @@ package io.troupe.node.client;
 
 import io.troupe.actor.ActorSystem;
 import io.troupe.interconnect.Interconnect;
-import io.troupe.interconnect.IdleMode;
 import io.troupe.registry.ServiceRegistry;
 import io.troupe.serialization.EventCodecRegistry;
-import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,7 +15,8 @@ import java.util.Objects;
  * A client is not a cluster member: it may send only application events (user type spaces) and the directory's
  * requests, each session is charged to a credit account of its own (while it is in debt the node does not read the
  * client, whose sends then see back pressure), and a session that falls silent ends after the failure timeout with
- * its ask slots freed. One thread of its own ({@code troupe-<node>-clients}), idling like the interconnect.
+ * its ask slots freed. It has no thread of its own: its duty cycle runs in the interconnect's (which runs the
+ * media driver too), so a client's message is read in the cycle that received it and a reply is sent in the next.
  *
  * <p>Started by the node when {@code troupe.client.secret} is set; {@link #count} and the other readers may be
  * called from any thread.
@@ -28,13 +26,13 @@ public final class ClientIngress implements AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(ClientIngress.class);
 
     private final ClientIngressAgent agent;
-    private final AgentRunner runner;
+    private final Interconnect interconnect;
     private volatile boolean closed;
 
-    private ClientIngress(final ClientIngressAgent agent, final AgentRunner runner)
+    private ClientIngress(final ClientIngressAgent agent, final Interconnect interconnect)
     {
         this.agent = agent;
-        this.runner = runner;
+        this.interconnect = interconnect;
     }
 
     /**
@@ -65,13 +63,10 @@ public final class ClientIngress implements AutoCloseable
         final ClientIngressAgent agent = new ClientIngressAgent(Objects.requireNonNull(config, "config"), system,
             interconnect.config(), interconnect.incarnation(), registry, Objects.requireNonNull(codecs, "codecs"),
             interconnect);
-        final AgentRunner runner = new AgentRunner(
-            interconnect.config().idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agent.idle,
-            new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": client ingress"), null, agent);
-        AgentRunner.startOnThread(runner);
+        interconnect.addDuty(agent);
         LOG.info("node {}: clients admitted on streams {}/{} (at most {})", system.nodeId(),
             interconnect.config().clientControlStreamId(), interconnect.config().clientDataStreamId(), config.maxClients());
-        return new ClientIngress(agent, runner);
+        return new ClientIngress(agent, interconnect);
     }
 
     /**
@@ -111,14 +106,24 @@ public final class ClientIngress implements AutoCloseable
         agent.stopIntake();
     }
 
-    /** Says goodbye to every client and stops the thread. Idempotent. */
+    /** Says goodbye to every client and stops running on the interconnect's thread (waiting for it). Idempotent. */
     @Override
     public void close()
     {
         if (!closed)
         {
             closed = true;
-            runner.close();
+            try
+            {
+                if (!interconnect.removeDuty(agent, java.time.Duration.ofSeconds(10)))
+                {
+                    LOG.warn("the client ingress was not closed within 10 s: is the interconnect's thread stuck?");
+                }
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

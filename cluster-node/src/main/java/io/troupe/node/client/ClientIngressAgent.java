@@ -4,7 +4,8 @@ import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.FragmentAssembler;
 import io.aeron.Image;
-import io.aeron.ImageFragmentAssembler;
+import io.aeron.ImageControlledFragmentAssembler;
+import io.aeron.logbuffer.ControlledFragmentHandler;
 import io.aeron.Subscription;
 import io.aeron.logbuffer.Header;
 import io.troupe.actor.ActorId;
@@ -15,7 +16,6 @@ import io.troupe.actor.ServiceId;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.WirePayload;
-import io.troupe.interconnect.AgentIdle;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.registry.Lookup;
@@ -53,10 +53,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The client ingress's one thread: runs its own Aeron client (connected to the node's media driver), reads the
- * clients' control stream (handshakes, heartbeats, goodbyes) and, for each open session whose credit account is
- * clear, its data stream; hands the events to the actor system as the session's proxy actor; and sends the
- * clients what their proxies hand back (replies, notices), sealed, packed into messages. Owns every session.
+ * The client ingress's duty, run on the interconnect's thread in each of its cycles ({@code Interconnect.addDuty}):
+ * runs its own Aeron client (connected to the node's media driver, every call asynchronous), reads the clients'
+ * control stream (handshakes, heartbeats, goodbyes) and, for each open session whose credit account is clear, its
+ * data stream; hands the events to the actor system as the session's proxy actor; and sends the clients what their
+ * proxies hand back (replies, notices), sealed, packed into messages. Owns every session.
  */
 final class ClientIngressAgent implements Agent
 {
@@ -90,7 +91,8 @@ final class ClientIngressAgent implements Agent
     private final Subscription dataSubscription;
     private final FragmentAssembler controlAssembler;
     private final ClientHandshakes handshakes;
-    final AgentIdle idle = new AgentIdle();
+    /** Makes the thread that runs this agent's cycles (the interconnect's) run one soon. Any thread. */
+    final Runnable waker;
     private final Int2ObjectHashMap<ClientSession> sessions = new Int2ObjectHashMap<>();
     private final List<ClientSession> sessionList = new ArrayList<>();
     private final List<ClientSession> dirty = new ArrayList<>();
@@ -103,6 +105,9 @@ final class ClientIngressAgent implements Agent
     private final FrameEncoder encoder = new FrameEncoder();
     private final UnsafeBuffer opened;
     private final UnsafeBuffer sealed;
+    /** Where compact frames are rebuilt whole. */
+    private final UnsafeBuffer expanded;
+    private final ClientProtocol.FrameSink dataFrameSink = this::onDataFrame;
     private final UnsafeBuffer small = new UnsafeBuffer(new byte[256]);
     private final java.util.Set<String> refusalsLogged = new java.util.HashSet<>();
     private long nowNs;
@@ -121,6 +126,7 @@ final class ClientIngressAgent implements Agent
         final EventCodecRegistry codecs,
         final io.troupe.interconnect.Interconnect interconnect)
     {
+        this.waker = interconnect::wake;
         this.config = config;
         this.system = system;
         this.registry = registry;
@@ -140,6 +146,7 @@ final class ClientIngressAgent implements Agent
         this.askTimeoutNs = config.askTimeout().toNanos();
         this.opened = new UnsafeBuffer(new byte[maxMessage]);
         this.sealed = new UnsafeBuffer(new byte[maxMessage]);
+        this.expanded = new UnsafeBuffer(new byte[maxMessage + io.troupe.serialization.wire.EnvelopeCompaction.FIXED_LENGTH]);
         this.controlDecoder = new FrameDecoder(new ControlFrames(), maxMessage);
         this.dataDecoder = new FrameDecoder(new DataFrames(), maxMessage);
         this.handshakes = new ClientHandshakes(this, config.secret());
@@ -209,10 +216,10 @@ final class ClientIngressAgent implements Agent
                     continue;
                 }
                 session.dataImage = image;
-                session.assembler = new ImageFragmentAssembler(this::onDataMessage);
+                session.assembler = new ImageControlledFragmentAssembler(this::onDataMessage);
             }
             current = session;
-            work += session.dataImage.poll(session.assembler, config.pollBatch());
+            work += session.dataImage.controlledPoll(session.assembler, config.pollBatch());
             current = null;
         }
         return work;
@@ -266,30 +273,32 @@ final class ClientIngressAgent implements Agent
         current = null;
     }
 
-    private void onDataMessage(final DirectBuffer buffer, final int offset, final int length, final Header header)
+    /**
+     * One message of a client's data stream; left in the image (ABORT) once the session's account is in debt, so
+     * that what the node holds for a client is its threshold and at most one message more.
+     */
+    private ControlledFragmentHandler.Action onDataMessage(final DirectBuffer buffer, final int offset,
+        final int length, final Header header)
     {
         final ClientSession session = current;
-        final int bodyLength = open(session, FrameSeal.DATA, dataStreamId, buffer, offset, length);
-        if (bodyLength < 0)
+        if (!session.isOpen() || !session.account.isClear())
         {
-            return;
+            return ControlledFragmentHandler.Action.ABORT;
         }
-        final int end = FrameSeal.HEADER + bodyLength;
-        int at = FrameSeal.HEADER;
-        while (at < end && session.isOpen())
+        final int bodyLength = open(session, FrameSeal.DATA, dataStreamId, buffer, offset, length);
+        if (bodyLength >= 0 &&
+            !ClientProtocol.unpack(opened, FrameSeal.HEADER, FrameSeal.HEADER + bodyLength, expanded, dataFrameSink))
         {
-            final int frameLength = ClientProtocol.frameLength(opened, at, end);
-            if (frameLength < 0)
-            {
-                count(ClientCounter.FRAMES_MALFORMED);
-                return;
-            }
-            at += ClientProtocol.LENGTH_PREFIX;
-            if (dataDecoder.decode(opened, at, frameLength) != FrameResult.OK)
-            {
-                count(ClientCounter.FRAMES_MALFORMED);
-            }
-            at += frameLength;
+            count(ClientCounter.FRAMES_MALFORMED);
+        }
+        return ControlledFragmentHandler.Action.CONTINUE;
+    }
+
+    private void onDataFrame(final DirectBuffer buffer, final int offset, final int length)
+    {
+        if (current.isOpen() && dataDecoder.decode(buffer, offset, length) != FrameResult.OK)
+        {
+            count(ClientCounter.FRAMES_MALFORMED);
         }
     }
 
@@ -392,7 +401,7 @@ final class ClientIngressAgent implements Agent
             count(ClientCounter.REPLIES_DROPPED);
             return false;
         }
-        idle.signal();
+        waker.run();
         return true;
     }
 
@@ -569,7 +578,7 @@ final class ClientIngressAgent implements Agent
         final int length = session.sealer.seal(FrameSeal.DATA, dataStreamId, session.batch, 0, session.batchLength, sealed);
         session.batchLength = 0;
         session.sealer.sent(FrameSeal.DATA); // the number is used now: sent below, or kept in order
-        if (session.pending.isEmpty() && session.data.offer(sealed, 0, length) > 0)
+        if (session.pending.isEmpty() && session.data != null && session.data.offer(sealed, 0, length) > 0)
         {
             session.messagesOut++;
             return;
@@ -584,6 +593,10 @@ final class ClientIngressAgent implements Agent
     {
         while (!session.pending.isEmpty())
         {
+            if (session.data == null)
+            {
+                return false;
+            }
             final byte[] message = session.pending.peekFirst();
             if (session.data.offer(new UnsafeBuffer(message)) <= 0)
             {
@@ -603,6 +616,11 @@ final class ClientIngressAgent implements Agent
         for (int i = sessionList.size() - 1; i >= 0; i--)
         {
             final ClientSession session = sessionList.get(i);
+            if (!session.resolvePublications(aeron))
+            {
+                endSession(session, "the media driver could not make a publication to " + session.endpoint, null);
+                continue;
+            }
             if (session.state == ClientSession.State.HANDSHAKE)
             {
                 handshakes.offerWelcome(session);
@@ -673,6 +691,10 @@ final class ClientIngressAgent implements Agent
         final int length = kind == ControlKind.HEARTBEAT ?
             encoder.encodeHeartbeat(small, 0, nodeId, incarnation, nowNs, ++session.heartbeatSequence, 0L, 0L) :
             encoder.encodeGoodbye(small, 0, nodeId, incarnation, reason, detail.length() > 200 ? detail.substring(0, 200) : detail);
+        if (session.control == null)
+        {
+            return false;
+        }
         final int sealedLength = session.sealer.seal(FrameSeal.CONTROL, controlStreamId, small, 0, length, sealed);
         if (session.control.offer(sealed, 0, sealedLength) > 0)
         {
@@ -750,7 +772,7 @@ final class ClientIngressAgent implements Agent
             system.send(session.proxy, ClientProxy.STOP);
             LOG.info("node {}: {} disconnected: {}", nodeId, session, why);
         }
-        session.closePublications();
+        session.closePublications(aeron);
     }
 
     /** Stops reading clients' events and taking new clients (the node drains); replies still go out. */

@@ -45,7 +45,7 @@ final class ClientProxy implements Behavior
             }
             if (event instanceof FundsCleared)
             {
-                agent.idle.signal();
+                agent.waker.run();
                 return;
             }
         }

@@ -2,7 +2,7 @@ package io.troupe.node.client;
 
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
-import io.aeron.ImageFragmentAssembler;
+import io.aeron.ImageControlledFragmentAssembler;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.CreditAccount;
 import io.troupe.interconnect.seal.FrameSeal;
@@ -41,8 +41,11 @@ final class ClientSession
     final byte[] clientChallenge;
     final byte[] challenge;
     final long handshakeDeadlineNs;
-    final ExclusivePublication control;
-    final ExclusivePublication data;
+    /** The publications to the client, once the driver made them (asked for asynchronously), and their requests. */
+    ExclusivePublication control;
+    ExclusivePublication data;
+    final long controlRegistration;
+    final long dataRegistration;
     /** The WELCOME, kept until the publication is connected and takes it. */
     byte[] welcome;
     volatile State state = State.HANDSHAKE;
@@ -53,7 +56,7 @@ final class ClientSession
     ActorId proxy = ActorId.NONE;
     /** The stream's image once found, and the assembler of its fragments. */
     Image dataImage;
-    ImageFragmentAssembler assembler;
+    ImageControlledFragmentAssembler assembler;
     /** Whether the account was found in debt and the proxy waits for its {@code FundsCleared}. */
     boolean throttled;
     long lastHeardNs;
@@ -82,8 +85,8 @@ final class ClientSession
         final byte[] clientChallenge,
         final byte[] challenge,
         final long handshakeDeadlineNs,
-        final ExclusivePublication control,
-        final ExclusivePublication data,
+        final long controlRegistration,
+        final long dataRegistration,
         final int batchCapacity)
     {
         this.aeronSessionId = aeronSessionId;
@@ -94,8 +97,8 @@ final class ClientSession
         this.clientChallenge = clientChallenge;
         this.challenge = challenge;
         this.handshakeDeadlineNs = handshakeDeadlineNs;
-        this.control = control;
-        this.data = data;
+        this.controlRegistration = controlRegistration;
+        this.dataRegistration = dataRegistration;
         this.batch = new UnsafeBuffer(new byte[batchCapacity]);
     }
 
@@ -104,8 +107,38 @@ final class ClientSession
         return state == State.OPEN;
     }
 
-    void closePublications()
+    /** Takes the publications the driver has made by now; false if one could not be made (the session must end). */
+    boolean resolvePublications(final io.aeron.Aeron aeron)
     {
+        try
+        {
+            if (control == null)
+            {
+                control = aeron.getExclusivePublication(controlRegistration);
+            }
+            if (data == null)
+            {
+                data = aeron.getExclusivePublication(dataRegistration);
+            }
+            return true;
+        }
+        catch (final io.aeron.exceptions.AeronException ex)
+        {
+            return false;
+        }
+    }
+
+    void closePublications(final io.aeron.Aeron aeron)
+    {
+        resolvePublications(aeron);
+        if (control == null)
+        {
+            aeron.asyncRemovePublication(controlRegistration);
+        }
+        if (data == null)
+        {
+            aeron.asyncRemovePublication(dataRegistration);
+        }
         CloseHelper.quietCloseAll(control, data);
     }
 

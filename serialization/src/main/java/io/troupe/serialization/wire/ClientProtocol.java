@@ -15,7 +15,9 @@ import java.nio.ByteOrder;
  *     "protocol versions" are this protocol's, {@link #MIN_VERSION}..{@link #VERSION}), then sealed heartbeats and
  *     a goodbye;</li>
  * <li><b>data</b>, sealed: messages that each pack one or more envelope frames, every frame preceded by its length
- *     ({@link #LENGTH_PREFIX} bytes, little-endian). Client to node: the events it sends (cookie 0) and asks (cookie:
+ *     ({@link #LENGTH_PREFIX} bytes, little-endian). A length with its top bit ({@link #COMPACT_FLAG}) set is a
+ *     compact frame ({@link EnvelopeCompaction}: cookie and payload) standing for the message's last full envelope
+ *     frame with that cookie and payload, as between nodes. Client to node: the events it sends (cookie 0) and asks (cookie:
  *     the ask's id). Node to client: replies (the ask's cookie), {@code Undelivered} notices (in envelopes, typed
  *     {@code Undelivered.TYPE}), lookup results and service notices.</li>
  * </ul>
@@ -31,6 +33,8 @@ public final class ClientProtocol
     public static final int MIN_VERSION = 1;
     /** Bytes before each frame of a data message: its length. */
     public static final int LENGTH_PREFIX = Integer.BYTES;
+    /** The top bit of a length prefix: the frame is compact. */
+    public static final int COMPACT_FLAG = 0x8000_0000;
 
     private ClientProtocol()
     {
@@ -54,8 +58,8 @@ public final class ClientProtocol
      * @param buffer the message.
      * @param offset where the prefix is.
      * @param end    where the message ends.
-     * @return the frame's length (after the prefix), or -1 if the prefix is cut short, not positive, or longer than
-     *     what remains.
+     * @return the frame's length (without the {@link #COMPACT_FLAG}), or -1 if the prefix is cut short, its length
+     *     is not positive, or longer than what remains.
      */
     public static int frameLength(final DirectBuffer buffer, final int offset, final int end)
     {
@@ -63,8 +67,79 @@ public final class ClientProtocol
         {
             return -1;
         }
-        final int length = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+        final int length = buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN) & ~COMPACT_FLAG;
         return length > 0 && length <= end - offset - LENGTH_PREFIX ? length : -1;
+    }
+
+    /**
+     * Whether the frame at {@code offset} of a data message (its length prefix there) is compact.
+     *
+     * @param buffer the message.
+     * @param offset where the prefix is.
+     * @return true if the prefix has the {@link #COMPACT_FLAG}.
+     */
+    public static boolean isCompact(final DirectBuffer buffer, final int offset)
+    {
+        return (buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN) & COMPACT_FLAG) != 0;
+    }
+
+    /** Receives the frames of a data message, compact ones expanded. */
+    @FunctionalInterface
+    public interface FrameSink
+    {
+        /**
+         * One whole frame (not yet validated: decode it with a {@link FrameDecoder}).
+         *
+         * @param buffer the bytes.
+         * @param offset where the frame starts.
+         * @param length its length.
+         */
+        void frame(DirectBuffer buffer, int offset, int length);
+    }
+
+    /**
+     * Hands each frame of a data message to a sink, expanding compact ones into {@code expanded} (a compact frame
+     * stands for the message's last full envelope frame with its own cookie and payload).
+     *
+     * @param message  the message's body.
+     * @param offset   where its first length prefix is.
+     * @param end      where it ends.
+     * @param expanded where compact frames are rebuilt; frames that would not fit it are malformed.
+     * @param sink     gets each frame.
+     * @return true if the whole message was well formed; false at the first entry that was not (the frames before
+     *     it were handed over).
+     */
+    public static boolean unpack(final DirectBuffer message, final int offset, final int end,
+        final MutableDirectBuffer expanded, final FrameSink sink)
+    {
+        int at = offset;
+        int baseAt = -1;
+        while (at < end)
+        {
+            final int length = frameLength(message, at, end);
+            if (length < 0)
+            {
+                return false;
+            }
+            final boolean compact = isCompact(message, at);
+            at += LENGTH_PREFIX;
+            if (compact)
+            {
+                if (baseAt < 0 || length < EnvelopeCompaction.COMPACT_OVERHEAD ||
+                    EnvelopeCompaction.expandedLength(length) > expanded.capacity())
+                {
+                    return false;
+                }
+                sink.frame(expanded, 0, EnvelopeCompaction.expand(message, baseAt, message, at, length, expanded));
+            }
+            else
+            {
+                baseAt = EnvelopeCompaction.isBase(message, at, length) ? at : -1;
+                sink.frame(message, at, length);
+            }
+            at += length;
+        }
+        return true;
     }
 
     /**

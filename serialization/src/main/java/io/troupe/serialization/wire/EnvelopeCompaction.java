@@ -83,6 +83,62 @@ public final class EnvelopeCompaction
     }
 
     /**
+     * As {@link #repeatsHeader(byte[], byte[], int)}, for frames in any buffers (the client's send ring is off
+     * heap).
+     *
+     * @param frame      the buffer holding the frame.
+     * @param offset     where the frame starts.
+     * @param base       the buffer holding the base frame.
+     * @param baseOffset where the base frame starts.
+     * @return true if the frame may be sent compact.
+     */
+    public static boolean repeatsHeader(final DirectBuffer frame, final int offset, final DirectBuffer base,
+        final int baseOffset)
+    {
+        return equal(frame, offset, base, baseOffset, COOKIE_OFFSET) &&
+            equal(frame, offset + AFTER_COOKIE, base, baseOffset + AFTER_COOKIE, PAYLOAD_LENGTH_OFFSET - AFTER_COOKIE);
+    }
+
+    private static boolean equal(final DirectBuffer a, final int aOffset, final DirectBuffer b, final int bOffset,
+        final int length)
+    {
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES)
+        {
+            if (a.getLong(aOffset + i) != b.getLong(bOffset + i))
+            {
+                return false;
+            }
+        }
+        for (; i < length; i++)
+        {
+            if (a.getByte(aOffset + i) != b.getByte(bOffset + i))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * As {@link #writeCompact(MutableDirectBuffer, int, byte[], int)}, from a frame in any buffer.
+     *
+     * @param destination where to write.
+     * @param at          where the compact frame starts.
+     * @param frame       the buffer holding the full frame.
+     * @param offset      where the full frame starts.
+     * @param frameLength the full frame's length.
+     * @return the compact frame's length.
+     */
+    public static int writeCompact(final MutableDirectBuffer destination, final int at, final DirectBuffer frame,
+        final int offset, final int frameLength)
+    {
+        destination.putBytes(at, frame, offset + COOKIE_OFFSET, Long.BYTES);
+        destination.putBytes(at + COMPACT_OVERHEAD, frame, offset + FIXED_LENGTH, frameLength - FIXED_LENGTH);
+        return compactLength(frameLength);
+    }
+
+    /**
      * Length of the compact form of a full envelope frame.
      *
      * @param frameLength the full frame's length.
