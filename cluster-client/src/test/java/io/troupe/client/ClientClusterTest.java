@@ -136,6 +136,22 @@ class ClientClusterTest
         awaitReady(second);
         client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1, 2));
         assertThat(client.nodeId()).isEqualTo(1);
+        final java.util.concurrent.BlockingQueue<String> heard = new java.util.concurrent.LinkedBlockingQueue<>();
+        client.subscribe(ServiceId.of(2, "greeter"), new ServiceListener()
+        {
+            @Override
+            public void up(final ServiceInstance instance)
+            {
+                heard.add("up " + instance.nodeId());
+            }
+
+            @Override
+            public void down(final ServiceInstance instance)
+            {
+                heard.add("down " + instance.nodeId());
+            }
+        });
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).as("node 2's greeter, seen from node 1").isEqualTo("up 2");
         final List<CompletableFuture<Object>> asks = new ArrayList<>();
         for (int i = 0; i < 5; i++)
         {
@@ -159,6 +175,8 @@ class ClientClusterTest
         Await.until(() -> client.nodeId() == 2, CONNECT, "the client moved to node 2");
         assertThat(client.ask(GREETER, new TestEvents.Greeting("again"), Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
             .isEqualTo(new TestEvents.Reply("hello again from 2"));
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).as("subscribed again on node 2: every live instance again")
+            .isEqualTo("up 2");
         assertThat(client.counters().sessionsLost()).isEqualTo(1);
         assertThat(client.counters().sessions()).isEqualTo(2);
         assertThat(client.pendingAsks()).isZero();

@@ -124,4 +124,53 @@ class ClientFloodTest
         assertThat(node.clients().count(ClientCounter.NOTICES_OUT)).isZero();
         assertThat(client.counters().undelivered()).isZero();
     }
+
+    @Test
+    void aSendWithATimeoutWaitsThatLongForRoomThenSaysBackPressured() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 1, TestEvents.clusterSettings("troupe.client.credit-threshold = 10"));
+        node = Node.start(NodeConfigLoader.load(cluster.configFile(1), new Properties()), system -> { },
+            TestEvents.codecs());
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final ActorId stuck = node.system().register((ctx, envelope) ->
+        {
+            try
+            {
+                release.await(); // holds its events, so the client's account stays in debt
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        });
+        node.registry().register(ServiceId.of(0, "stuck"), stuck);
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1).sendBufferBytes(64 * 1024)
+            .sendTimeout(Duration.ofMillis(300)));
+        final TestEvents.Greeting event = new TestEvents.Greeting("fill");
+        try
+        {
+            long sent = 0;
+            SendStatus status;
+            long refusedAfterNs = 0;
+            while (true)
+            {
+                final long start = System.nanoTime();
+                status = client.send(ServiceId.of(0, "stuck"), event);
+                if (status != SendStatus.OK)
+                {
+                    refusedAfterNs = System.nanoTime() - start;
+                    break;
+                }
+                sent++;
+                assertThat(sent).as("the buffers must fill").isLessThan(1_000_000);
+            }
+            assertThat(status).isEqualTo(SendStatus.BACK_PRESSURED);
+            assertThat(Duration.ofNanos(refusedAfterNs)).as("it waited for room first")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(250)).isLessThan(Duration.ofSeconds(5));
+        }
+        finally
+        {
+            release.countDown();
+        }
+    }
 }

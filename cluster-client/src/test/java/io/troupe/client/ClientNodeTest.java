@@ -109,6 +109,27 @@ class ClientNodeTest
     }
 
     @Test
+    void aClientMayUseAMediaDriverThatRunsAlreadyInsteadOfItsOwn() throws Exception
+    {
+        startNode();
+        final String nodeDriver = node.interconnect().config().aeronDir();
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1).aeronDir(nodeDriver));
+
+        assertThat(client.ask(GREETER, new TestEvents.Greeting("shared"), Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
+            .isEqualTo(new TestEvents.Reply("hello shared from 1"));
+        client.close();
+        client = null;
+        Await.equal(() -> node.clients().openSessions(), 0, "the session ended");
+        assertThat(java.nio.file.Files.isDirectory(Path.of(nodeDriver))).as("the node's driver is not the client's to remove")
+            .isTrue();
+        assertThat(node.system().isRunning()).isTrue();
+        try (TroupeClient again = TroupeClient.connect(TestEvents.clientConfig(cluster, 1)))
+        {
+            assertThat(again.lookup(GREETER)).hasSize(1);
+        }
+    }
+
+    @Test
     void aSubscriberHearsEveryInstanceAndChangeUntilItStops() throws Exception
     {
         startNode();
