@@ -6,8 +6,6 @@ import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
-import io.aeron.logbuffer.Header;
-import io.troupe.actor.ActorId;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
@@ -16,31 +14,16 @@ import io.troupe.interconnect.AgentIdle;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.interconnect.seal.HandshakeAuth;
-import io.troupe.registry.LookupResult;
-import io.troupe.registry.ServiceDown;
-import io.troupe.registry.ServiceUp;
 import io.troupe.registry.Subscribe;
-import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.EventCodecRegistry;
-import io.troupe.serialization.TroupeCodecs;
 import io.troupe.serialization.wire.ClientProtocol;
-import io.troupe.serialization.wire.EnvelopeCompaction;
-import io.troupe.serialization.wire.EnvelopeFrame;
-import io.troupe.serialization.wire.FrameDecoder;
 import io.troupe.serialization.wire.FrameEncoder;
-import io.troupe.serialization.wire.FrameHandler;
-import io.troupe.serialization.wire.FrameResult;
-import io.troupe.serialization.wire.GoodbyeFrame;
 import io.troupe.serialization.wire.GoodbyeReason;
-import io.troupe.serialization.wire.HandshakeFrame;
-import io.troupe.serialization.wire.HandshakePhase;
-import io.troupe.serialization.wire.HeartbeatFrame;
 import io.troupe.serialization.wire.WireFormat;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
-import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.slf4j.Logger;
@@ -48,7 +31,6 @@ import org.slf4j.LoggerFactory;
 
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -99,38 +81,28 @@ final class ClientAgent implements Agent
     private final AgentInvoker conductor;
     private final Subscription controlSubscription;
     private final Subscription dataSubscription;
-    private final FragmentAssembler controlAssembler = new FragmentAssembler(this::onControlMessage);
-    private final FragmentAssembler dataAssembler = new FragmentAssembler(this::onDataMessage);
-    private final FrameDecoder controlDecoder;
-    private final FrameDecoder dataDecoder;
-    private final UnsafeBuffer batch;
+    private final FragmentAssembler controlAssembler;
+    private final FragmentAssembler dataAssembler;
+    /** Reads what the node sends: handshake steps, heartbeats, goodbyes, replies and notices. */
+    private final ClientReceiver receiver;
     private final UnsafeBuffer sealed;
-    private final UnsafeBuffer opened;
-    /** Where compact frames are rebuilt whole. */
-    private final UnsafeBuffer expanded;
-    private final ClientProtocol.FrameSink dataFrameSink = this::onDataFrame;
-    /** Where the batch's last full envelope frame starts (what a compact frame repeats), or -1. */
-    private int baseAt = -1;
     private final UnsafeBuffer small = new UnsafeBuffer(new byte[512]);
-    private final int packLimit;
+    /** Packs and seals what callers send. */
+    private final ClientSender sender;
     private final long failureTimeoutNs;
     private final long heartbeatIntervalNs;
     private final long connectDeadlineNs;
     private final List<String> endpoints;
     private final Map<String, String> reasons = new LinkedHashMap<>();
-    private final ControlledMessageHandler recordHandler = this::onRecord;
-    private int batchLength;
-    private NodeLink link;
+    NodeLink link;
     private int nextEndpoint;
     private long nextAttemptNs;
     private long retryNs = RETRY_MIN_NS;
     private int attemptsThisRound;
     private int refusalsThisRound;
-    private long nowNs;
+    long nowNs;
     private long nextHousekeepingNs;
     private long nextAskSweepNs;
-    /** The Aeron session of the message being read, and whether the link opened it. */
-    private int readingSession;
     private volatile String connectedTo;
 
     ClientAgent(final ClientConfig config, final EventCodecRegistry codecs)
@@ -142,17 +114,15 @@ final class ClientAgent implements Agent
         this.endpoints = config.endpoints();
         final int maxMessage = InterconnectConfig.maxMessageLength(config.termLength());
         this.maxFrame = maxMessage - FrameSeal.OVERHEAD - ClientProtocol.LENGTH_PREFIX;
-        this.batch = new UnsafeBuffer(new byte[maxMessage - FrameSeal.OVERHEAD]);
         this.sealed = new UnsafeBuffer(new byte[maxMessage]);
-        this.opened = new UnsafeBuffer(new byte[maxMessage]);
-        this.expanded = new UnsafeBuffer(new byte[maxMessage + EnvelopeCompaction.FIXED_LENGTH]);
-        this.packLimit = Math.min(batch.capacity(), config.mtuLength() - 64 - FrameSeal.OVERHEAD);
+        this.sender = new ClientSender(this, maxMessage, config.mtuLength() - 64 - FrameSeal.OVERHEAD);
+        this.receiver = new ClientReceiver(this, maxMessage);
+        this.controlAssembler = new FragmentAssembler(receiver::onControlMessage);
+        this.dataAssembler = new FragmentAssembler(receiver::onDataMessage);
         this.failureTimeoutNs = config.failureTimeout().toNanos();
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
         this.sendBuffer = new ManyToOneRingBuffer(new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(
             config.sendBufferBytes() + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH)));
-        this.controlDecoder = new FrameDecoder(new ControlFrames(), maxMessage);
-        this.dataDecoder = new FrameDecoder(new DataFrames(), maxMessage);
         this.nowNs = System.nanoTime();
         this.connectDeadlineNs = nowNs + config.connectTimeout().toNanos();
         MediaDriver launched = null;
@@ -257,7 +227,7 @@ final class ClientAgent implements Agent
         work += advanceLink();
         if (link != null && link.isOpen())
         {
-            work += send();
+            work += sender.send(link);
         }
         if (nowNs - nextHousekeepingNs >= 0)
         {
@@ -317,7 +287,7 @@ final class ClientAgent implements Agent
         return 0;
     }
 
-    private void attemptFailed(final String why, final boolean refused)
+    void attemptFailed(final String why, final boolean refused)
     {
         final NodeLink failed = link;
         link = null;
@@ -357,7 +327,7 @@ final class ClientAgent implements Agent
         connected.completeExceptionally(new ClientConnectException(message.toString()));
     }
 
-    private void opened()
+    void opened()
     {
         link.state = NodeLink.State.OPEN;
         link.lastHeardNs = nowNs;
@@ -370,14 +340,14 @@ final class ClientAgent implements Agent
         counters.sessions.incrementAndGet();
         for (final ServiceId name : watches.keySet())
         {
-            appendEvent(new Subscribe(name), 0L);
+            sender.appendEvent(new Subscribe(name), 0L);
         }
         LOG.info("client {}: connected to {}", clientId, link);
         connected.complete(null);
     }
 
     /** The session ended: its asks fail (unsure if they went out), what was not sent is told, and the next node is tried. */
-    private void sessionLost(final String why)
+    void sessionLost(final String why)
     {
         final NodeLink lost = link;
         link = null;
@@ -389,7 +359,7 @@ final class ClientAgent implements Agent
             sendGoodbye(lost, GoodbyeReason.TIMEOUT, why);
         }
         lost.close();
-        discardBatch(UndeliveredReason.DISCONNECTED);
+        sender.discardBatch(UndeliveredReason.DISCONNECTED);
         for (final PendingAsk ask : pending.values())
         {
             fail(ask, new UndeliveredException(new Undelivered(ask.target, ask.type, ask.id,
@@ -398,284 +368,7 @@ final class ClientAgent implements Agent
         nextAttemptNs = nowNs;
     }
 
-    // ------------------------------------------------------------------------------------------- sending
-
-    private int send()
-    {
-        if (batchLength > 0 && !flush())
-        {
-            return 0;
-        }
-        final int records = sendBuffer.controlledRead(recordHandler, 256);
-        if (batchLength > 0)
-        {
-            flush();
-        }
-        return records;
-    }
-
-    private ControlledMessageHandler.Action onRecord(final int type, final org.agrona.MutableDirectBuffer buffer,
-        final int index, final int length)
-    {
-        PendingAsk ask = null;
-        if (type == ASK)
-        {
-            ask = pending.get(buffer.getLong(index + FRAME_COOKIE_OFFSET, ByteOrder.LITTLE_ENDIAN));
-            if (ask == null || ask.future.isDone())
-            {
-                return ControlledMessageHandler.Action.CONTINUE; // timed out or failed before it went: not sent
-            }
-        }
-        final boolean compact = baseAt >= 0 && EnvelopeCompaction.isBase(buffer, index, length) &&
-            EnvelopeCompaction.repeatsHeader(buffer, index, batch, baseAt);
-        final int entry = compact ? EnvelopeCompaction.compactLength(length) : length;
-        if (batchLength > 0 && batchLength + ClientProtocol.LENGTH_PREFIX + entry > packLimit)
-        {
-            if (!flush())
-            {
-                return ControlledMessageHandler.Action.ABORT;
-            }
-            return onRecord(type, buffer, index, length); // a new batch: this frame goes whole, as its base
-        }
-        final int at = batchLength + ClientProtocol.LENGTH_PREFIX;
-        if (compact)
-        {
-            EnvelopeCompaction.writeCompact(batch, at, buffer, index, length);
-            ClientProtocol.putLength(batch, batchLength, entry | ClientProtocol.COMPACT_FLAG);
-        }
-        else
-        {
-            batch.putBytes(at, buffer, index, length);
-            ClientProtocol.putLength(batch, batchLength, length);
-            baseAt = EnvelopeCompaction.isBase(batch, at, length) ? at : -1;
-        }
-        batchLength = at + entry;
-        if (ask != null)
-        {
-            ask.sent = true;
-        }
-        counters.framesSent.incrementAndGet();
-        return ControlledMessageHandler.Action.CONTINUE;
-    }
-
-    /** Seals the batch and offers it; a push-back keeps it (sealed again next time, with the same number). */
-    private boolean flush()
-    {
-        final int length = link.sealer.seal(FrameSeal.DATA, config.dataStreamId(), batch, 0, batchLength, sealed);
-        if (link.data.offer(sealed, 0, length) > 0)
-        {
-            link.sealer.sent(FrameSeal.DATA);
-            batchLength = 0;
-            baseAt = -1;
-            return true;
-        }
-        counters.offersBackPressured.incrementAndGet();
-        return false;
-    }
-
-    /** An event of the client's own (a subscription), put straight into the batch. */
-    @SuppressWarnings("unchecked")
-    private void appendEvent(final Object event, final long cookie)
-    {
-        final EventCodec<Object> codec = (EventCodec<Object>)codecs.codecFor(event.getClass());
-        final int payloadLength = codec.encodedLength(event);
-        final int frameLength = WireFormat.envelopeLength(payloadLength, false);
-        if (batchLength > 0 && batchLength + ClientProtocol.LENGTH_PREFIX + frameLength > batch.capacity())
-        {
-            return; // a full batch at session start: the subscription is renewed at the next session
-        }
-        final int payloadAt = encoder.beginEnvelope(batch, batchLength + ClientProtocol.LENGTH_PREFIX, ActorId.NONE,
-            ActorId.NONE, codec.typeId(), 0, cookie, 0, 0L, 0, null, payloadLength);
-        codec.encode(event, batch, payloadAt);
-        ClientProtocol.putLength(batch, batchLength, frameLength);
-        baseAt = -1; // not a base: what follows goes whole
-        batchLength += ClientProtocol.LENGTH_PREFIX + frameLength;
-    }
-
-    /** What is packed but not sent will not be: asks fail, sends are told to the undelivered listener. */
-    private void discardBatch(final UndeliveredReason reason)
-    {
-        ClientProtocol.unpack(batch, 0, batchLength, expanded, (buffer, frame, length) ->
-        {
-            final long cookie = buffer.getLong(frame + FRAME_COOKIE_OFFSET, ByteOrder.LITTLE_ENDIAN);
-            if (cookie != 0)
-            {
-                final PendingAsk ask = pending.get(cookie);
-                if (ask != null)
-                {
-                    ask.sent = false; // packed, never offered
-                }
-            }
-            else
-            {
-                final ActorId recipient = ActorId.fromRaw(buffer.getLong(frame + WireFormat.HEADER_LENGTH,
-                    ByteOrder.LITTLE_ENDIAN), buffer.getLong(frame + WireFormat.HEADER_LENGTH + Long.BYTES,
-                    ByteOrder.LITTLE_ENDIAN));
-                final int type = buffer.getInt(frame + WireFormat.HEADER_LENGTH + 6 * Long.BYTES, ByteOrder.LITTLE_ENDIAN);
-                undelivered(new Undelivered(recipient, type, 0L, reason, false));
-            }
-        });
-        batchLength = 0;
-        baseAt = -1;
-    }
-
-    // ------------------------------------------------------------------------------------------- reading
-
-    private void onControlMessage(final DirectBuffer buffer, final int offset, final int length, final Header header)
-    {
-        readingSession = header.sessionId();
-        if (FrameSeal.keyId(buffer, offset, length) < 0)
-        {
-            if (controlDecoder.decode(buffer, offset, length) != FrameResult.OK)
-            {
-                counters.framesRejected.incrementAndGet();
-            }
-            return;
-        }
-        final int bodyLength = open(FrameSeal.CONTROL, config.controlStreamId(), buffer, offset, length, header);
-        if (bodyLength >= 0 && controlDecoder.decode(opened, FrameSeal.HEADER, bodyLength) != FrameResult.OK)
-        {
-            counters.framesRejected.incrementAndGet();
-        }
-    }
-
-    private void onDataMessage(final DirectBuffer buffer, final int offset, final int length, final Header header)
-    {
-        readingSession = header.sessionId();
-        final int bodyLength = open(FrameSeal.DATA, config.dataStreamId(), buffer, offset, length, header);
-        if (bodyLength < 0)
-        {
-            return;
-        }
-        if (!ClientProtocol.unpack(opened, FrameSeal.HEADER, FrameSeal.HEADER + bodyLength, expanded, dataFrameSink))
-        {
-            counters.framesRejected.incrementAndGet();
-        }
-    }
-
-    private void onDataFrame(final DirectBuffer buffer, final int offset, final int length)
-    {
-        if (dataDecoder.decode(buffer, offset, length) != FrameResult.OK)
-        {
-            counters.framesRejected.incrementAndGet();
-        }
-    }
-
-    /** Opens a sealed message of the current session into {@link #opened}; -1 if it is not one. */
-    private int open(final int stream, final int streamId, final DirectBuffer buffer, final int offset, final int length,
-        final Header header)
-    {
-        final NodeLink current = link;
-        if (current == null || current.opener == null || header.sessionId() != current.nodeAeronSession ||
-            length > opened.capacity() || FrameSeal.keyId(buffer, offset, length) != current.opener.keyId())
-        {
-            counters.framesRejected.incrementAndGet(); // an earlier session's, or nobody's
-            return -1;
-        }
-        final int bodyLength = current.opener.open(stream, streamId, buffer, offset, length, opened);
-        if (bodyLength == FrameSeal.GAP)
-        {
-            sessionLost("a message from the node went missing");
-            return -1;
-        }
-        if (bodyLength < 0)
-        {
-            counters.framesRejected.incrementAndGet();
-            return -1;
-        }
-        current.lastHeardNs = nowNs;
-        if (current.state == NodeLink.State.CONFIRMED)
-        {
-            opened();
-        }
-        return bodyLength;
-    }
-
-    private void onEnvelope(final EnvelopeFrame frame)
-    {
-        final int type = frame.eventType();
-        final long cookie = frame.cookie();
-        final EventCodec<?> codec = codecs.codec(type);
-        final Object event;
-        try
-        {
-            event = codec == null ? null : codec.decode(frame.buffer(), frame.payloadOffset(), frame.payloadLength());
-        }
-        catch (final RuntimeException ex)
-        {
-            counters.framesRejected.incrementAndGet();
-            final PendingAsk ask = cookie == 0 ? null : pending.remove(cookie);
-            if (ask != null)
-            {
-                ask.future.completeExceptionally(ex);
-            }
-            return;
-        }
-        if (event instanceof Undelivered notice)
-        {
-            final PendingAsk ask = notice.cookie() == 0 ? null : pending.remove(notice.cookie());
-            if (ask != null)
-            {
-                ask.future.completeExceptionally(new UndeliveredException(notice));
-            }
-            else if (notice.cookie() == 0)
-            {
-                undelivered(notice);
-            }
-            return;
-        }
-        if (cookie != 0)
-        {
-            final PendingAsk ask = pending.remove(cookie);
-            if (ask == null)
-            {
-                counters.lateReplies.incrementAndGet();
-            }
-            else if (event == null)
-            {
-                ask.future.completeExceptionally(new IllegalStateException("the reply to ask " + cookie + " is of type " +
-                    io.troupe.actor.EventTypes.describe(type) + ", which this client has no codec for"));
-            }
-            else if (ask.replyType != null && !ask.replyType.isInstance(event))
-            {
-                ask.future.completeExceptionally(new ClassCastException("the reply from " + ask.target + " is a " +
-                    event.getClass().getName() + ", not the " + ask.replyType.getName() + " asked for"));
-            }
-            else
-            {
-                counters.replies.incrementAndGet();
-                ask.future.complete(event instanceof LookupResult result ? result.instances() : event);
-            }
-            return;
-        }
-        if (event instanceof ServiceUp up)
-        {
-            notifyWatches(up.instance(), true);
-        }
-        else if (event instanceof ServiceDown down)
-        {
-            notifyWatches(down.instance(), false);
-        }
-        else
-        {
-            counters.unsolicited.incrementAndGet();
-        }
-    }
-
-    private void notifyWatches(final io.troupe.registry.ServiceInstance instance, final boolean up)
-    {
-        final List<TroupeClient.Watch> list = watches.get(instance.service().onNode(0));
-        if (list == null)
-        {
-            return;
-        }
-        for (final TroupeClient.Watch watch : list)
-        {
-            watch.deliver(instance, up);
-        }
-    }
-
-    private void undelivered(final Undelivered notice)
+    void undelivered(final Undelivered notice)
     {
         counters.undelivered.incrementAndGet();
         try
@@ -775,10 +468,7 @@ final class ClientAgent implements Agent
         {
             if (current.isOpen())
             {
-                if (batchLength > 0)
-                {
-                    flush();
-                }
+                sender.flush(current);
                 sendGoodbye(current, GoodbyeReason.SHUTDOWN, "the client is closing");
             }
             current.close();
@@ -812,61 +502,4 @@ final class ClientAgent implements Agent
         java.util.Arrays.fill(secret, (byte)0);
     }
 
-    /** Handshake steps (unsealed) and, in a session, heartbeats and goodbyes. */
-    private final class ControlFrames implements FrameHandler
-    {
-        @Override
-        public void onEnvelope(final EnvelopeFrame frame)
-        {
-            counters.framesRejected.incrementAndGet();
-        }
-
-        @Override
-        public void onHandshake(final HandshakeFrame frame)
-        {
-            final NodeLink current = link;
-            if (current == null)
-            {
-                return;
-            }
-            if (frame.phase() == HandshakePhase.WELCOME)
-            {
-                final String distrust = current.onWelcome(ClientAgent.this, frame, readingSession);
-                if (distrust != null)
-                {
-                    attemptFailed(distrust, true);
-                }
-            }
-            else if (frame.phase() == HandshakePhase.REFUSE && frame.peerNodeId() == clientId &&
-                frame.peerIncarnation() == current.incarnation && !current.isOpen())
-            {
-                attemptFailed(frame.detail(), true);
-            }
-        }
-
-        @Override
-        public void onHeartbeat(final HeartbeatFrame frame)
-        {
-            // lastHeardNs is set by opening the message
-        }
-
-        @Override
-        public void onGoodbye(final GoodbyeFrame frame)
-        {
-            if (link != null && link.isOpen())
-            {
-                sessionLost("the node said goodbye (" + frame.reason() + ": " + frame.detail() + ')');
-            }
-        }
-    }
-
-    /** The node's envelopes: replies, notices, results. */
-    private final class DataFrames implements FrameHandler
-    {
-        @Override
-        public void onEnvelope(final EnvelopeFrame frame)
-        {
-            ClientAgent.this.onEnvelope(frame);
-        }
-    }
 }
