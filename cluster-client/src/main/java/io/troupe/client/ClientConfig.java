@@ -40,6 +40,11 @@ public final class ClientConfig
     private IdleMode idleMode = IdleMode.BACKOFF;
     private Path replicaDirectory;
     private Consumer<Undelivered> undeliveredListener = notice -> { };
+    /** Settings with every default, and no endpoint, cluster id or secret yet. */
+    public ClientConfig()
+    {
+    }
+
     /** The client protocol versions offered; only tests change them (to see a node refuse). */
     private int minProtocolVersion = io.troupe.serialization.wire.ClientProtocol.MIN_VERSION;
     private int maxProtocolVersion = io.troupe.serialization.wire.ClientProtocol.VERSION;

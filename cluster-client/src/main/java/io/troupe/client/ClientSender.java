@@ -103,7 +103,6 @@ final class ClientSender
         return ControlledMessageHandler.Action.CONTINUE;
     }
 
-    /** Seals the batch and offers it; a push-back keeps it (sealed again next time, with the same number). */
     /** Sends what the batch holds on the link, if anything (the client closing). */
     void flush(final NodeLink link)
     {
@@ -114,6 +113,7 @@ final class ClientSender
         }
     }
 
+    /** Seals the batch and offers it; a push-back keeps it (sealed again next time, with the same number). */
     private boolean flush()
     {
         final int length = link.sealer.seal(FrameSeal.DATA, agent.config.dataStreamId(), batch, 0, batchLength, sealed);

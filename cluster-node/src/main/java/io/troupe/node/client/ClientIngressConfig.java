@@ -15,6 +15,11 @@ import java.time.Duration;
  */
 public final class ClientIngressConfig
 {
+    /** Settings with every default and no secret: set one before starting. */
+    public ClientIngressConfig()
+    {
+    }
+
     /** Clients connected at once, by default. */
     public static final int DEFAULT_MAX_CLIENTS = 256;
     /** A client's credit threshold, by default: the node stops reading a client that has this much outstanding. */
