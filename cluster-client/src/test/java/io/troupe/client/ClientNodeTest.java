@@ -161,6 +161,15 @@ class ClientNodeTest
         node.registry().unregister(echo, first);
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("down " + first);
 
+        // each subscription is an entry in the node's directory: a client holds at most 1,024 names
+        for (int i = 0; i < 1024; i++)
+        {
+            RawFrames.send(client, ServiceId.of(0, "n" + i), io.troupe.registry.Subscribe.TYPE, 0L,
+                encode(new io.troupe.registry.Subscribe(ServiceId.of(0, "n" + i))));
+        }
+        Await.until(() -> node.clients().count(ClientCounter.EVENTS_REFUSED) == 1, Duration.ofSeconds(10),
+            "the 1,025th name refused (echo is the first)");
+
         subscription.close();
         Thread.sleep(200); // the Unsubscribe reaches the node
         node.registry().unregister(echo, second);
@@ -291,5 +300,12 @@ class ClientNodeTest
                 name.contains("troupe-client-" + ProcessHandle.current().pid() + '-'));
         }
         client = null;
+    }
+
+    private static byte[] encode(final io.troupe.registry.Subscribe subscribe)
+    {
+        final byte[] bytes = new byte[io.troupe.registry.RegistryCodecs.SUBSCRIBE.encodedLength(subscribe)];
+        io.troupe.registry.RegistryCodecs.SUBSCRIBE.encode(subscribe, new org.agrona.concurrent.UnsafeBuffer(bytes), 0);
+        return bytes;
     }
 }

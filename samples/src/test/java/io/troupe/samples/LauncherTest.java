@@ -65,24 +65,7 @@ class LauncherTest
     @Test
     void theDemoRunsThreeNodesInThreeProcessesAndLeavesNothingBehind() throws Exception
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
-            "-Djava.io.tmpdir=" + dir));
-        command.addAll(io.troupe.registry.ReplicaLayout.JVM_FLAGS); // as the launcher and the jar's manifest give
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-            Launcher.class.getName(), "demo", "--seconds", "1", "--pairs", "2"));
-        final Path output = dir.resolve("demo.out");
-        final Process demo = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        final boolean exited = demo.waitFor(90, TimeUnit.SECONDS);
-        if (!exited)
-        {
-            demo.descendants().forEach(ProcessHandle::destroyForcibly);
-            demo.destroyForcibly();
-        }
-        final String printed = Files.readString(output);
-        assertThat(exited).as("the demo finished; it printed:%n%s", printed).isTrue();
-        assertThat(demo.exitValue()).as("exit code; it printed:%n%s", printed).isZero();
+        final String printed = launchAndAwaitSuccess("demo.out", "demo", "--seconds", "1", "--pairs", "2");
         assertThat(printed).contains(
             "sessions  all 3 up",
             "msgs/s",
@@ -107,23 +90,7 @@ class LauncherTest
     @Test
     void theClientDemoRunsAGreeterNodeAndAClientInTwoProcessesAndLeavesNothingBehind() throws Exception
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
-            "-Djava.io.tmpdir=" + dir));
-        command.addAll(io.troupe.registry.ReplicaLayout.JVM_FLAGS);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Launcher.class.getName(), "client-demo"));
-        final Path output = dir.resolve("client-demo.out");
-        final Process demo = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        final boolean exited = demo.waitFor(90, TimeUnit.SECONDS);
-        if (!exited)
-        {
-            demo.descendants().forEach(ProcessHandle::destroyForcibly);
-            demo.destroyForcibly();
-        }
-        final String printed = Files.readString(output);
-        assertThat(exited).as("the demo finished; it printed:%n%s", printed).isTrue();
-        assertThat(demo.exitValue()).as("exit code; it printed:%n%s", printed).isZero();
+        final String printed = launchAndAwaitSuccess("client-demo.out", "client-demo");
         assertThat(printed).contains(
             "connected to node 1",
             "lookup    greeter -> [ServiceInstance[service=[1:@greeter]",
@@ -149,5 +116,30 @@ class LauncherTest
         assertThat(run("greeter-client", "--endpoint", "127.0.0.1:1", "--bogus", "1")).isEqualTo(2);
         assertThat(err()).contains("unknown option --bogus");
         assertThat(run("greeter-node")).isEqualTo(2);
+    }
+
+    /** Runs the launcher in a JVM of its own, as {@code ./troupe} would, and checks it exits with 0; what it printed. */
+    private String launchAndAwaitSuccess(final String outputName, final String... args) throws Exception
+    {
+        final List<String> command = new ArrayList<>(List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
+            "-Djava.io.tmpdir=" + dir));
+        command.addAll(io.troupe.registry.ReplicaLayout.JVM_FLAGS); // as the launcher and the jar's manifest give
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Launcher.class.getName()));
+        command.addAll(List.of(args));
+        final Path output = dir.resolve(outputName);
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+            .start();
+        final boolean exited = process.waitFor(90, TimeUnit.SECONDS);
+        if (!exited)
+        {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+        final String printed = Files.readString(output);
+        assertThat(exited).as("%s finished; it printed:%n%s", args[0], printed).isTrue();
+        assertThat(process.exitValue()).as("exit code; it printed:%n%s", printed).isZero();
+        return printed;
     }
 }

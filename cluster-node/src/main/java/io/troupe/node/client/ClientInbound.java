@@ -226,6 +226,13 @@ final class ClientInbound
             session.asksIn++;
             agent.count(ClientCounter.ASKS_IN);
         }
+        if ((type == Subscribe.TYPE || type == Unsubscribe.TYPE) && !admitSubscription(session, type, frame))
+        {
+            agent.count(ClientCounter.EVENTS_REFUSED);
+            agent.outbound.freeAsk(session, cookie);
+            agent.outbound.notice(session, recipient, type, cookie, UndeliveredReason.REFUSED);
+            return;
+        }
         final ActorId target = directory ? agent.registry.actor() : resolve(recipient);
         if (target == null || target.isNone())
         {
@@ -240,6 +247,34 @@ final class ClientInbound
         session.eventsIn++;
         agent.count(ClientCounter.EVENTS_IN);
         agent.system.send(envelope); // refused while shutting down: tracked, so the proxy hears Undelivered(SHUTDOWN)
+    }
+
+    /**
+     * Keeps a client's subscriptions bounded ({@link ClientSession#MAX_SUBSCRIPTIONS} names): each is an entry in the
+     * node's directory. False for a subscription beyond the bound, or one that does not decode.
+     */
+    private static boolean admitSubscription(final ClientSession session, final int type, final EnvelopeFrame frame)
+    {
+        final io.troupe.actor.ServiceId name;
+        try
+        {
+            name = (type == Subscribe.TYPE ?
+                io.troupe.registry.RegistryCodecs.SUBSCRIBE.decode(frame.buffer(), frame.payloadOffset(),
+                    frame.payloadLength()).service() :
+                io.troupe.registry.RegistryCodecs.UNSUBSCRIBE.decode(frame.buffer(), frame.payloadOffset(),
+                    frame.payloadLength()).service()).onNode(0);
+        }
+        catch (final RuntimeException ex)
+        {
+            return false;
+        }
+        if (type == Unsubscribe.TYPE)
+        {
+            session.subscriptions.remove(name);
+            return true;
+        }
+        return session.subscriptions.contains(name) || session.subscriptions.size() < ClientSession.MAX_SUBSCRIPTIONS &&
+            session.subscriptions.add(name);
     }
 
     /** A service id of no node stands for any node's instance: this node's if it has one (as the registry picks). */

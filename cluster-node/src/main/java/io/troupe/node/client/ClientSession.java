@@ -29,6 +29,8 @@ final class ClientSession
         CLOSED
     }
 
+    /** Names one client may be subscribed to at once: each is an entry in the node's directory. */
+    static final int MAX_SUBSCRIPTIONS = 1024;
     /** Messages kept while the client's data publication pushes back; beyond, replies are dropped and counted. */
     static final int MAX_PENDING_MESSAGES = 1024;
 
@@ -65,6 +67,8 @@ final class ClientSession
     /** Asks waiting for their reply: ask id (the client's cookie) to the time the slot is freed regardless. */
     final Long2LongHashMap asks = new Long2LongHashMap(Long.MIN_VALUE);
     long nextAskSweepNs;
+    /** The names the client is subscribed to (on node 0), at most {@link #MAX_SUBSCRIPTIONS}. */
+    final java.util.Set<io.troupe.actor.ServiceId> subscriptions = new java.util.HashSet<>();
 
     /** The data message being packed (frames with their length prefixes, no seal yet). */
     final UnsafeBuffer batch;
