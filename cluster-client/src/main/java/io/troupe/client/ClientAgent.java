@@ -60,6 +60,8 @@ final class ClientAgent implements Agent
     private static final long RETRY_MIN_NS = 100_000_000L;
     private static final long RETRY_MAX_NS = 1_000_000_000L;
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** An embedded driver's directory: this prefix, the process id, a random part. */
+    static final String DRIVER_DIR_PREFIX = "troupe-client-";
 
     final ClientConfig config;
     final EventCodecRegistry codecs;
@@ -159,7 +161,8 @@ final class ClientAgent implements Agent
     {
         final Path base = Files.isDirectory(Path.of("/dev/shm")) ? Path.of("/dev/shm") :
             Path.of(System.getProperty("java.io.tmpdir"));
-        final String dir = base.resolve("troupe-client-" + ProcessHandle.current().pid() + '-' +
+        removeDeadClientsDirectories(base);
+        final String dir = base.resolve(DRIVER_DIR_PREFIX + ProcessHandle.current().pid() + '-' +
             Long.toHexString(RANDOM.nextLong())).toString();
         return MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(dir)
@@ -172,6 +175,39 @@ final class ClientAgent implements Agent
             .ipcTermBufferLength(64 * 1024)
             .mtuLength(config.mtuLength())
             .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "client media driver")));
+    }
+
+    /**
+     * Removes the driver directories that clients killed without closing left behind ({@code kill -9}): those named
+     * for a process that is gone and whose driver's heartbeat stopped. A live client's is never touched.
+     */
+    static void removeDeadClientsDirectories(final Path base)
+    {
+        try (java.util.stream.Stream<Path> entries = Files.list(base))
+        {
+            entries.filter(path -> path.getFileName().toString().startsWith(DRIVER_DIR_PREFIX))
+                .filter(ClientAgent::isDeadClientsDirectory)
+                .forEach(path -> org.agrona.IoUtil.delete(path.toFile(), true));
+        }
+        catch (final java.io.IOException | RuntimeException ex)
+        {
+            LOG.debug("could not look for dead clients' driver directories in {}", base, ex);
+        }
+    }
+
+    private static boolean isDeadClientsDirectory(final Path dir)
+    {
+        final String[] parts = dir.getFileName().toString().substring(DRIVER_DIR_PREFIX.length()).split("-", 2);
+        try
+        {
+            final long pid = Long.parseLong(parts[0]);
+            return ProcessHandle.of(pid).map(process -> !process.isAlive()).orElse(true) &&
+                !io.aeron.CommonContext.isDriverActive(dir.toFile(), 1_000, message -> { });
+        }
+        catch (final NumberFormatException ex)
+        {
+            return false;
+        }
     }
 
     private static void deleteDriverDirectory(final MediaDriver driver)

@@ -207,11 +207,27 @@ class ClientClusterTest
         assertThat(one.clients().count(ClientCounter.ASK_SLOTS_FREED_AT_END)).isEqualTo(7);
         Await.equal(() -> one.system().counters().actorsAlive(), aliveBefore, "the session's proxy passed away");
         assertThat(one.system().isRunning()).isTrue();
+        // the killed client left its driver's directory: the next client on the host removes it
+        final String leftover = ClientAgent.DRIVER_DIR_PREFIX + child.pid() + '-';
+        assertThat(shmEntries()).anyMatch(name -> name.startsWith(leftover));
+        try (TroupeClient next = TroupeClient.connect(TestEvents.clientConfig(cluster, 1)))
+        {
+            assertThat(next.isConnected()).isTrue();
+            assertThat(shmEntries()).noneMatch(name -> name.startsWith(leftover));
+        }
     }
 
     private static void awaitReady(final NodeProcess process)
     {
         Await.until(() -> log(process).contains("READY"), CONNECT, () -> process + " ready; log: " + log(process));
+    }
+
+    private static List<String> shmEntries() throws java.io.IOException
+    {
+        try (java.util.stream.Stream<Path> entries = Files.list(Path.of("/dev/shm")))
+        {
+            return entries.map(path -> path.getFileName().toString()).toList();
+        }
     }
 
     private static String log(final NodeProcess process)

@@ -96,10 +96,10 @@ class LauncherTest
             "lookup    greeter -> [ServiceInstance[service=[1:@greeter]",
             "asked the node",
             "ask       greet -> \"hello, client ",
-            "200 more asks one after another: p50",
+            "200 asks one after another, after 5,000 of warm-up: p50",
             "(no network hop)",
-            "./troupe greeter-node --config ",
-            "./troupe greeter-client --endpoint 127.0.0.1:",
+            "./troupe greeter-node --config node.conf",
+            "./troupe greeter-client --endpoint 127.0.0.1:PORT",
             "done      node stopped, files removed");
         try (var left = Files.list(dir))
         {

@@ -80,10 +80,10 @@ public final class ClientDemo
                 out.printf("replica   lookup from %s -> %s in %.1f us (no network hop)%n", dataDir,
                     local.lookup(GreeterEvents.GREETER), (System.nanoTime() - start) / 1e3);
             }
-            out.println("by hand   in one terminal, then the other (the demo's files are kept while it runs):");
-            out.printf("          ./troupe greeter-node --config %s%n", cluster.configFile(1));
-            out.printf("          ./troupe greeter-client --endpoint 127.0.0.1:%d --cluster-id %s " +
-                "--client-secret-file %s [--replica %s]%n", cluster.port(1), cluster.clusterId(), secretFile, dataDir);
+            out.println("by hand   a node config with a client secret (cluster-client/README.md, \"Try it by hand\"), then");
+            out.println("          ./troupe greeter-node --config node.conf           # in one terminal");
+            out.println("          ./troupe greeter-client --endpoint 127.0.0.1:PORT --cluster-id ID " +
+                "--client-secret-file FILE [--replica DATA_DIR]   # in another");
             ok = true;
             return 0;
         }
