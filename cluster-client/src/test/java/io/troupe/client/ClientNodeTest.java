@@ -267,6 +267,28 @@ class ClientNodeTest
     }
 
     @Test
+    void anAskIdRepeatedWhileItsAskWaitsIsRefusedAndFreesNoSlot() throws Exception
+    {
+        startNode();
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
+        final CompletableFuture<Object> first = client.ask(TestEvents.SLOW, new TestEvents.Greeting("1"),
+            Duration.ofSeconds(30));
+        final CompletableFuture<Object> second = client.ask(TestEvents.SLOW, new TestEvents.Greeting("2"),
+            Duration.ofSeconds(30));
+        Await.equal(() -> node.clients().pendingAsks(), 2, "two slots on the node");
+
+        // the first ask's id again, by hand (a client's own ids never repeat)
+        final byte[] payload = new byte[TestEvents.GREETING.encodedLength(new TestEvents.Greeting("x"))];
+        TestEvents.GREETING.encode(new TestEvents.Greeting("x"), new org.agrona.concurrent.UnsafeBuffer(payload), 0);
+        assertThat(RawFrames.send(client, TestEvents.SLOW, TestEvents.GREETING.typeId(), 1L, payload)).isTrue();
+
+        Await.equal(() -> node.clients().count(ClientCounter.EVENTS_REFUSED), 1L, "the repeated id refused");
+        assertThat(((UndeliveredException)failureOf(first)).undelivered().reason()).isEqualTo(UndeliveredReason.REFUSED);
+        assertThat(node.clients().pendingAsks()).as("the first ask keeps its slot on the node").isEqualTo(2);
+        assertThat(second).isNotDone();
+    }
+
+    @Test
     void closingTheClientEndsItsSessionFreesItsSlotsAndReleasesEverything() throws Exception
     {
         startNode();

@@ -217,8 +217,10 @@ final class ClientInbound
             }
             if (session.asks.containsKey(cookie))
             {
-                agent.count(ClientCounter.EVENTS_REFUSED); // an ask id still in use: the client broke its own rule
-                agent.outbound.notice(session, recipient, type, cookie, UndeliveredReason.REFUSED);
+                // an ask id still in use: the client broke its own rule; the first ask keeps its slot, so that
+                // repeating an id never frees room beyond max-pending-asks
+                agent.count(ClientCounter.EVENTS_REFUSED);
+                agent.outbound.tell(session, recipient, type, cookie, UndeliveredReason.REFUSED);
                 return;
             }
             session.asks.put(cookie, agent.nowNs() + agent.askTimeoutNs);
@@ -226,10 +228,9 @@ final class ClientInbound
             session.asksIn++;
             agent.count(ClientCounter.ASKS_IN);
         }
-        if ((type == Subscribe.TYPE || type == Unsubscribe.TYPE) && !admitSubscription(session, type, frame))
+        if ((type == Subscribe.TYPE || type == Unsubscribe.TYPE) && !admitSubscription(session, codec, frame))
         {
             agent.count(ClientCounter.EVENTS_REFUSED);
-            agent.outbound.freeAsk(session, cookie);
             agent.outbound.notice(session, recipient, type, cookie, UndeliveredReason.REFUSED);
             return;
         }
@@ -237,7 +238,6 @@ final class ClientInbound
         if (target == null || target.isNone())
         {
             agent.count(ClientCounter.EVENTS_UNADDRESSED);
-            agent.outbound.freeAsk(session, cookie);
             agent.outbound.notice(session, recipient, type, cookie, UndeliveredReason.ACTOR_UNKNOWN);
             return;
         }
@@ -253,26 +253,24 @@ final class ClientInbound
      * Keeps a client's subscriptions bounded ({@link ClientSession#MAX_SUBSCRIPTIONS} names): each is an entry in the
      * node's directory. False for a subscription beyond the bound, or one that does not decode.
      */
-    private static boolean admitSubscription(final ClientSession session, final int type, final EnvelopeFrame frame)
+    private static boolean admitSubscription(final ClientSession session, final EventCodec<?> codec,
+        final EnvelopeFrame frame)
     {
-        final io.troupe.actor.ServiceId name;
+        final Object request;
         try
         {
-            name = (type == Subscribe.TYPE ?
-                io.troupe.registry.RegistryCodecs.SUBSCRIBE.decode(frame.buffer(), frame.payloadOffset(),
-                    frame.payloadLength()).service() :
-                io.troupe.registry.RegistryCodecs.UNSUBSCRIBE.decode(frame.buffer(), frame.payloadOffset(),
-                    frame.payloadLength()).service()).onNode(0);
+            request = codec.decode(frame.buffer(), frame.payloadOffset(), frame.payloadLength());
         }
         catch (final RuntimeException ex)
         {
             return false;
         }
-        if (type == Unsubscribe.TYPE)
+        if (request instanceof Unsubscribe unsubscribe)
         {
-            session.subscriptions.remove(name);
+            session.subscriptions.remove(unsubscribe.service().onNode(0));
             return true;
         }
+        final io.troupe.actor.ServiceId name = ((Subscribe)request).service().onNode(0);
         return session.subscriptions.contains(name) || session.subscriptions.size() < ClientSession.MAX_SUBSCRIPTIONS &&
             session.subscriptions.add(name);
     }

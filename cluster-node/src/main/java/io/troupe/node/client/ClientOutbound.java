@@ -87,11 +87,18 @@ final class ClientOutbound
         }
     }
 
-    /** Tells a client why its event went nowhere. */
+    /** Tells a client why its event went nowhere, freeing the ask's slot if it was an ask. */
     void notice(final ClientSession session, final ActorId recipient, final int type, final long cookie,
         final UndeliveredReason reason)
     {
         freeAsk(session, cookie);
+        tell(session, recipient, type, cookie, reason);
+    }
+
+    /** Tells a client why its event went nowhere, and leaves any ask slot of that cookie as it is. */
+    void tell(final ClientSession session, final ActorId recipient, final int type, final long cookie,
+        final UndeliveredReason reason)
+    {
         if (appendEvent(session, Undelivered.TYPE, ActorId.NONE, cookie,
             new Undelivered(recipient, type, cookie, reason, false)))
         {
