@@ -9,7 +9,6 @@ import io.troupe.node.NodeConfig;
 import io.troupe.node.client.ClientCounter;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -99,7 +98,7 @@ final class ClientNodeWorkload implements Workload
             node.registry().register(ServiceId.of(0, RemotePeerWorkload.FLOOD), system.register(consumer));
             node.registry().register(ServiceId.of(0, RemotePeerWorkload.FLOOD_MONITOR),
                 system.register(new FloodMonitor(consumer)));
-            awaitEndOfInput(System.in);
+            RemotePeerWorkload.awaitEndOfInput(System.in, name());
             final StringBuilder counters = new StringBuilder("client.node: client counters:");
             for (final ClientCounter counter : ClientCounter.values())
             {
@@ -115,22 +114,6 @@ final class ClientNodeWorkload implements Workload
         {
             node.close();
             io.troupe.node.local.LocalCluster.deleteTree(dataDir);
-        }
-    }
-
-    private static void awaitEndOfInput(final InputStream in)
-    {
-        final byte[] ignored = new byte[64];
-        try
-        {
-            while (in.read(ignored) >= 0)
-            {
-                // only the end of the stream matters
-            }
-        }
-        catch (final IOException ex)
-        {
-            Report.progress("client.node: stdin failed (%s); stopping", ex);
         }
     }
 }

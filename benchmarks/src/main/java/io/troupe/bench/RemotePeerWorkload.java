@@ -103,7 +103,7 @@ final class RemotePeerWorkload implements Workload
                 RemoteNodes.start(system, RemoteNodes.clusterId(peerPort, port), port, RemoteNodes.DRIVER_NODE, peerPort, idle);
             try
             {
-                awaitEndOfInput(System.in);
+                awaitEndOfInput(System.in, name());
                 Report.progress("remote.peer: stopping");
                 RemoteNodes.reportHealth(interconnect);
                 BenchSystems.reportHealth(system);
@@ -138,7 +138,13 @@ final class RemotePeerWorkload implements Workload
         system.registerService(ServiceId.of(0, FLOOD_MONITOR), system.register(new FloodMonitor(consumer)));
     }
 
-    private static void awaitEndOfInput(final InputStream in)
+    /**
+     * Blocks until the driver closes the child's stdin (or dies): how a child workload knows to stop.
+     *
+     * @param in  the child's stdin.
+     * @param who the workload, for the message if reading fails.
+     */
+    static void awaitEndOfInput(final InputStream in, final String who)
     {
         final byte[] ignored = new byte[64];
         try
@@ -150,7 +156,7 @@ final class RemotePeerWorkload implements Workload
         }
         catch (final IOException ex)
         {
-            Report.progress("remote.peer: stdin failed (%s); stopping", ex);
+            Report.progress("%s: stdin failed (%s); stopping", who, ex);
         }
     }
 }

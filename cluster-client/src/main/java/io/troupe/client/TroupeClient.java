@@ -446,14 +446,16 @@ public final class TroupeClient implements AutoCloseable
         list.add(watch);
         if (list.size() == 1)
         {
-            write(name, new Subscribe(name), ClientAgent.SEND, 0L, codecOf(new Subscribe(name)));
+            final Subscribe subscribe = new Subscribe(name);
+            write(name, subscribe, ClientAgent.SEND, 0L, codecOf(subscribe));
         }
         return () ->
         {
             list.remove(watch);
             if (list.isEmpty() && agent.watches.remove(name, list))
             {
-                write(name, new Unsubscribe(name), ClientAgent.SEND, 0L, codecOf(new Unsubscribe(name)));
+                final Unsubscribe unsubscribe = new Unsubscribe(name);
+                write(name, unsubscribe, ClientAgent.SEND, 0L, codecOf(unsubscribe));
             }
         };
     }

@@ -64,7 +64,7 @@ public final class ClientDemo
             out.printf("node      pid %d, cluster \"%s\" on 127.0.0.1:%d; config and log in %s%n", node.pid(),
                 cluster.clusterId(), cluster.port(1), dir);
             final ClientConfig config = new ClientConfig().endpoint("127.0.0.1:" + cluster.port(1))
-                .clusterId(cluster.clusterId()).secret(readSecret(secretFile)).connectTimeout(Duration.ofSeconds(30))
+                .clusterId(cluster.clusterId()).secret(GreeterClient.readSecretFile(secretFile)).connectTimeout(Duration.ofSeconds(30))
                 .codec(GreeterEvents.GREET).codec(GreeterEvents.GREETING);
             try (TroupeClient client = TroupeClient.connect(config))
             {
@@ -104,19 +104,6 @@ public final class ClientDemo
                 err.println("troupe client-demo: files kept in " + dir);
             }
             out.println(ok ? "done      node stopped, files removed" : "");
-        }
-    }
-
-    private static byte[] readSecret(final Path file)
-    {
-        try
-        {
-            final String text = Files.readString(file, StandardCharsets.UTF_8);
-            return text.strip().getBytes(StandardCharsets.UTF_8);
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalStateException("cannot read " + file, ex);
         }
     }
 }

@@ -151,7 +151,7 @@ public final class GreeterClient
                     case "--endpoint" -> endpoints.add(value);
                     case "--cluster-id" -> config.clusterId(value);
                     case "--client-secret" -> config.secret(value.getBytes(StandardCharsets.UTF_8));
-                    case "--client-secret-file" -> config.secret(readSecret(Path.of(value)));
+                    case "--client-secret-file" -> config.secret(readSecretFile(Path.of(value)));
                     case "--replica" -> config.replicaDirectory(Path.of(value));
                     case "--asks" -> asks = Integer.parseInt(value);
                     default -> throw new IllegalArgumentException("unknown option " + option);
@@ -164,18 +164,36 @@ public final class GreeterClient
             endpoints.forEach(config::endpoint);
             return new Options(config, Math.max(0, asks));
         }
+    }
 
-        private static byte[] readSecret(final Path file)
+    /**
+     * A secret from a file, as the node reads its secret files: the bytes, without one trailing line break
+     * ({@code \n} or {@code \r\n}).
+     *
+     * @param file the file.
+     * @return the secret.
+     * @throws IllegalArgumentException if the file cannot be read.
+     */
+    static byte[] readSecretFile(final Path file)
+    {
+        final byte[] bytes;
+        try
         {
-            try
+            bytes = Files.readAllBytes(file);
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("cannot read " + file + ": " + ex.getMessage());
+        }
+        int length = bytes.length;
+        if (length > 0 && bytes[length - 1] == '\n')
+        {
+            length--;
+            if (length > 0 && bytes[length - 1] == '\r')
             {
-                final String text = Files.readString(file, StandardCharsets.UTF_8);
-                return (text.endsWith("\n") ? text.substring(0, text.length() - 1) : text).getBytes(StandardCharsets.UTF_8);
-            }
-            catch (final IOException ex)
-            {
-                throw new IllegalArgumentException("cannot read " + file + ": " + ex.getMessage());
+                length--;
             }
         }
+        return Arrays.copyOf(bytes, length);
     }
 }
