@@ -5,7 +5,6 @@ import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.Aeron;
 import io.aeron.AeronCounters;
 import io.aeron.ChannelUriStringBuilder;
-import io.aeron.ExclusivePublication;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.troupe.actor.ActorId;
@@ -14,14 +13,9 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.actor.WirePayload;
-import io.troupe.actor.Chargeable;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQuotaException;
-import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.EventCodecRegistry;
-import io.troupe.serialization.wire.FrameEncoder;
-import io.troupe.serialization.wire.WireFormat;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.AgentInvoker;
@@ -30,14 +24,12 @@ import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Makes an {@link ActorSystem} part of a cluster: embeds (or connects to) an Aeron media driver, opens one
@@ -56,11 +48,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /** The longest close() waits for the media driver to put the goodbyes on the wire. */
     private static final long GOODBYE_SEND_LIMIT_NS = 500_000_000L;
     /** Each sending thread's encoder and the buffer it wraps around each frame's bytes. */
-    private static final ThreadLocal<Encoding> ENCODINGS = ThreadLocal.withInitial(Encoding::new);
 
     private final ActorSystem system;
     private final InterconnectConfig config;
-    private final EventCodecRegistry codecs;
     private final MediaDriver driver;
     /** The embedded driver's agent when it runs on the interconnect's thread, else null. */
     private final AgentInvoker driverInvoker;
@@ -78,6 +68,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private final Int2ObjectHashMap<Peer> peers = new Int2ObjectHashMap<>();
     private final long incarnation;
     private final int largestEventBytes;
+    /** Encodes what senders send, on their own threads. */
+    private final OutboundEncoder encoder;
     private volatile boolean closed;
 
     private Interconnect(
@@ -97,11 +89,11 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         this.driverInvoker = driverInvoker;
         this.system = system;
         this.config = config;
-        this.codecs = codecs;
         this.driver = driver;
         this.aeron = aeron;
         this.incarnation = incarnation;
         this.largestEventBytes = config.maxEventBytes();
+        this.encoder = new OutboundEncoder(codecs, largestEventBytes);
         this.guard = guard;
         final PeerPublications publications = new PeerPublications(aeron, config);
         final Peer[] peerArray = openPeers(publications, PeerPublications.newSessionId(0));
@@ -304,7 +296,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final OutboundFrame outbound = frames.acquire();
         try
         {
-            encode(envelope, outbound);
+            encoder.encode(envelope, outbound);
         }
         catch (final RuntimeException ex)
         {
@@ -337,97 +329,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         envelope.takeRepayment();
         agentIdle.signal();
         return null;
-    }
-
-    /** Encodes an envelope into a pooled frame, on the sending thread. */
-    @SuppressWarnings("unchecked")
-    private void encode(final Envelope envelope, final OutboundFrame frame)
-    {
-        final Encoding encoding = ENCODINGS.get();
-        final FrameEncoder encoder = encoding.encoder;
-        final UnsafeBuffer buffer = encoding.buffer;
-        final WirePayload payload = envelope.payload();
-        if (payload != null)
-        {
-            checkSize(envelope, payload.length());
-            frame.wrapForEncoding(WireFormat.envelopeLength(payload.length(), FrameEncoder.forwardTarget(envelope) != null),
-                buffer);
-            encoder.encodeEnvelope(buffer, 0, envelope, accountOwner(envelope), accountId(envelope),
-                envelope.cost(), payload.buffer(), 0, payload.length());
-            return;
-        }
-        final Object event = envelope.event();
-        final int declaredType = envelope.type();
-        final EventCodec<Object> codec = declaredType == EventTypes.BY_CLASS && event != null ?
-            codecByClass(encoding, event.getClass()) : (EventCodec<Object>)codecs.codec(declaredType);
-        if (codec == null)
-        {
-            throw new IllegalArgumentException((declaredType == EventTypes.BY_CLASS ?
-                "no codec is registered for event class " + (event == null ? "null" : event.getClass().getName()) :
-                "no codec is registered for event type " + EventTypes.describe(declaredType) + " (" +
-                (event == null ? "null" : event.getClass().getName()) + ')') +
-                ", so it cannot be sent to node " + envelope.recipient().nodeId() +
-                "; register one in the node's EventCodecRegistry");
-        }
-        if (!codec.eventClass().isInstance(event))
-        {
-            throw new IllegalArgumentException("event type " + EventTypes.describe(declaredType) + " is encoded by " +
-                codec.name() + " as " + codec.eventClass().getName() + ", but the event is " +
-                (event == null ? "null" : event.getClass().getName()));
-        }
-        final int payloadLength = codec.encodedLength(event);
-        checkSize(envelope, payloadLength);
-        final ActorId forwardTo = FrameEncoder.forwardTarget(envelope);
-        frame.wrapForEncoding(WireFormat.envelopeLength(payloadLength, forwardTo != null), buffer);
-        final int payloadAt = encoder.beginEnvelope(buffer, 0, envelope.recipient(), envelope.sender(), codec.typeId(),
-            envelope.flags(), envelope.cookie(), accountOwner(envelope), accountId(envelope), envelope.cost(), forwardTo,
-            payloadLength);
-        final int written = codec.encode(event, buffer, payloadAt);
-        if (written != payloadLength)
-        {
-            throw new IllegalStateException("codec " + codec.name() + " wrote " + written + " bytes after announcing " +
-                payloadLength);
-        }
-    }
-
-    /** The codec of an event's class (a typed send), remembered per thread for a stream of one class. */
-    @SuppressWarnings("unchecked")
-    private EventCodec<Object> codecByClass(final Encoding encoding, final Class<?> eventClass)
-    {
-        if (eventClass == encoding.lastClass && codecs == encoding.lastRegistry)
-        {
-            return encoding.lastCodec;
-        }
-        final EventCodec<Object> codec = (EventCodec<Object>)codecs.codecFor(eventClass);
-        if (codec != null)
-        {
-            encoding.lastClass = eventClass;
-            encoding.lastRegistry = codecs;
-            encoding.lastCodec = codec;
-        }
-        return codec;
-    }
-
-    /** The owner of the account an envelope is charged to, 0 for an uncharged one. */
-    private static int accountOwner(final Envelope envelope)
-    {
-        final Chargeable account = envelope.account();
-        return account == null ? 0 : account.ownerNode();
-    }
-
-    private static long accountId(final Envelope envelope)
-    {
-        final Chargeable account = envelope.account();
-        return account == null ? 0L : account.accountId();
-    }
-
-    private void checkSize(final Envelope envelope, final int payloadLength)
-    {
-        if (payloadLength > largestEventBytes)
-        {
-            throw new IllegalArgumentException("event of type " + EventTypes.describe(envelope.type()) + " is " +
-                payloadLength + " bytes encoded; at most " + largestEventBytes + " bytes may be sent to another node");
-        }
     }
 
     private static int pairHash(final ActorId sender, final ActorId recipient)
@@ -895,16 +796,5 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
         awaitGoodbyesSent();
         closeDriver();
-    }
-
-    /** A sending thread's encoding state. */
-    private static final class Encoding
-    {
-        final FrameEncoder encoder = new FrameEncoder();
-        final UnsafeBuffer buffer = new UnsafeBuffer();
-        /** The last class a typed send was encoded for, in which registry, and its codec. */
-        Class<?> lastClass;
-        EventCodecRegistry lastRegistry;
-        EventCodec<Object> lastCodec;
     }
 }
