@@ -296,7 +296,7 @@ final class ClientAgent implements Agent
             }
             final String endpoint = endpoints.get(nextEndpoint);
             nextEndpoint = (nextEndpoint + 1) % endpoints.size();
-            link = new NodeLink(aeron, config, endpoint, nowNs, failureTimeoutNs);
+            link = new NodeLink(aeron, config, endpoint, auth.newChallenge(), nowNs, failureTimeoutNs);
             return 1;
         }
         switch (link.state)

@@ -4,7 +4,6 @@ import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
 import io.troupe.interconnect.seal.FrameSeal;
-import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.SessionKeys;
 import io.troupe.serialization.wire.ClientProtocol;
 import io.troupe.serialization.wire.FrameEncoder;
@@ -63,13 +62,13 @@ final class NodeLink
     private final byte[] challenge;
     private long nextHelloNs;
 
-    NodeLink(final Aeron aeron, final ClientConfig config, final String endpoint, final long nowNs, final long attemptNs)
+    NodeLink(final Aeron aeron, final ClientConfig config, final String endpoint, final byte[] challenge,
+        final long nowNs, final long attemptNs)
     {
         this.endpoint = endpoint;
         this.incarnation = RANDOM.nextLong() & Long.MAX_VALUE | 1L;
         this.deadlineNs = nowNs + attemptNs;
-        this.challenge = new byte[HandshakeAuth.CHALLENGE_BYTES];
-        RANDOM.nextBytes(challenge);
+        this.challenge = challenge;
         final int sessionId = RANDOM.nextInt();
         this.control = aeron.addExclusivePublication(channel(config, endpoint, sessionId), config.controlStreamId());
         this.data = aeron.addExclusivePublication(channel(config, endpoint, sessionId), config.dataStreamId());
