@@ -364,6 +364,15 @@ public abstract class ActorSystem implements AutoCloseable
     public abstract boolean isRunning();
 
     /**
+     * Where the system's agents and handlers hand every error, whole ({@link ActorSystemConfig#errorRecorder}); the
+     * node's other agents (interconnect, media driver, client ingress) give theirs to the same recorder through an
+     * {@link AgentErrorLog}.
+     *
+     * @return the recorder, or null when none is configured.
+     */
+    public abstract org.agrona.ErrorHandler errorRecorder();
+
+    /**
      * Reads the counters.
      *
      * @return a snapshot.

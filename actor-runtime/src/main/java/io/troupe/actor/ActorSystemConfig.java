@@ -35,6 +35,7 @@ public final class ActorSystemConfig
     private NanoClock clock = SystemNanoClock.INSTANCE;
     private DeadLetterHandler deadLetterHandler;
     private FailureHandler failureHandler;
+    private org.agrona.ErrorHandler errorRecorder;
     private MemoryQuotaConfig memoryQuota = MemoryQuotaConfig.disabled();
     private FlowControlConfig flowControl = new FlowControlConfig();
 
@@ -296,6 +297,31 @@ public final class ActorSystemConfig
     public DeadLetterHandler deadLetterHandler()
     {
         return deadLetterHandler;
+    }
+
+    /**
+     * Where every error of the system's agents (pool workers outside handlers, the timer, the reclaimer) and every
+     * handler failure goes, whole and unthrottled, as an {@link AgentFailure} naming what failed; the log itself is
+     * throttled ({@link AgentErrorLog}). A node gives its distinct error log (data directory), which
+     * {@code troupe errors} reads. Must be thread safe and must not block.
+     *
+     * @param recorder the recorder, or null for none (the default).
+     * @return this config.
+     */
+    public ActorSystemConfig errorRecorder(final org.agrona.ErrorHandler recorder)
+    {
+        this.errorRecorder = recorder;
+        return this;
+    }
+
+    /**
+     * Where errors are recorded.
+     *
+     * @return the recorder, or null for none.
+     */
+    public org.agrona.ErrorHandler errorRecorder()
+    {
+        return errorRecorder;
     }
 
     /**

@@ -20,7 +20,7 @@ class AgentErrorLogTest
         {
             lines.add(line);
             traces.add(error);
-        }, "node 1: timer agent", now::get);
+        }, "node 1: timer agent", now::get, null);
 
         for (int i = 0; i < 1_000; i++)
         {
@@ -40,5 +40,39 @@ class AgentErrorLogTest
         assertThat(lines.get(AgentErrorLog.BURST)).isEqualTo("node 1: timer agent failed (991 more failures not logged " +
             "since the last one)");
         assertThat(errors.errors()).isEqualTo(1_002);
+    }
+
+    @Test
+    void everyErrorReachesTheRecorderNamedAndWholeEvenWhenTheLogIsThrottled()
+    {
+        final List<Throwable> recorded = new ArrayList<>();
+        final AgentErrorLog errors = new AgentErrorLog((line, error) ->
+        {
+        }, "node 1: interconnect agent", () -> 0L, recorded::add);
+        final IllegalStateException cause = new IllegalStateException("broken");
+        for (int i = 0; i < AgentErrorLog.BURST + 5; i++)
+        {
+            errors.onError(cause);
+        }
+        assertThat(recorded).hasSize(AgentErrorLog.BURST + 5).allSatisfy(each ->
+        {
+            assertThat(each).isInstanceOf(AgentFailure.class).hasMessage("node 1: interconnect agent failed")
+                .hasCause(cause);
+            assertThat(each.getStackTrace()).isEmpty();
+        });
+    }
+
+    @Test
+    void aRecorderThatThrowsDoesNotStopTheLogOrTheCount()
+    {
+        final List<String> lines = new ArrayList<>();
+        final AgentErrorLog errors = new AgentErrorLog((line, error) -> lines.add(line), "node 1: timer agent",
+            () -> 0L, error ->
+            {
+                throw new IllegalStateException("recorder broken");
+            });
+        errors.onError(new IllegalArgumentException("x"));
+        assertThat(lines).containsExactly("node 1: timer agent failed");
+        assertThat(errors.errors()).isEqualTo(1);
     }
 }

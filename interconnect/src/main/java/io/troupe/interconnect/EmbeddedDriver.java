@@ -30,7 +30,8 @@ final class EmbeddedDriver
      *
      * @throws IllegalStateException if a driver is alive in the directory, or it is not the node's to replace.
      */
-    static MediaDriver launch(final InterconnectConfig config, final int nodeId, final ImageGuard guard)
+    static MediaDriver launch(final InterconnectConfig config, final int nodeId, final ImageGuard guard,
+        final org.agrona.ErrorHandler recorder)
     {
         // the driver deletes and makes its directory again: only if it is missing, empty or a node's in which no
         // driver is alive (one killed a moment ago is not: its heartbeat stopped)
@@ -55,7 +56,7 @@ final class EmbeddedDriver
             .mtuLength(config.mtuLength())
             .receiveChannelEndpointSupplier((udpChannel, dispatcher, status, context) ->
                 new GuardedReceiveEndpoint(udpChannel, dispatcher, status, context, guard))
-            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": media driver")));
+            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": media driver", recorder)));
         try
         {
             PrivateDirectory.claim(aeronDir, "Aeron directory");

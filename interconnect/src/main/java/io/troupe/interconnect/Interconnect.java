@@ -134,7 +134,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         system.flow().onFlushRequest(agentIdle::signal);
         final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
         this.runner = new AgentRunner(idle, new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() +
-            ": interconnect agent"), null, agent);
+            ": interconnect agent", system.errorRecorder()), null, agent);
     }
 
     /**
@@ -201,14 +201,15 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         {
             if (config.embeddedDriver())
             {
-                driver = EmbeddedDriver.launch(config, system.nodeId(), guard);
+                driver = EmbeddedDriver.launch(config, system.nodeId(), guard, system.errorRecorder());
             }
             final AgentInvoker driverInvoker = driver == null ? null : driver.sharedAgentInvoker();
             aeron = Aeron.connect(new Aeron.Context()
                 .aeronDirectoryName(config.aeronDir())
                 .driverAgentInvoker(driverInvoker) // runs the driver while start-up waits for it
                 .useConductorAgentInvoker(true)
-                .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": Aeron client")));
+                .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": Aeron client",
+                    system.errorRecorder())));
             final long incarnation = config.incarnation() > 0 ? config.incarnation() : newIncarnation();
             final Interconnect interconnect = new Interconnect(system, config, codecs, driver, driverInvoker,
                 aeron, incarnation, clock, callerDriven, guard, rejections);

@@ -133,7 +133,8 @@ final class InterconnectAgent implements Agent
         this.nodeId = system.nodeId();
         this.incarnation = incarnation;
         this.clock = clock;
-        this.dutyErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": a duty on the interconnect thread");
+        this.dutyErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": a duty on the interconnect thread",
+            system.errorRecorder());
         this.peers = peers;
         for (final Peer peer : peers)
         {

@@ -30,14 +30,20 @@ final class Dispatcher implements MailboxRunner
     private final MailboxTable table;
     private final RuntimeCounters counters;
     private final FailureHandler failureHandler;
+    /** Every handler failure, whole (the node's distinct error log), or null. */
+    private final org.agrona.ErrorHandler recorder;
+    private final int nodeId;
 
     Dispatcher(
-        final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler)
+        final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler,
+        final org.agrona.ErrorHandler recorder, final int nodeId)
     {
         this.router = router;
         this.table = table;
         this.counters = counters;
         this.failureHandler = failureHandler;
+        this.recorder = recorder;
+        this.nodeId = nodeId;
     }
 
     @Override
@@ -158,15 +164,29 @@ final class Dispatcher implements MailboxRunner
         }
         catch (final Throwable error)
         {
-            onFailure(ctx, envelope, error);
+            onFailure(ctx, envelope, error, mailbox.behavior(slot));
         }
         ctx.end();
         envelope.settleHandled(); // the context repaid its cost
     }
 
-    private void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error)
+    private void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error,
+        final io.troupe.actor.Behavior behavior)
     {
         counters.handlerFailures.incrementAndGet();
+        if (recorder != null)
+        {
+            try
+            {
+                // by behaviour class, not actor: a thousand actors of one kind failing alike are one entry
+                recorder.onError(new io.troupe.actor.AgentFailure("node " + nodeId + ": handler of " +
+                    (behavior == null ? "?" : behavior.getClass().getName()) + " failed", error));
+            }
+            catch (final RuntimeException ignore)
+            {
+                // the failure is counted; a failing recorder must not stop the mailbox
+            }
+        }
         try
         {
             failureHandler.onFailure(ctx.self(), envelope, error);

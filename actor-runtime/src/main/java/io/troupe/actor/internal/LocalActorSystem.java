@@ -90,16 +90,19 @@ public final class LocalActorSystem extends ActorSystem
     {
         this.config = config;
         this.nodeId = config.nodeId();
-        this.workerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": executor worker (outside a handler)");
-        this.timerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": timer agent");
-        this.reclaimerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": memory quota reclaimer");
+        final org.agrona.ErrorHandler recorder = config.errorRecorder();
+        this.workerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": executor worker (outside a handler)",
+            recorder);
+        this.timerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": timer agent", recorder);
+        this.reclaimerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": memory quota reclaimer",
+            recorder);
         final List<PoolConfig> poolConfigs = config.pools();
         this.table = new MailboxTable(poolConfigs.size());
         this.router = new Router(nodeId, table, services, counters, config.deadLetterHandler());
         // FundsCleared goes out uncharged: a notice must not add to the debt it reports cleared
         this.flow = new FlowControl(config.flowControl(), nodeId, (waiter, event) -> router.route(
             new Envelope(waiter, ActorId.NONE, FundsCleared.TYPE, 0, 0L, event, null), null));
-        final Dispatcher dispatcher = new Dispatcher(router, table, counters, config.failureHandler());
+        final Dispatcher dispatcher = new Dispatcher(router, table, counters, config.failureHandler(), recorder, nodeId);
         this.pools = new ExecutorPool[poolConfigs.size()];
         for (int i = 0; i < pools.length; i++)
         {
@@ -735,6 +738,12 @@ public final class LocalActorSystem extends ActorSystem
                 counters.handlerFailures.incrementAndGet();
             }
         }
+    }
+
+    @Override
+    public org.agrona.ErrorHandler errorRecorder()
+    {
+        return config.errorRecorder();
     }
 
     @Override

@@ -110,7 +110,8 @@ final class ClientIngressAgent implements Agent
             .aeronDirectoryName(transport.aeronDir())
             .useConductorAgentInvoker(true)
             .clientName("troupe-" + nodeId + "-clients")
-            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": client ingress Aeron client")));
+            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": client ingress Aeron client",
+                system.errorRecorder())));
         this.conductor = aeron.conductorAgentInvoker();
         final String channel = new ChannelUriStringBuilder().media("udp")
             .endpoint(transport.bindHost() + ':' + transport.bindPort()).build();
@@ -245,8 +246,9 @@ final class ClientIngressAgent implements Agent
         final int expired = before - session.asks.size();
         if (expired > 0)
         {
-            pendingAsks.addAndGet(-expired);
+            // counted before the gauge drops: whoever sees no ask pending sees why
             counts.getAndAdd(ClientCounter.ASK_SLOTS_EXPIRED.ordinal(), expired);
+            pendingAsks.addAndGet(-expired);
         }
         return expired;
     }
@@ -306,8 +308,8 @@ final class ClientIngressAgent implements Agent
         outbound.forget(session);
         if (!session.asks.isEmpty())
         {
-            pendingAsks.addAndGet(-session.asks.size());
             counts.getAndAdd(ClientCounter.ASK_SLOTS_FREED_AT_END.ordinal(), session.asks.size());
+            pendingAsks.addAndGet(-session.asks.size());
             session.asks.clear();
         }
         session.pending.clear();
