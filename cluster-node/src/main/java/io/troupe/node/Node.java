@@ -57,6 +57,7 @@ public final class Node implements AutoCloseable
     private final ServiceRegistry registry;
     /** The door for client processes, or null when none is admitted. */
     private final io.troupe.node.client.ClientIngress clients;
+    private final NodeCounters counters;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private boolean closeStarted;
@@ -69,8 +70,10 @@ public final class Node implements AutoCloseable
         final RemoteDeadLetters deadLetters,
         final NodeIdentity identity,
         final ServiceRegistry registry,
-        final io.troupe.node.client.ClientIngress clients)
+        final io.troupe.node.client.ClientIngress clients,
+        final NodeCounters counters)
     {
+        this.counters = counters;
         this.clients = clients;
         this.identity = identity;
         this.registry = registry;
@@ -120,9 +123,21 @@ public final class Node implements AutoCloseable
         io.troupe.interconnect.PrivateDirectory.prepare(config.dataDir(), "data directory (node " + config.nodeId() + ")");
         // durable before the node announces itself: a restart is always a new incarnation
         final NodeIdentity identity = NodeIdentity.advance(config.dataDir(), config.nodeId());
+        // first, so that every agent's errors from the start on are in its error log
+        final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
-        final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters);
-        final ActorSystem system = ActorSystem.start(systemConfig);
+        final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters)
+            .errorRecorder(counters.recorder());
+        final ActorSystem system;
+        try
+        {
+            system = ActorSystem.start(systemConfig);
+        }
+        catch (final RuntimeException ex)
+        {
+            counters.close();
+            throw ex;
+        }
         final Interconnect interconnect;
         final io.troupe.registry.RegistryConfig registryConfig = config.registryConfig();
         io.troupe.registry.DirectoryReplica replica = null;
@@ -142,6 +157,7 @@ public final class Node implements AutoCloseable
                 replica.close();
             }
             system.shutdown(Duration.ZERO);
+            counters.close();
             throw ex;
         }
         deadLetters.interconnect(interconnect);
@@ -149,9 +165,12 @@ public final class Node implements AutoCloseable
         final io.troupe.node.client.ClientIngressConfig clientConfig = config.clientIngressConfig();
         final io.troupe.node.client.ClientIngress clients = clientConfig == null ? null :
             io.troupe.node.client.ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
-        LOG.info("node {}: up (incarnation {}, pid {})", config.nodeId(), interconnect.incarnation(),
-            ProcessHandle.current().pid());
-        return new Node(config, system, interconnect, deadLetters, identity, registry, clients);
+        counters.start(new io.troupe.node.counters.CountersPublisher.Sources(system, interconnect, registry, clients,
+            counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost),
+            interconnect.incarnation());
+        LOG.info("node {}: up (incarnation {}, pid {}; counters in {})", config.nodeId(), interconnect.incarnation(),
+            ProcessHandle.current().pid(), counters.path());
+        return new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
     }
 
     /**
@@ -237,6 +256,16 @@ public final class Node implements AutoCloseable
     }
 
     /**
+     * The node's counters file and error log in its data directory ({@code troupe counters}, {@code troupe errors}).
+     *
+     * @return the counters.
+     */
+    public NodeCounters counters()
+    {
+        return counters;
+    }
+
+    /**
      * The node's interconnect: sessions with peers and their counters.
      *
      * @return the interconnect.
@@ -298,6 +327,7 @@ public final class Node implements AutoCloseable
             final long startNs = System.nanoTime();
             LOG.info("node {}: shutting down: draining for up to {}", nodeId(),
                 NodeConfig.duration(config.shutdownTimeout()));
+            counters.draining();
             if (clients != null)
             {
                 clients.stopIntake(); // clients' replies still go out while the pools drain
@@ -311,6 +341,7 @@ public final class Node implements AutoCloseable
             interconnect.close(); // the goodbye first: peers see the node go at once
             closeRegistry();
             system.close();
+            counters.close(); // the last figures, then STOPPED: the file stays for a post-mortem
             LOG.info("node {}: shut down in {} ms ({}; dead letters {}, Undelivered(SHUTDOWN) sent to other nodes {}, " +
                 "not sent {})", nodeId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
                 drained ? "drained" : "the drain deadline passed", deadLetters.deadLetters(), deadLetters.noticesSent(),

@@ -40,6 +40,7 @@ public final class NodeConfig
     private final boolean registryReplica;
     /** Null: no client is admitted. Never handed out: copied by {@link #clientIngressConfig()}. */
     private final io.troupe.node.client.ClientIngressConfig clients;
+    private final OpsSettings ops;
 
     NodeConfig(
         final String source,
@@ -53,8 +54,10 @@ public final class NodeConfig
         final Duration shutdownTimeout,
         final int registryCapacity,
         final boolean registryReplica,
-        final io.troupe.node.client.ClientIngressConfig clients)
+        final io.troupe.node.client.ClientIngressConfig clients,
+        final OpsSettings ops)
     {
+        this.ops = ops;
         this.clients = clients == null ? null : clients.copy();
         this.registryCapacity = registryCapacity;
         this.registryReplica = registryReplica;
@@ -109,6 +112,27 @@ public final class NodeConfig
     public static NodeConfig from(final Config config, final String source)
     {
         return NodeConfigMapper.map(config, NodeConfigLoader.reference(), source);
+    }
+
+    /**
+     * The node's counters file and error log ({@code troupe.ops}).
+     *
+     * @param countersInterval how often the node copies its counters into the file.
+     * @param maxCounters      room for counters in the file.
+     * @param errorLogBytes    bytes of the error log.
+     */
+    public record OpsSettings(Duration countersInterval, int maxCounters, int errorLogBytes)
+    {
+    }
+
+    /**
+     * The settings of the node's counters file and error log ({@code troupe.ops}).
+     *
+     * @return the settings.
+     */
+    public OpsSettings ops()
+    {
+        return ops;
     }
 
     /**
@@ -265,6 +289,9 @@ public final class NodeConfig
         line(text, "", "handshake retry " + duration(interconnect.handshakeRetryMin()) + ".." +
             duration(interconnect.handshakeRetryMax()) + ", ack every " + duration(interconnect.ackInterval()));
         line(text, "shutdown", "drains for up to " + duration(shutdownTimeout));
+        line(text, "ops", "counters every " + duration(ops.countersInterval()) + " into " +
+            dataDir.resolve(io.troupe.node.counters.CountersLayout.FILE_NAME) + " (room for " + ops.maxCounters() +
+            "), error log " + size(ops.errorLogBytes()));
         line(text, "secret", interconnect.clusterSecret().length + " bytes from " + secretOrigin + "; frames " +
             (interconnect.frameProtection() == io.troupe.serialization.wire.FrameProtection.ENCRYPTED ?
                 "encrypted (AES-256-GCM)" : "authenticated (HMAC-SHA256)") + " under per-session keys");

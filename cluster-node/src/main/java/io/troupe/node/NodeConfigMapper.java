@@ -50,6 +50,9 @@ final class NodeConfigMapper
     static final String DATA_DIR = "troupe.data-dir";
     static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
     static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
+    static final String OPS_COUNTERS_INTERVAL = "troupe.ops.counters-interval";
+    static final String OPS_MAX_COUNTERS = "troupe.ops.max-counters";
+    static final String OPS_ERROR_LOG_SIZE = "troupe.ops.error-log-size";
     static final String REGISTRY_REPLICA = "troupe.registry.replica";
     static final String CLIENT_SECRET = "troupe.client.secret";
     static final String CLIENT_SECRET_FILE = "troupe.client.secret-file";
@@ -206,13 +209,14 @@ final class NodeConfigMapper
         final Duration shutdownTimeout = in.duration(SHUTDOWN_TIMEOUT);
         final io.troupe.registry.RegistryConfig registry = registry();
         final Path dataDir = dataDir(nodeId);
+        final NodeConfig.OpsSettings ops = ops();
 
         checkInterconnect(interconnect, nodeId, secretKey);
         final String secretOrigin = CLUSTER_SECRET.equals(secretKey) ? CLUSTER_SECRET :
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, flow, shutdownTimeout,
-            registry.capacity(), in.bool(REGISTRY_REPLICA), clients);
+            registry.capacity(), in.bool(REGISTRY_REPLICA), clients, ops);
         checkActorSystem(node.actorSystemConfig());
         return node;
     }
@@ -257,6 +261,26 @@ final class NodeConfigMapper
             throw in.invalid(setting, "secret".equals(ex.setting()) ? "allowed " + ex.allowed() +
                 " (the secret has " + clients.secret().length + " bytes)" : "allowed " + ex.allowed(), ex);
         }
+    }
+
+    private NodeConfig.OpsSettings ops()
+    {
+        final Duration interval = in.duration(OPS_COUNTERS_INTERVAL);
+        if (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofSeconds(10)) > 0)
+        {
+            throw in.invalid(OPS_COUNTERS_INTERVAL, "allowed 10ms..10s");
+        }
+        final int maxCounters = in.integer(OPS_MAX_COUNTERS);
+        if (maxCounters < 256 || maxCounters > 1 << 20)
+        {
+            throw in.invalid(OPS_MAX_COUNTERS, "allowed 256..1048576");
+        }
+        final long errorLog = in.bytes(OPS_ERROR_LOG_SIZE);
+        if (errorLog < 64 * 1024 || errorLog > 256L << 20)
+        {
+            throw in.invalid(OPS_ERROR_LOG_SIZE, "allowed 64KiB..256MiB");
+        }
+        return new NodeConfig.OpsSettings(interval, maxCounters, (int)errorLog);
     }
 
     private io.troupe.registry.RegistryConfig registry()

@@ -67,6 +67,16 @@ class NodeConfigErrorTest
     }
 
     @Test
+    void opsSettingsOutOfRangeNameTheirKey()
+    {
+        assertError(MINIMAL + "\ntroupe.ops.counters-interval = 1ms", "troupe.ops.counters-interval", "10ms..10s");
+        assertError(MINIMAL + "\ntroupe.ops.counters-interval = 1m", "troupe.ops.counters-interval", "10ms..10s");
+        assertError(MINIMAL + "\ntroupe.ops.max-counters = 10", "troupe.ops.max-counters", "256..1048576");
+        assertError(MINIMAL + "\ntroupe.ops.error-log-size = 1KiB", "troupe.ops.error-log-size", "64KiB..256MiB");
+        assertError(MINIMAL + "\ntroupe.ops.counters-intervall = 1s", "troupe.ops.counters-intervall", "");
+    }
+
+    @Test
     void anUnreadableSecretFileIsNamed()
     {
         assertError(NO_SECRET + "\ntroupe.cluster-secret-file = \"/nonexistent/troupe-secret\"", "troupe.cluster-secret-file",

@@ -1,0 +1,26 @@
+package io.troupe.node.counters;
+
+import java.util.Map;
+
+/**
+ * One counter as read from a counters file.
+ *
+ * @param id     the counter's id in the file (reused after it is freed).
+ * @param typeId its type ({@link CounterType}).
+ * @param name   its metric name.
+ * @param labels its labels, in order.
+ * @param label  its human label ("peer_events_out peer=2").
+ * @param value  its value when read.
+ */
+public record CounterRecord(int id, int typeId, String name, Map<String, String> labels, String label, long value)
+{
+    /**
+     * Whether it only grows.
+     *
+     * @return the kind.
+     */
+    public CounterKind kind()
+    {
+        return CounterType.kind(typeId);
+    }
+}

@@ -1,0 +1,331 @@
+package io.troupe.node.counters;
+
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.FlowControl;
+import io.troupe.actor.PoolCounters;
+import io.troupe.actor.SystemCounters;
+import io.troupe.interconnect.FrameRejection;
+import io.troupe.interconnect.Interconnect;
+import io.troupe.interconnect.PeerCounters;
+import io.troupe.memquota.MemoryQuotaCounters;
+import io.troupe.node.client.ClientCounter;
+import io.troupe.node.client.ClientIngress;
+import io.troupe.registry.ServiceRegistry;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.EpochClock;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.status.AtomicCounter;
+
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Copies a node's counters into its counters file every interval: the agent of the node's counters thread. The parts
+ * of the node keep counting in their own fields, as they always have (no shared cache line, no extra work on a hot
+ * path); this agent reads them, as any thread may, and sets the file's counters, so the file lags the node by at most
+ * one interval. Counters are allocated when what they count first appears (a pool, a peer, a rejection reason) and
+ * freed when it goes. Owned by one thread.
+ */
+public final class CountersPublisher implements Agent
+{
+    /** Where the figures come from: the node's parts, and its own few counts. */
+    public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry, ClientIngress clients,
+        ErrorRecorder errors, LongSupplier remoteDeadLetters, LongSupplier remoteNoticesSent,
+        LongSupplier remoteNoticesLost)
+    {
+    }
+
+    private final CountersFile file;
+    private final Sources sources;
+    private final NanoClock nanoClock;
+    private final EpochClock epochClock;
+    private final long intervalNs;
+    private final EnumMap<CounterType, AtomicCounter> fixed = new EnumMap<>(CounterType.class);
+    private final Map<String, EnumMap<CounterType, AtomicCounter>> pools = new HashMap<>();
+    private final Map<Integer, EnumMap<CounterType, AtomicCounter>> peers = new HashMap<>();
+    private final EnumMap<FrameRejection, AtomicCounter> rejections = new EnumMap<>(FrameRejection.class);
+    private final EnumMap<ClientCounter, AtomicCounter> clients = new EnumMap<>(ClientCounter.class);
+    private long nextNs;
+    private long publishes;
+    private boolean full;
+
+    /**
+     * A publisher.
+     *
+     * @param file       the node's counters file.
+     * @param sources    the node's parts.
+     * @param nanoClock  for the interval.
+     * @param epochClock for the heartbeat.
+     * @param intervalNs how often to publish.
+     */
+    public CountersPublisher(final CountersFile file, final Sources sources, final NanoClock nanoClock,
+        final EpochClock epochClock, final long intervalNs)
+    {
+        this.file = file;
+        this.sources = sources;
+        this.nanoClock = nanoClock;
+        this.epochClock = epochClock;
+        this.intervalNs = intervalNs;
+        this.nextNs = nanoClock.nanoTime();
+    }
+
+    @Override
+    public int doWork()
+    {
+        final long nowNs = nanoClock.nanoTime();
+        if (nowNs - nextNs < 0)
+        {
+            return 0;
+        }
+        nextNs = nowNs + intervalNs;
+        publish();
+        return 1;
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "troupe-counters-" + sources.system().nodeId();
+    }
+
+    /**
+     * Publishes once, now: every counter, then the heartbeat. Also the last thing the node does before it stops.
+     * Synchronized: the counters thread and a caller that wants the latest figures take turns (allocation in the
+     * file is single-threaded).
+     */
+    public synchronized void publish()
+    {
+        publishSystem(sources.system().counters());
+        publishMemoryQuota(sources.system().memoryQuota().counters());
+        publishFlow(sources.system().flow());
+        set(CounterType.AGENT_ERRORS, sources.errors().errors());
+        set(CounterType.REMOTE_DEAD_LETTERS, sources.remoteDeadLetters().getAsLong());
+        set(CounterType.REMOTE_NOTICES_SENT, sources.remoteNoticesSent().getAsLong());
+        set(CounterType.REMOTE_NOTICES_LOST, sources.remoteNoticesLost().getAsLong());
+        if (sources.interconnect() != null)
+        {
+            publishInterconnect(sources.interconnect());
+        }
+        if (sources.registry() != null)
+        {
+            final ServiceRegistry registry = sources.registry();
+            set(CounterType.REGISTRY_ENTRIES, registry.size());
+            set(CounterType.REGISTRY_REFUSED_ENTRIES, registry.refusedEntries());
+            set(CounterType.REGISTRY_STALE_UPDATES, registry.staleUpdates());
+            set(CounterType.REGISTRY_REPLICA_SET_ASIDE, registry.replicaSetAside() ? 1 : 0);
+        }
+        if (sources.clients() != null)
+        {
+            publishClients(sources.clients());
+        }
+        file.heartbeat(epochClock.time());
+        publishes++;
+    }
+
+    /**
+     * How often it has published.
+     *
+     * @return the count.
+     */
+    public synchronized long publishes()
+    {
+        return publishes;
+    }
+
+    private void publishSystem(final SystemCounters counters)
+    {
+        set(CounterType.ACTORS_REGISTERED, counters.actorsRegistered());
+        set(CounterType.ACTORS_ALIVE, counters.actorsAlive());
+        set(CounterType.MAILBOXES_CREATED, counters.mailboxesCreated());
+        set(CounterType.MAILBOXES_VACANT, counters.mailboxesVacant());
+        set(CounterType.UNDELIVERED, counters.undelivered());
+        set(CounterType.DROPPED, counters.dropped());
+        set(CounterType.FORWARDED, counters.forwarded());
+        set(CounterType.DEAD_LETTERS, counters.deadLetters());
+        set(CounterType.HANDLER_FAILURES, counters.handlerFailures());
+        set(CounterType.REJECTED_SENDS, counters.rejectedSends());
+        set(CounterType.TIMERS_SCHEDULED, counters.timersScheduled());
+        set(CounterType.TIMERS_FIRED, counters.timersFired());
+        set(CounterType.TIMERS_STALE, counters.timersStale());
+        set(CounterType.TIMERS_DISCARDED, counters.timersDiscarded());
+        set(CounterType.MAILBOXES_COLLAPSED, counters.mailboxesCollapsed());
+        set(CounterType.ASKS_PENDING, counters.asksPending());
+        set(CounterType.ASKS_TIMED_OUT, counters.asksTimedOut());
+        set(CounterType.LATE_REPLIES, counters.lateReplies());
+        set(CounterType.UNHANDLED_EVENTS, counters.unhandledEvents());
+        for (final PoolCounters pool : counters.pools())
+        {
+            final EnumMap<CounterType, AtomicCounter> row = pools.computeIfAbsent(pool.name(),
+                name -> new EnumMap<>(CounterType.class));
+            final String labels = "pool=" + pool.name();
+            set(row, CounterType.POOL_THREADS, labels, pool.threads());
+            set(row, CounterType.POOL_ACTIVATIONS, labels, pool.activations());
+            set(row, CounterType.POOL_EVENTS_HANDLED, labels, pool.eventsHandled());
+            set(row, CounterType.POOL_BUSY_NS, labels, pool.busyNs());
+            set(row, CounterType.POOL_IDLE_NS, labels, pool.idleNs());
+            set(row, CounterType.POOL_LATE_WAKEUPS, labels, pool.lateWakeups());
+            set(row, CounterType.POOL_STEALS, labels, pool.steals());
+        }
+    }
+
+    private void publishMemoryQuota(final MemoryQuotaCounters counters)
+    {
+        set(CounterType.MEMQUOTA_USED_BYTES, counters.usedBytes());
+        set(CounterType.MEMQUOTA_MAX_BYTES, counters.maxBytes());
+        set(CounterType.MEMQUOTA_LOW_WATER_BYTES, counters.lowWaterBytes());
+        set(CounterType.MEMQUOTA_RECLAMATIONS, counters.reclamations());
+        set(CounterType.MEMQUOTA_COLLAPSED, counters.participantsCollapsed());
+        set(CounterType.MEMQUOTA_BYTES_RECLAIMED, counters.bytesReclaimed());
+        set(CounterType.MEMQUOTA_UNRESPONSIVE, counters.unresponsive());
+        set(CounterType.MEMQUOTA_REFUSED_CLAIMS, counters.refusedClaims());
+        set(CounterType.MEMQUOTA_ACCOUNTS, counters.accounts());
+        set(CounterType.MEMQUOTA_RECLAIM_EPISODES, counters.reclaimEpisodes());
+        set(CounterType.MEMQUOTA_WORST_RECLAIM_NS, counters.worstReclaimLatencyNs());
+    }
+
+    private void publishFlow(final FlowControl flow)
+    {
+        set(CounterType.CREDIT_ACCOUNTS_OPENED, flow.accountsOpened());
+        set(CounterType.CREDIT_ACCOUNTS_OPEN, flow.openAccounts());
+        set(CounterType.CREDIT_CLEARED_NOTICES, flow.clearedNotices());
+        set(CounterType.CREDIT_SHADOWS, flow.shadowCount());
+        set(CounterType.CREDIT_SHADOWS_REFUSED, flow.shadowsRefused());
+        set(CounterType.CREDIT_SHADOWS_FORGOTTEN, flow.shadowsForgotten());
+        set(CounterType.CREDIT_UNKNOWN_ACCOUNTS, flow.unknownAccounts());
+        set(CounterType.CREDIT_WRITTEN_OFF, flow.writtenOff());
+        set(CounterType.CREDIT_SHADOW_DEBT_DROPPED, flow.shadowDebtDropped());
+        set(CounterType.CREDIT_NODE_ACCOUNT_DEBT, flow.isEnabled() ? flow.nodeAccount().debt() : 0);
+    }
+
+    private void publishInterconnect(final Interconnect interconnect)
+    {
+        for (final FrameRejection reason : FrameRejection.values())
+        {
+            final long rejected = interconnect.rejectedFrames(reason);
+            AtomicCounter counter = rejections.get(reason);
+            if (counter == null && rejected != 0) // a reason appears the first time it happens
+            {
+                counter = allocate(CounterType.FRAMES_REJECTED, "reason=" + reason.name().toLowerCase(Locale.ROOT));
+                if (counter != null)
+                {
+                    rejections.put(reason, counter);
+                }
+            }
+            if (counter != null)
+            {
+                counter.setRelease(rejected);
+            }
+        }
+        set(CounterType.UNAUTHENTICATED_FRAMES, interconnect.unauthenticatedFrames());
+        set(CounterType.TYPE_CONFLICTS, interconnect.typeConflicts());
+        set(CounterType.UNKNOWN_TYPE_EVENTS, interconnect.unknownTypeEvents());
+        set(CounterType.SUBSCRIPTIONS_REFUSED, interconnect.subscriptionsRefused());
+        set(CounterType.FOREIGN_ACCOUNT_ARRIVALS, interconnect.foreignAccountArrivals());
+        set(CounterType.CLAMPED_COSTS, interconnect.clampedCosts());
+        set(CounterType.CHUNK_FRAMES_DROPPED, interconnect.chunkFramesDropped());
+        set(CounterType.DIRECTORY_UPDATES_DROPPED, interconnect.directoryUpdatesDropped());
+        set(CounterType.DIRECTORY_ENTRIES_REFUSED, interconnect.directoryEntriesRefused());
+        set(CounterType.STREAMS_STALLED, interconnect.streamsStalled());
+        set(CounterType.PUBLICATIONS_RENEWED, interconnect.publicationsRenewed());
+        set(CounterType.LARGEST_EVENT_BYTES, interconnect.largestEventBytes());
+        publishPeers(interconnect.peerCounters());
+    }
+
+    private void publishPeers(final List<PeerCounters> list)
+    {
+        for (final PeerCounters peer : list)
+        {
+            final EnumMap<CounterType, AtomicCounter> row = peers.computeIfAbsent(peer.nodeId(),
+                id -> new EnumMap<>(CounterType.class));
+            final String labels = "peer=" + peer.nodeId();
+            set(row, CounterType.PEER_CONNECTED, labels, peer.connected() ? 1 : 0);
+            set(row, CounterType.PEER_INCARNATION, labels, peer.incarnation());
+            set(row, CounterType.PEER_EVENTS_OUT, labels, peer.eventsOut());
+            set(row, CounterType.PEER_BYTES_OUT, labels, peer.bytesOut());
+            set(row, CounterType.PEER_EVENTS_IN, labels, peer.eventsIn());
+            set(row, CounterType.PEER_BYTES_IN, labels, peer.bytesIn());
+            set(row, CounterType.PEER_BACK_PRESSURED, labels, peer.backPressured());
+            set(row, CounterType.PEER_QUEUE_DEPTH, labels, peer.queueDepth());
+            set(row, CounterType.PEER_SESSIONS_UP, labels, peer.sessionsUp());
+            set(row, CounterType.PEER_SESSIONS_DOWN, labels, peer.sessionsDown());
+            set(row, CounterType.PEER_REJECTED_FRAMES, labels, peer.rejectedFrames());
+            set(row, CounterType.PEER_HANDSHAKES_REFUSED, labels, peer.handshakesRefused());
+            set(row, CounterType.PEER_SHED, labels, peer.shed());
+            set(row, CounterType.PEER_REFUSED_DOWN, labels, peer.refusedDown());
+            set(row, CounterType.PEER_LOST_UNSURE, labels, peer.lostUnsure());
+            set(row, CounterType.PEER_LOST_QUEUED, labels, peer.lostQueued());
+            set(row, CounterType.PEER_RTT_LAST_NS, labels, peer.rttLastNs());
+            set(row, CounterType.PEER_RTT_SMOOTHED_NS, labels, peer.rttSmoothedNs());
+            set(row, CounterType.PEER_RTT_MIN_NS, labels, peer.rttMinNs());
+            set(row, CounterType.PEER_SUBSCRIBERS, labels, peer.subscribers());
+        }
+    }
+
+    private void publishClients(final ClientIngress ingress)
+    {
+        set(CounterType.CLIENT_SESSIONS_OPEN, ingress.openSessions());
+        set(CounterType.CLIENT_ASKS_PENDING, ingress.pendingAsks());
+        for (final ClientCounter counter : ClientCounter.values())
+        {
+            AtomicCounter published = clients.get(counter);
+            if (published == null)
+            {
+                final int typeId = CounterType.clientTypeId(counter);
+                published = allocate(typeId, CounterType.metricName(typeId), "");
+                if (published == null)
+                {
+                    continue;
+                }
+                clients.put(counter, published);
+            }
+            published.setRelease(ingress.count(counter));
+        }
+    }
+
+    private void set(final CounterType type, final long value)
+    {
+        set(fixed, type, "", value);
+    }
+
+    private void set(final EnumMap<CounterType, AtomicCounter> row, final CounterType type, final String labels,
+        final long value)
+    {
+        AtomicCounter counter = row.get(type);
+        if (counter == null)
+        {
+            counter = allocate(type, labels);
+            if (counter == null)
+            {
+                return;
+            }
+            row.put(type, counter);
+        }
+        counter.setRelease(value);
+    }
+
+    private AtomicCounter allocate(final CounterType type, final String labels)
+    {
+        return allocate(type.id(), type.metricName(), labels);
+    }
+
+    /** A new counter, or null (once logged) when the file is full: the node goes on without it. */
+    private AtomicCounter allocate(final int typeId, final String name, final String labels)
+    {
+        if (file.available() == 0)
+        {
+            if (!full)
+            {
+                full = true;
+                org.slf4j.LoggerFactory.getLogger(CountersPublisher.class).warn("node {}: the counters file {} is " +
+                    "full; raise troupe.ops.max-counters (counters not published from now on are left out)",
+                    sources.system().nodeId(), file.path());
+            }
+            return null;
+        }
+        return file.allocate(typeId, name, labels);
+    }
+}

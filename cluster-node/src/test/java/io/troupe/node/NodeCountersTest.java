@@ -1,0 +1,162 @@
+package io.troupe.node;
+
+import io.troupe.actor.ActorId;
+import io.troupe.node.counters.CounterRecord;
+import io.troupe.node.counters.CounterType;
+import io.troupe.node.counters.CountersFileReader;
+import io.troupe.node.counters.ErrorRecord;
+import io.troupe.node.counters.NodeState;
+import io.troupe.node.local.LocalCluster;
+import io.troupe.testing.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** A node's counters file and error log, read as another process reads them, over real nodes on 127.0.0.1. */
+@Timeout(60)
+class NodeCountersTest
+{
+    private static final Duration CONNECT = Duration.ofSeconds(20);
+
+    @TempDir
+    Path dir;
+
+    private final List<Node> nodes = new ArrayList<>();
+
+    @AfterEach
+    void tearDown()
+    {
+        for (final Node node : nodes)
+        {
+            node.close();
+        }
+    }
+
+    private Node start(final LocalCluster cluster, final int nodeId)
+    {
+        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()),
+            TestEvents::registerEcho, TestEvents.NOTE_CODEC);
+        nodes.add(node);
+        return node;
+    }
+
+    private static Optional<CounterRecord> find(final List<CounterRecord> records, final CounterType type,
+        final Map<String, String> labels)
+    {
+        return records.stream().filter(each -> each.typeId() == type.id() && each.labels().equals(labels)).findFirst();
+    }
+
+    private static long value(final CountersFileReader reader, final CounterType type, final Map<String, String> labels)
+    {
+        return find(reader.counters(), type, labels).orElseThrow(() -> new AssertionError("no counter " +
+            type.metricName() + " " + labels)).value();
+    }
+
+    @Test
+    void theFileSaysWhoTheNodeIsAndCarriesItsCountersPerPoolAndPerPeer() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        final Node one = start(cluster, 1);
+        final Node two = start(cluster, 2);
+        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT,
+            "sessions up");
+        for (int i = 0; i < 20; i++)
+        {
+            one.system().ask(TestEvents.ECHO.onNode(2), new TestEvents.Note("hi " + i), TestEvents.NOTE,
+                Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+        }
+        one.counters().publishNow();
+
+        final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
+        assertThat(reader.nodeId()).isEqualTo(1);
+        assertThat(reader.incarnation()).isEqualTo(one.interconnect().incarnation());
+        assertThat(reader.pid()).isEqualTo(ProcessHandle.current().pid());
+        assertThat(reader.state()).isEqualTo(NodeState.RUNNING);
+        assertThat(reader.clusterId()).isEqualTo(one.config().interconnectConfig().clusterId());
+        assertThat(reader.processAlive()).isTrue();
+        assertThat(System.currentTimeMillis() - reader.heartbeatEpochMs()).isLessThan(5_000);
+
+        assertThat(value(reader, CounterType.PEER_CONNECTED, Map.of("peer", "2"))).isEqualTo(1);
+        assertThat(value(reader, CounterType.PEER_EVENTS_OUT, Map.of("peer", "2"))).isGreaterThanOrEqualTo(20);
+        assertThat(value(reader, CounterType.PEER_EVENTS_IN, Map.of("peer", "2"))).isGreaterThanOrEqualTo(20);
+        assertThat(value(reader, CounterType.PEER_SESSIONS_UP, Map.of("peer", "2"))).isEqualTo(1);
+        assertThat(value(reader, CounterType.POOL_THREADS, Map.of("pool", "default")))
+            .isEqualTo(one.system().counters().pool("default").threads());
+        assertThat(value(reader, CounterType.POOL_EVENTS_HANDLED, Map.of("pool", "default"))).isGreaterThanOrEqualTo(20);
+        assertThat(value(reader, CounterType.ACTORS_REGISTERED, Map.of()))
+            .isEqualTo(one.system().counters().actorsRegistered());
+        assertThat(value(reader, CounterType.AGENT_ERRORS, Map.of())).isZero();
+        assertThat(find(reader.counters(), CounterType.PEER_CONNECTED, Map.of("peer", "2")).orElseThrow().label())
+            .isEqualTo("peer_connected peer=2");
+
+        // the counters thread publishes by itself, every interval (100 ms by default)
+        for (int i = 0; i < 5; i++)
+        {
+            one.system().ask(TestEvents.ECHO.onNode(2), new TestEvents.Note("more " + i), TestEvents.NOTE,
+                Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+        }
+        final long out = one.interconnect().peerCounters().get(0).eventsOut();
+        Await.until(() -> value(reader, CounterType.PEER_EVENTS_OUT, Map.of("peer", "2")) >= out, CONNECT,
+            "the counters thread publishes");
+    }
+
+    @Test
+    void aFailingHandlerIsInTheErrorLogOnceWithItsCountAndTheStoppedNodesFileStaysReadable() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 1);
+        final Node one = start(cluster, 1);
+        final ActorId failing = one.system().register((ctx, envelope) ->
+        {
+            throw new IllegalStateException("broken handler");
+        });
+        for (int i = 0; i < 7; i++)
+        {
+            one.system().send(failing, "boom " + i);
+        }
+        Await.until(() -> one.system().counters().handlerFailures() == 7, CONNECT, "seven failures");
+        one.counters().publishNow();
+
+        final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
+        final List<ErrorRecord> errors = reader.errors();
+        assertThat(errors).hasSize(1);
+        assertThat(errors.get(0).count()).isEqualTo(7);
+        assertThat(errors.get(0).summary()).contains("node 1: handler of").contains("failed");
+        assertThat(errors.get(0).text()).contains("IllegalStateException: broken handler");
+        assertThat(errors.get(0).lastEpochMs()).isGreaterThanOrEqualTo(errors.get(0).firstEpochMs());
+        assertThat(value(reader, CounterType.AGENT_ERRORS, Map.of())).isEqualTo(7);
+        assertThat(value(reader, CounterType.HANDLER_FAILURES, Map.of())).isEqualTo(7);
+
+        one.close();
+        final CountersFileReader after = CountersFileReader.open(one.config().dataDir());
+        assertThat(after.state()).isEqualTo(NodeState.STOPPED);
+        assertThat(value(after, CounterType.HANDLER_FAILURES, Map.of())).isEqualTo(7);
+        assertThat(after.errors()).hasSize(1);
+    }
+
+    @Test
+    void aRestartMakesAFreshFileWithTheNewIncarnation()
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 1);
+        Node one = start(cluster, 1);
+        final long first = one.interconnect().incarnation();
+        one.close();
+        nodes.remove(one);
+        one = start(cluster, 1);
+        final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
+        assertThat(reader.incarnation()).isEqualTo(one.interconnect().incarnation()).isGreaterThan(first);
+        assertThat(reader.state()).isEqualTo(NodeState.RUNNING);
+        assertThat(reader.errors()).isEmpty();
+    }
+}
