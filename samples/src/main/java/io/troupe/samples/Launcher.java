@@ -39,10 +39,23 @@ public final class Launcher
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        return Main.run(args, out, err, Map.of("demo", Launcher::demo,
+        final Map<String, Main.Command> commands = new java.util.HashMap<>(Map.of("demo", Launcher::demo,
             "client-demo", io.troupe.samples.client.ClientDemo::run,
             "greeter-node", (options, o, e) -> io.troupe.samples.client.GreeterNode.run(options),
-            "greeter-client", io.troupe.samples.client.GreeterClient::run), Launcher::demoUsage);
+            "greeter-client", io.troupe.samples.client.GreeterClient::run));
+        for (final String command : io.troupe.ops.TroupeCli.COMMANDS)
+        {
+            commands.put(command, (options, o, e) -> io.troupe.ops.TroupeCli.run(cli(command, options), o, e));
+        }
+        return Main.run(args, out, err, commands, Launcher::demoUsage);
+    }
+
+    private static String[] cli(final String command, final String[] options)
+    {
+        final String[] args = new String[options.length + 1];
+        args[0] = command;
+        System.arraycopy(options, 0, args, 1, options.length);
+        return args;
     }
 
     private static int demo(final String[] options, final PrintStream out, final PrintStream err)
@@ -65,6 +78,9 @@ public final class Launcher
         stream.println("        a greeter node in a child process and this process as its client: look it up, ask it");
         stream.println("  greeter-node --config FILE");
         stream.println("        a node with the greeter service (set troupe.client.secret in the config for clients)");
+        stream.println("  status | nodes | sessions | counters | errors | memquota | credit | services [NAME]");
+        stream.println("        [--data-dir DIR | --config FILE] [--json]: read a node's state from its data directory");
+        stream.println("        (works on a wedged node); `./troupe status --help` for each command's options");
         stream.println("  greeter-client --endpoint HOST:PORT --cluster-id ID (--client-secret S | --client-secret-file F)");
         stream.println("        [--replica DATA_DIR] [--asks N]: connect to a greeter node, look it up, ask it");
     }

@@ -47,6 +47,16 @@ class LauncherTest
     }
 
     @Test
+    void theCliCommandsAreDispatchedToTheTroupeCli()
+    {
+        assertThat(run("help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("status | nodes | sessions | counters");
+        assertThat(run("status", "--data-dir", dir.resolve("no-node").toString())).isEqualTo(3);
+        assertThat(err()).contains("troupe status: no counters file at");
+        assertThat(run("counters", "--bogus")).isEqualTo(2);
+    }
+
+    @Test
     void theNodeCommandIsTheNodes()
     {
         assertThat(run("node")).isEqualTo(2);
@@ -71,6 +81,8 @@ class LauncherTest
             "msgs/s",
             "round trip p50",
             "-> \"echo: hello from node 1\"",
+            "troupe    ./troupe status --data-dir",
+            "troupe    ./troupe counters --filter",
             "node 1 got NodeDisconnected(3)",
             "node 3 exited with 0",
             "Undelivered(DISCONNECTED)",
@@ -78,6 +90,9 @@ class LauncherTest
             "node 2 exited with 0",
             "all Aeron dirs removed",
             "done");
+        // the CLI reads node 2 (a child process) from its files mid-run: running, ready, its peers up
+        assertThat(printed).containsPattern("node 2 \\(cluster [^)]+\\), incarnation [0-9]+, pid [0-9]+: running")
+            .contains("2 of 2 up").containsPattern("peer_connected peer=1\\n");
         // node 2 is still up when the counters are printed: its heartbeats' smoothed round trip is shown
         assertThat(printed).containsPattern("\\n {10,}2  up {7}[0-9,]+ us ");
         try (var left = Files.list(dir))

@@ -79,6 +79,28 @@ public final class ReplicaLayout
         return key.array();
     }
 
+    /** The name a key holds ({@link #key}'s inverse), as {@code ServiceId(0, name)}; null if it holds none. */
+    static ServiceId name(final byte[] key)
+    {
+        if (key.length != KEY_BYTES || java.util.Arrays.equals(key, HEADER_KEY))
+        {
+            return null;
+        }
+        final StringBuilder name = new StringBuilder(ServiceId.MAX_NAME_LENGTH);
+        for (int i = 0; i < ServiceId.MAX_NAME_LENGTH && key[i] != 0; i++)
+        {
+            name.append((char)(key[i] & 0xFF));
+        }
+        try
+        {
+            return name.length() == 0 ? null : ServiceId.of(0, name.toString());
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return null; // not a name a node writes
+        }
+    }
+
     /** The value of a name's instances. */
     static byte[] value(final ServiceInstance[] instances)
     {

@@ -265,6 +265,33 @@ public final class ReplicaReader implements AutoCloseable
     }
 
     /**
+     * Every name with its live instances, as the node last wrote them, ordered by name (for the ops CLI's
+     * {@code services}). Entries that are not a name and its instances are left out.
+     *
+     * @return the instances by name.
+     */
+    public java.util.SortedMap<String, List<ServiceInstance>> all()
+    {
+        final java.util.SortedMap<String, List<ServiceInstance>> all = new java.util.TreeMap<>();
+        map.forEach((key, value) ->
+        {
+            final ServiceId name = ReplicaLayout.name(key);
+            if (name != null)
+            {
+                try
+                {
+                    all.put(name.name(), List.of(ReplicaLayout.instances(name, value)));
+                }
+                catch (final IllegalStateException ex)
+                {
+                    // an entry that is no whole number of instances is left out, as lookup would refuse it
+                }
+            }
+        });
+        return all;
+    }
+
+    /**
      * Names with at least one live instance.
      *
      * @return the count.

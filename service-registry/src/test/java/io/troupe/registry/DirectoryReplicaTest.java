@@ -64,6 +64,10 @@ class DirectoryReplicaTest
             assertThat(reader.lookup(ServiceId.of(6, "echo"))).containsExactly(one, two);
             assertThat(reader.lookup(ServiceId.of(7, "echo"))).isEmpty();
             assertThat(reader.names()).isEqualTo(1);
+            final ServiceInstance longest = registry.register(ServiceId.of(0, "twelve-chars"), first);
+            assertThat(reader.all()).containsExactly(java.util.Map.entry("echo", java.util.List.of(one, two)),
+                java.util.Map.entry("twelve-chars", java.util.List.of(longest)));
+            registry.unregister(ServiceId.of(0, "twelve-chars"), first);
             final ReplicaReader.Instances into = new ReplicaReader.Instances(1);
             assertThat(reader.lookupInto(ECHO, into)).as("both, though room for one").isEqualTo(2);
             assertThat(into.count()).isEqualTo(1);

@@ -57,9 +57,16 @@ public final class ArchitectureRules
         /** The node: everything above, and the node command's entry points. */
         NODE("io.troupe.node", new String[] {"io.troupe.node.Main", "io.troupe.node.NodeCommand"}, REGISTRY,
             INTERCONNECT, BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
-        /** The samples: programs with a main each, so they may print. */
-        SAMPLES("io.troupe.samples", new String[] {"io.troupe.samples.."}, NODE, CLIENT, REGISTRY, INTERCONNECT, BROKER,
+        /**
+         * The {@code troupe} CLI: it reads the node's counters file and directory replica (their layouts are the
+         * node's and the registry's), and speaks to a node as a client (the original design had it on the client
+         * only).
+         */
+        OPS("io.troupe.ops", new String[] {"io.troupe.ops.TroupeCli"}, NODE, CLIENT, REGISTRY, INTERCONNECT, BROKER,
             SERIALIZATION, ACTOR, MEMQUOTA),
+        /** The samples: programs with a main each, so they may print; the launcher dispatches to the CLI. */
+        SAMPLES("io.troupe.samples", new String[] {"io.troupe.samples.."}, OPS, NODE, CLIENT, REGISTRY, INTERCONNECT,
+            BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The test toolbox: no Troupe module. */
         TESTING("io.troupe.testing");
 

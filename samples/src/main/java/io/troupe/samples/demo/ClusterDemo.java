@@ -181,6 +181,7 @@ public final class ClusterDemo
             awaitSessions(one, two, three);
             pingPong(one);
             ask(one);
+            cli(cluster);
             stopNodeThree(one, three, cluster);
             counters(one);
             shutdown(one, two, cluster);
@@ -371,6 +372,32 @@ public final class ClusterDemo
         final String outcome = outcome(one.system(), DemoEvents.ECHO.on(3));
         out.printf("          ask %s now -> %s in %s%n", DemoEvents.ECHO.on(3), outcome,
             millis(System.nanoTime() - askNs));
+    }
+
+    /** The troupe CLI against node 2, a child process, read from its data directory as an operator would. */
+    private void cli(final LocalCluster cluster)
+    {
+        final String dataDir = NodeConfigLoader.load(cluster.configFile(2), new Properties()).dataDir().toString();
+        cliRun("status", "--data-dir", dataDir);
+        cliRun("counters", "--filter", "peer_(connected|events)|pool_events", "--data-dir", dataDir);
+    }
+
+    private void cliRun(final String... args)
+    {
+        final StringBuilder typed = new StringBuilder("troupe    ./troupe");
+        for (final String arg : args)
+        {
+            typed.append(' ').append(arg.matches("[-A-Za-z0-9_./=:]+") ? arg : "'" + arg + "'");
+        }
+        out.println(typed);
+        final java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        final java.io.PrintStream stream = new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
+        final int code = io.troupe.ops.TroupeCli.run(args, stream, stream);
+        printed.toString(java.nio.charset.StandardCharsets.UTF_8).lines().forEach(line -> out.println("          " + line));
+        if (code != 0)
+        {
+            out.println("          (exit code " + code + ")");
+        }
     }
 
     private void counters(final Node one)

@@ -1,0 +1,45 @@
+package io.troupe.ops;
+
+import io.troupe.node.counters.CounterType;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** A command that shows a fixed list of node-wide figures: a two-column table, or a JSON object of them. */
+final class FigureList
+{
+    private FigureList()
+    {
+    }
+
+    static int print(final ReadCommand command, final NodeSnapshot node, final CounterType[] shown,
+        final String prefix, final String note)
+    {
+        if (command.target.json)
+        {
+            final Map<String, Object> figures = new LinkedHashMap<>();
+            for (final CounterType type : shown)
+            {
+                figures.put(type.metricName(), node.get(type));
+            }
+            final Map<String, Object> doc = node.header();
+            doc.put("figures", figures);
+            command.printJson(doc);
+            return TroupeCli.OK;
+        }
+        command.noteLiveness(node);
+        if (note != null)
+        {
+            command.out().println(note);
+        }
+        final Table table = new Table("figure", "value", "meaning");
+        for (final CounterType type : shown)
+        {
+            final String name = type.metricName().startsWith(prefix) ? type.metricName().substring(prefix.length()) :
+                type.metricName();
+            table.row(name, String.format("%,d", node.get(type)), type.help());
+        }
+        table.print(command.out());
+        return TroupeCli.OK;
+    }
+}

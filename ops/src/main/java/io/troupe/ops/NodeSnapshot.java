@@ -1,0 +1,179 @@
+package io.troupe.ops;
+
+import io.troupe.node.counters.CounterRecord;
+import io.troupe.node.counters.CounterType;
+import io.troupe.node.counters.CountersFileReader;
+import io.troupe.node.counters.NodeState;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/** The counters of a node's file read once, with the header, looked up by type and label. */
+final class NodeSnapshot
+{
+    /** A heartbeat older than this many publish intervals (and at least {@link #MIN_STALE_MS}) means wedged. */
+    static final int STALE_INTERVALS = 20;
+    static final long MIN_STALE_MS = 2_000;
+
+    final CountersFileReader file;
+    final List<CounterRecord> counters;
+    final long readEpochMs;
+    final boolean processAlive;
+
+    NodeSnapshot(final CountersFileReader file)
+    {
+        this.file = file;
+        this.counters = file.counters();
+        this.readEpochMs = System.currentTimeMillis();
+        this.processAlive = file.processAlive();
+    }
+
+    long get(final CounterType type)
+    {
+        for (final CounterRecord record : counters)
+        {
+            if (record.typeId() == type.id() && record.labels().isEmpty())
+            {
+                return record.value();
+            }
+        }
+        return 0;
+    }
+
+    long get(final CounterType type, final String label, final String value)
+    {
+        for (final CounterRecord record : counters)
+        {
+            if (record.typeId() == type.id() && value.equals(record.labels().get(label)))
+            {
+                return record.value();
+            }
+        }
+        return 0;
+    }
+
+    long clientCount(final io.troupe.node.client.ClientCounter counter)
+    {
+        final int typeId = CounterType.clientTypeId(counter);
+        for (final CounterRecord record : counters)
+        {
+            if (record.typeId() == typeId)
+            {
+                return record.value();
+            }
+        }
+        return 0;
+    }
+
+    /** The values a label takes on counters of a type, in order (peers by number, pools by name). */
+    List<String> labelValues(final CounterType type, final String label)
+    {
+        final TreeSet<String> values = new TreeSet<>((a, b) -> a.length() != b.length() && a.matches("[0-9]+") &&
+            b.matches("[0-9]+") ? Integer.compare(a.length(), b.length()) : a.compareTo(b));
+        for (final CounterRecord record : counters)
+        {
+            if (record.typeId() == type.id() && record.labels().containsKey(label))
+            {
+                values.add(record.labels().get(label));
+            }
+        }
+        return new ArrayList<>(values);
+    }
+
+    long heartbeatAgeMs()
+    {
+        return Math.max(0, readEpochMs - file.heartbeatEpochMs());
+    }
+
+    /** Whether the node's counters thread has stopped publishing while its process lives: wedged or stopped. */
+    boolean stale()
+    {
+        final long limitMs = Math.max(MIN_STALE_MS, file.publishIntervalNs() / 1_000_000 * STALE_INTERVALS);
+        return file.state() != NodeState.STOPPED && heartbeatAgeMs() > limitMs;
+    }
+
+    /** running, draining, starting; stopped; gone (the process died without stopping); not responding. */
+    String liveness()
+    {
+        final NodeState state = file.state();
+        if (!processAlive)
+        {
+            return state == NodeState.STOPPED ? "stopped" : "gone (its process " + file.pid() + " ended without " +
+                "stopping)";
+        }
+        if (state == NodeState.STOPPED)
+        {
+            return "stopped";
+        }
+        if (stale())
+        {
+            return "not responding (no counters for " + Duration.format(heartbeatAgeMs()) + ": wedged or paused)";
+        }
+        return state.name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    Map<String, Object> header()
+    {
+        final Map<String, Object> header = new LinkedHashMap<>();
+        header.put("nodeId", file.nodeId());
+        header.put("clusterId", file.clusterId());
+        header.put("incarnation", file.incarnation());
+        header.put("pid", file.pid());
+        header.put("state", file.state().name().toLowerCase(java.util.Locale.ROOT));
+        header.put("processAlive", processAlive);
+        header.put("responding", processAlive && !stale() && file.state() != NodeState.STOPPED);
+        header.put("startEpochMs", file.startEpochMs());
+        header.put("heartbeatEpochMs", file.heartbeatEpochMs());
+        header.put("readEpochMs", readEpochMs);
+        return header;
+    }
+
+    /** Human durations and sizes. */
+    static final class Duration
+    {
+        private Duration()
+        {
+        }
+
+        static String format(final long ms)
+        {
+            if (ms < 1_000)
+            {
+                return ms + " ms";
+            }
+            if (ms < 120_000)
+            {
+                return String.format("%.1f s", ms / 1e3);
+            }
+            if (ms < 7_200_000)
+            {
+                return (ms / 60_000) + " min";
+            }
+            if (ms < 172_800_000)
+            {
+                return String.format("%.1f h", ms / 3.6e6);
+            }
+            return String.format("%.1f d", ms / 8.64e7);
+        }
+
+        static String bytes(final long bytes)
+        {
+            if (bytes < 1024)
+            {
+                return bytes + " B";
+            }
+            if (bytes < 1024 * 1024)
+            {
+                return String.format("%.1f KiB", bytes / 1024.0);
+            }
+            if (bytes < 1024L * 1024 * 1024)
+            {
+                return String.format("%.1f MiB", bytes / 1048576.0);
+            }
+            return String.format("%.2f GiB", bytes / 1073741824.0);
+        }
+    }
+}

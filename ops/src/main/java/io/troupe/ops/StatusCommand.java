@@ -1,0 +1,103 @@
+package io.troupe.ops;
+
+import io.troupe.node.counters.CounterType;
+import io.troupe.node.counters.NodeState;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code troupe status}: who the node is, whether it runs and is ready, and its main figures. */
+@Command(name = "status", description = "node id, incarnation, uptime, pools, quota use, peers and clients; " +
+    "--check exits 1 unless the node is running, responding and connected to every peer")
+final class StatusCommand extends ReadCommand
+{
+    @Option(names = "--check", description = "exit 1 if the node is not ready, 3 if its process is gone")
+    boolean check;
+
+    @Override
+    int run(final NodeSnapshot node)
+    {
+        final List<String> peers = node.labelValues(CounterType.PEER_CONNECTED, "peer");
+        final List<Integer> down = new ArrayList<>();
+        for (final String peer : peers)
+        {
+            if (node.get(CounterType.PEER_CONNECTED, "peer", peer) == 0)
+            {
+                down.add(Integer.parseInt(peer));
+            }
+        }
+        final boolean responding = node.processAlive && !node.stale() && node.file.state() != NodeState.STOPPED;
+        final boolean ready = responding && node.file.state() == NodeState.RUNNING && down.isEmpty();
+        final long uptimeMs = Math.max(0, node.file.heartbeatEpochMs() - node.file.startEpochMs());
+        final List<String> pools = node.labelValues(CounterType.POOL_THREADS, "pool");
+        if (target.json)
+        {
+            final Map<String, Object> doc = node.header();
+            doc.put("ready", ready);
+            doc.put("uptimeMs", uptimeMs);
+            final List<Object> poolDocs = new ArrayList<>();
+            for (final String pool : pools)
+            {
+                final Map<String, Object> each = new LinkedHashMap<>();
+                each.put("name", pool);
+                each.put("threads", node.get(CounterType.POOL_THREADS, "pool", pool));
+                each.put("eventsHandled", node.get(CounterType.POOL_EVENTS_HANDLED, "pool", pool));
+                each.put("busyRatio", busyRatio(node, pool));
+                poolDocs.add(each);
+            }
+            doc.put("pools", poolDocs);
+            doc.put("peers", Map.of("total", peers.size(), "up", peers.size() - down.size(), "down", down));
+            doc.put("clients", Map.of("sessions", node.get(CounterType.CLIENT_SESSIONS_OPEN),
+                "asksPending", node.get(CounterType.CLIENT_ASKS_PENDING)));
+            doc.put("memquota", Map.of("usedBytes", node.get(CounterType.MEMQUOTA_USED_BYTES),
+                "maxBytes", node.get(CounterType.MEMQUOTA_MAX_BYTES)));
+            doc.put("errors", node.get(CounterType.AGENT_ERRORS));
+            printJson(doc);
+        }
+        else
+        {
+            out().printf("node %d (cluster %s), incarnation %d, pid %d: %s%n", node.file.nodeId(),
+                node.file.clusterId(), node.file.incarnation(), node.file.pid(), node.liveness());
+            out().printf("up %s; counters published %s ago%n", NodeSnapshot.Duration.format(uptimeMs),
+                NodeSnapshot.Duration.format(node.heartbeatAgeMs()));
+            final Table table = new Table("", "");
+            table.row("ready", ready ? "yes" : "no" + (down.isEmpty() ? "" : ": peers down " + down));
+            table.row("peers", (peers.size() - down.size()) + " of " + peers.size() + " up");
+            table.row("clients", node.get(CounterType.CLIENT_SESSIONS_OPEN) + " sessions, " +
+                node.get(CounterType.CLIENT_ASKS_PENDING) + " asks pending");
+            for (final String pool : pools)
+            {
+                final long threads = node.get(CounterType.POOL_THREADS, "pool", pool);
+                table.row("pool " + pool, threads + (threads == 1 ? " thread, " : " threads, ") +
+                    node.get(CounterType.POOL_EVENTS_HANDLED, "pool", pool) + " events, busy " +
+                    Math.round(busyRatio(node, pool) * 100) + "%");
+            }
+            final long max = node.get(CounterType.MEMQUOTA_MAX_BYTES);
+            table.row("memquota", max == 0 ? "disabled" : NodeSnapshot.Duration.bytes(
+                node.get(CounterType.MEMQUOTA_USED_BYTES)) + " of " + NodeSnapshot.Duration.bytes(max));
+            table.row("errors", node.get(CounterType.AGENT_ERRORS) + (node.get(CounterType.AGENT_ERRORS) > 0 ?
+                " (troupe errors)" : ""));
+            table.print(out());
+        }
+        if (!check)
+        {
+            return TroupeCli.OK;
+        }
+        if (!node.processAlive)
+        {
+            return TroupeCli.UNREACHABLE;
+        }
+        return ready ? TroupeCli.OK : TroupeCli.NOT_OK;
+    }
+
+    private static double busyRatio(final NodeSnapshot node, final String pool)
+    {
+        final long busy = node.get(CounterType.POOL_BUSY_NS, "pool", pool);
+        final long idle = node.get(CounterType.POOL_IDLE_NS, "pool", pool);
+        return busy + idle == 0 ? 0.0 : Math.round(1000.0 * busy / (busy + idle)) / 1000.0;
+    }
+}
