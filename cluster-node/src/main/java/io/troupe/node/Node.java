@@ -58,6 +58,8 @@ public final class Node implements AutoCloseable
     /** The door for client processes, or null when none is admitted. */
     private final io.troupe.node.client.ClientIngress clients;
     private final NodeCounters counters;
+    /** The local control channel (troupe drain, troupe stop), or null if its socket could not be made. */
+    private volatile io.troupe.node.control.ControlServer control;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private boolean closeStarted;
@@ -165,12 +167,15 @@ public final class Node implements AutoCloseable
         final io.troupe.node.client.ClientIngressConfig clientConfig = config.clientIngressConfig();
         final io.troupe.node.client.ClientIngress clients = clientConfig == null ? null :
             io.troupe.node.client.ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
+        final Node node = new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
+        node.control = io.troupe.node.control.ControlServer.start(config.dataDir(), config.nodeId(), node::onControl);
         counters.start(new io.troupe.node.counters.CountersPublisher.Sources(system, interconnect, registry, clients,
-            counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost),
-            interconnect.incarnation());
+            counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost,
+            () -> node.drained ? 1 : 0, () -> node.control == null ? 0 : node.control.requests(),
+            () -> node.control == null ? 0 : node.control.refused()), interconnect.incarnation());
         LOG.info("node {}: up (incarnation {}, pid {}; counters in {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid(), counters.path());
-        return new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
+        return node;
     }
 
     /**
@@ -313,6 +318,17 @@ public final class Node implements AutoCloseable
     @Override
     public void close()
     {
+        close(config.shutdownTimeout());
+    }
+
+    /**
+     * {@link #close()} with a drain deadline of its own ({@code troupe drain --timeout}); zero stops at once, every
+     * tracked event still queued ending as {@code Undelivered(SHUTDOWN)} ({@code troupe stop}).
+     *
+     * @param drainTimeout how long the pools may drain.
+     */
+    public void close(final Duration drainTimeout)
+    {
         synchronized (closeLock)
         {
             if (closeStarted)
@@ -325,14 +341,13 @@ public final class Node implements AutoCloseable
         try
         {
             final long startNs = System.nanoTime();
-            LOG.info("node {}: shutting down: draining for up to {}", nodeId(),
-                NodeConfig.duration(config.shutdownTimeout()));
+            LOG.info("node {}: shutting down: draining for up to {}", nodeId(), NodeConfig.duration(drainTimeout));
             counters.draining();
             if (clients != null)
             {
                 clients.stopIntake(); // clients' replies still go out while the pools drain
             }
-            drained = system.shutdown(config.shutdownTimeout());
+            drained = system.shutdown(drainTimeout);
             if (clients != null)
             {
                 clients.close(); // goodbye to every client, before the driver goes with the interconnect
@@ -341,6 +356,10 @@ public final class Node implements AutoCloseable
             interconnect.close(); // the goodbye first: peers see the node go at once
             closeRegistry();
             system.close();
+            if (control != null)
+            {
+                control.close();
+            }
             counters.close(); // the last figures, then STOPPED: the file stays for a post-mortem
             LOG.info("node {}: shut down in {} ms ({}; dead letters {}, Undelivered(SHUTDOWN) sent to other nodes {}, " +
                 "not sent {})", nodeId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
@@ -351,6 +370,69 @@ public final class Node implements AutoCloseable
         {
             closed.countDown();
         }
+    }
+
+    /** The most a control request may ask the pools to drain for. */
+    static final Duration MAX_CONTROL_DRAIN = Duration.ofMinutes(10);
+
+    /** Runs a control command (on the control thread): answers at once; a shutdown runs on a thread of its own. */
+    String onControl(final String command)
+    {
+        final String[] words = command.split(" +");
+        switch (words[0])
+        {
+            case "ping":
+                return words.length == 1 ? "ok node " + nodeId() + " incarnation " + interconnect.incarnation() +
+                    (closeStartedNow() ? " shutting down" : " running") : "error ping takes nothing";
+            case "drain":
+                if (words.length > 2)
+                {
+                    return "error drain takes at most one argument: the drain deadline in ms";
+                }
+                Duration deadline = config.shutdownTimeout();
+                if (words.length == 2)
+                {
+                    try
+                    {
+                        deadline = Duration.ofMillis(Long.parseLong(words[1]));
+                    }
+                    catch (final NumberFormatException ex)
+                    {
+                        return "error the drain deadline is a number of ms, not '" + words[1] + "'";
+                    }
+                    if (deadline.isNegative() || deadline.compareTo(MAX_CONTROL_DRAIN) > 0)
+                    {
+                        return "error the drain deadline is 0.." + MAX_CONTROL_DRAIN.toMillis() + " ms";
+                    }
+                }
+                return closeInBackground(deadline, "draining for up to " + NodeConfig.duration(deadline) +
+                    ", then stopping");
+            case "stop":
+                return words.length == 1 ? closeInBackground(Duration.ZERO,
+                    "stopping without draining: what is queued ends as Undelivered(SHUTDOWN)") : "error stop takes nothing";
+            default:
+                return "error unknown command '" + words[0] + "' (ping, drain [ms], stop)";
+        }
+    }
+
+    private boolean closeStartedNow()
+    {
+        synchronized (closeLock)
+        {
+            return closeStarted;
+        }
+    }
+
+    private String closeInBackground(final Duration drainTimeout, final String what)
+    {
+        if (closeStartedNow())
+        {
+            return "error node " + nodeId() + " is already shutting down";
+        }
+        LOG.info("node {}: control request: {}", nodeId(), what);
+        final Thread closer = new Thread(() -> close(drainTimeout), "troupe-node-close-" + nodeId());
+        closer.start();
+        return "ok node " + nodeId() + " is " + what;
     }
 
     private void awaitClosedUninterruptibly()

@@ -107,7 +107,7 @@ public final class NodeCommand
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAndHalt(node, out, err), "troupe-node-shutdown"));
         out.println("troupe node " + config.nodeId() + " is up (pid " + ProcessHandle.current().pid() + ", bind " +
             config.interconnectConfig().bindHost() + ':' + config.interconnectConfig().bindPort() +
-            "); SIGTERM or Ctrl-C stops it");
+            "); SIGTERM, Ctrl-C or troupe drain stops it");
         out.flush();
         try
         {

@@ -17,12 +17,14 @@ import java.nio.charset.StandardCharsets;
 @Command(name = "troupe", mixinStandardHelpOptions = true, versionProvider = TroupeCli.Version.class,
     description = "Operate a Troupe node: read commands use the node's data directory (they work on a wedged node).",
     subcommands = {StatusCommand.class, NodesCommand.class, SessionsCommand.class, CountersCommand.class,
-        ErrorsCommand.class, MemquotaCommand.class, CreditCommand.class, ServicesCommand.class})
+        ErrorsCommand.class, MemquotaCommand.class, CreditCommand.class, ServicesCommand.class, DrainCommand.class,
+        StopCommand.class})
 public final class TroupeCli
 {
     /** Done. */
     public static final int OK = 0;
-    /** Done, and the answer is "not ok" (such as {@code status --check} on a node that is not ready). */
+    /** Done, and the answer is "not ok" ({@code status --check} on a node that is not ready, a drain whose deadline
+     * passed), or the caller may not control the node. */
     public static final int NOT_OK = 1;
     /** The command line is wrong. */
     public static final int USAGE = 2;
@@ -31,7 +33,7 @@ public final class TroupeCli
 
     /** The commands this CLI has, for a launcher that dispatches to it. */
     public static final java.util.List<String> COMMANDS = java.util.List.of("status", "nodes", "sessions", "counters",
-        "errors", "memquota", "credit", "services");
+        "errors", "memquota", "credit", "services", "drain", "stop");
 
     private TroupeCli()
     {

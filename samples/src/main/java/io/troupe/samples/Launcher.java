@@ -81,6 +81,8 @@ public final class Launcher
         stream.println("  status | nodes | sessions | counters | errors | memquota | credit | services [NAME]");
         stream.println("        [--data-dir DIR | --config FILE] [--json]: read a node's state from its data directory");
         stream.println("        (works on a wedged node); `./troupe status --help` for each command's options");
+        stream.println("  drain [--timeout SECONDS] | stop  [--data-dir DIR | --config FILE]: stop a node on this host");
+        stream.println("        cleanly (drain) or at once (stop), over its local control channel");
         stream.println("  greeter-client --endpoint HOST:PORT --cluster-id ID (--client-secret S | --client-secret-file F)");
         stream.println("        [--replica DATA_DIR] [--asks N]: connect to a greeter node, look it up, ask it");
     }

@@ -66,6 +66,14 @@ public enum CounterType
     /** Undelivered notices for other nodes that could not be sent (count). */
     REMOTE_NOTICES_LOST(122, "remote_notices_lost", CounterKind.COUNT,
         "Undelivered notices for other nodes that could not be sent"),
+    /** 1 once a clean stop let the pools drain completely (gauge). */
+    SHUTDOWN_DRAINED(123, "shutdown_drained", CounterKind.GAUGE,
+        "1 once a clean stop let the pools drain completely"),
+    /** Control requests taken (count). */
+    CONTROL_REQUESTS(124, "control_requests", CounterKind.COUNT, "control requests (drain, stop, ping) taken"),
+    /** Control requests refused: wrong token, no line in time (count). */
+    CONTROL_REFUSED(125, "control_refused", CounterKind.COUNT,
+        "control requests refused: wrong token, or no request line in time"),
 
     // 200: executor pools (label pool)
     /** Worker threads of the pool (gauge). */

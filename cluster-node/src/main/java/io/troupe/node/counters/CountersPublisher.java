@@ -35,7 +35,8 @@ public final class CountersPublisher implements Agent
     /** Where the figures come from: the node's parts, and its own few counts. */
     public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry, ClientIngress clients,
         ErrorRecorder errors, LongSupplier remoteDeadLetters, LongSupplier remoteNoticesSent,
-        LongSupplier remoteNoticesLost)
+        LongSupplier remoteNoticesLost, LongSupplier shutdownDrained, LongSupplier controlRequests,
+        LongSupplier controlRefused)
     {
     }
 
@@ -106,6 +107,9 @@ public final class CountersPublisher implements Agent
         set(CounterType.REMOTE_DEAD_LETTERS, sources.remoteDeadLetters().getAsLong());
         set(CounterType.REMOTE_NOTICES_SENT, sources.remoteNoticesSent().getAsLong());
         set(CounterType.REMOTE_NOTICES_LOST, sources.remoteNoticesLost().getAsLong());
+        set(CounterType.SHUTDOWN_DRAINED, sources.shutdownDrained().getAsLong());
+        set(CounterType.CONTROL_REQUESTS, sources.controlRequests().getAsLong());
+        set(CounterType.CONTROL_REFUSED, sources.controlRefused().getAsLong());
         if (sources.interconnect() != null)
         {
             publishInterconnect(sources.interconnect());

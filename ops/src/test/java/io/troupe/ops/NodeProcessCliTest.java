@@ -17,9 +17,12 @@ import java.util.Map;
 import static io.troupe.ops.TroupeCliTest.troupe;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A node in a child process stopped with SIGSTOP: the read commands still answer, from its files alone. */
+/**
+ * The CLI against a node in a child process ({@code troupe node}), as an operator runs it: stopped with SIGSTOP, the
+ * read commands still answer from its files alone; {@code troupe drain} ends the process with exit code 0.
+ */
 @Timeout(120)
-class WedgedNodeTest
+class NodeProcessCliTest
 {
     @TempDir
     Path dir;
@@ -71,5 +74,23 @@ class WedgedNodeTest
     {
         final Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
         assertThat(kill.waitFor()).isZero();
+    }
+
+    @Test
+    void drainEndsTheNodeProcessCleanly() throws Exception
+    {
+        try (LocalCluster cluster = LocalCluster.create(dir, 1))
+        {
+            final NodeProcess node = cluster.start(1);
+            final Path dataDir = dir.resolve("data").resolve("node-1");
+            Await.until(() -> troupe("status", "--check", "--data-dir", dataDir.toString()).code() == 0,
+                Duration.ofSeconds(60), "the node is up");
+
+            final TroupeCliTest.Run drain = troupe("drain", "--data-dir", dataDir.toString());
+            assertThat(drain.code()).as(drain.out() + drain.err()).isZero();
+            assertThat(drain.out()).contains("node 1 stopped: drained");
+            assertThat(node.awaitExit(Duration.ofSeconds(30))).isZero();
+            assertThat(troupe("status", "--data-dir", dataDir.toString()).out()).contains(": stopped");
+        }
     }
 }
