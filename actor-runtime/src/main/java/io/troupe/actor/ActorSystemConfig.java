@@ -36,6 +36,7 @@ public final class ActorSystemConfig
     private DeadLetterHandler deadLetterHandler;
     private FailureHandler failureHandler;
     private org.agrona.ErrorHandler errorRecorder;
+    private HandlingObserver handlingObserver;
     private MemoryQuotaConfig memoryQuota = MemoryQuotaConfig.disabled();
     private FlowControlConfig flowControl = new FlowControlConfig();
 
@@ -312,6 +313,29 @@ public final class ActorSystemConfig
     {
         this.errorRecorder = recorder;
         return this;
+    }
+
+    /**
+     * Sees how long every event's handler took, by actor type (per-actor-type metrics). Off by default: with none,
+     * the worker reads no clock per event.
+     *
+     * @param observer the observer, or null for none.
+     * @return this config.
+     */
+    public ActorSystemConfig handlingObserver(final HandlingObserver observer)
+    {
+        this.handlingObserver = observer;
+        return this;
+    }
+
+    /**
+     * The handling observer.
+     *
+     * @return the observer, or null for none.
+     */
+    public HandlingObserver handlingObserver()
+    {
+        return handlingObserver;
     }
 
     /**

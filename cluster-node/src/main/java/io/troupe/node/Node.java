@@ -60,6 +60,8 @@ public final class Node implements AutoCloseable
     private final NodeCounters counters;
     /** The local control channel (troupe drain, troupe stop), or null if its socket could not be made. */
     private volatile io.troupe.node.control.ControlServer control;
+    /** The Prometheus endpoint, or null when off. */
+    private volatile io.troupe.node.metrics.PrometheusEndpoint metrics;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private boolean closeStarted;
@@ -128,8 +130,11 @@ public final class Node implements AutoCloseable
         // first, so that every agent's errors from the start on are in its error log
         final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
+        final io.troupe.node.metrics.MetricsSettings metricsSettings = config.metrics();
+        final io.troupe.node.metrics.ActorTypeMetrics actorTypes = metricsSettings.enabled() &&
+            metricsSettings.actorTypes() ? new io.troupe.node.metrics.ActorTypeMetrics() : null;
         final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters)
-            .errorRecorder(counters.recorder());
+            .errorRecorder(counters.recorder()).handlingObserver(actorTypes);
         final ActorSystem system;
         try
         {
@@ -173,6 +178,21 @@ public final class Node implements AutoCloseable
             counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost,
             () -> node.drained ? 1 : 0, () -> node.control == null ? 0 : node.control.requests(),
             () -> node.control == null ? 0 : node.control.refused()), interconnect.incarnation());
+        if (metricsSettings.enabled())
+        {
+            try
+            {
+                node.metrics = io.troupe.node.metrics.PrometheusEndpoint.start(metricsSettings, config.dataDir(),
+                    actorTypes);
+            }
+            catch (final RuntimeException ex)
+            {
+                node.close(Duration.ZERO);
+                throw ex;
+            }
+            LOG.info("node {}: Prometheus metrics on http://{}:{}/metrics", config.nodeId(), metricsSettings.host(),
+                node.metrics.port());
+        }
         LOG.info("node {}: up (incarnation {}, pid {}; counters in {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid(), counters.path());
         return node;
@@ -271,6 +291,17 @@ public final class Node implements AutoCloseable
     }
 
     /**
+     * The port of the node's Prometheus endpoint.
+     *
+     * @return the port, or 0 when the endpoint is off.
+     */
+    public int metricsPort()
+    {
+        final io.troupe.node.metrics.PrometheusEndpoint endpoint = metrics;
+        return endpoint == null ? 0 : endpoint.port();
+    }
+
+    /**
      * The node's interconnect: sessions with peers and their counters.
      *
      * @return the interconnect.
@@ -359,6 +390,10 @@ public final class Node implements AutoCloseable
             if (control != null)
             {
                 control.close();
+            }
+            if (metrics != null)
+            {
+                metrics.close();
             }
             counters.close(); // the last figures, then STOPPED: the file stays for a post-mortem
             LOG.info("node {}: shut down in {} ms ({}; dead letters {}, Undelivered(SHUTDOWN) sent to other nodes {}, " +

@@ -41,6 +41,7 @@ public final class NodeConfig
     /** Null: no client is admitted. Never handed out: copied by {@link #clientIngressConfig()}. */
     private final io.troupe.node.client.ClientIngressConfig clients;
     private final OpsSettings ops;
+    private final io.troupe.node.metrics.MetricsSettings metrics;
 
     NodeConfig(
         final String source,
@@ -55,9 +56,11 @@ public final class NodeConfig
         final int registryCapacity,
         final boolean registryReplica,
         final io.troupe.node.client.ClientIngressConfig clients,
-        final OpsSettings ops)
+        final OpsSettings ops,
+        final io.troupe.node.metrics.MetricsSettings metrics)
     {
         this.ops = ops;
+        this.metrics = metrics;
         this.clients = clients == null ? null : clients.copy();
         this.registryCapacity = registryCapacity;
         this.registryReplica = registryReplica;
@@ -133,6 +136,16 @@ public final class NodeConfig
     public OpsSettings ops()
     {
         return ops;
+    }
+
+    /**
+     * The Prometheus endpoint's settings ({@code troupe.metrics.prometheus}).
+     *
+     * @return the settings.
+     */
+    public io.troupe.node.metrics.MetricsSettings metrics()
+    {
+        return metrics;
     }
 
     /**
@@ -292,6 +305,7 @@ public final class NodeConfig
         line(text, "ops", "counters every " + duration(ops.countersInterval()) + " into " +
             dataDir.resolve(io.troupe.node.counters.CountersLayout.FILE_NAME) + " (room for " + ops.maxCounters() +
             "), error log " + size(ops.errorLogBytes()));
+        line(text, "metrics", metrics.toString());
         line(text, "secret", interconnect.clusterSecret().length + " bytes from " + secretOrigin + "; frames " +
             (interconnect.frameProtection() == io.troupe.serialization.wire.FrameProtection.ENCRYPTED ?
                 "encrypted (AES-256-GCM)" : "authenticated (HMAC-SHA256)") + " under per-session keys");

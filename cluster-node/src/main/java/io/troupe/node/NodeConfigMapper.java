@@ -51,6 +51,12 @@ final class NodeConfigMapper
     static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
     static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
     static final String OPS_COUNTERS_INTERVAL = "troupe.ops.counters-interval";
+    static final String METRICS_ENABLED = "troupe.metrics.prometheus.enabled";
+    static final String METRICS_HOST = "troupe.metrics.prometheus.host";
+    static final String METRICS_PORT = io.troupe.node.metrics.MetricsSettings.PORT_KEY;
+    static final String METRICS_TOKEN = "troupe.metrics.prometheus.bearer-token";
+    static final String METRICS_TOKEN_FILE = "troupe.metrics.prometheus.bearer-token-file";
+    static final String METRICS_ACTOR_TYPES = "troupe.metrics.prometheus.actor-types";
     static final String OPS_MAX_COUNTERS = "troupe.ops.max-counters";
     static final String OPS_ERROR_LOG_SIZE = "troupe.ops.error-log-size";
     static final String REGISTRY_REPLICA = "troupe.registry.replica";
@@ -210,13 +216,14 @@ final class NodeConfigMapper
         final io.troupe.registry.RegistryConfig registry = registry();
         final Path dataDir = dataDir(nodeId);
         final NodeConfig.OpsSettings ops = ops();
+        final io.troupe.node.metrics.MetricsSettings metrics = metrics();
 
         checkInterconnect(interconnect, nodeId, secretKey);
         final String secretOrigin = CLUSTER_SECRET.equals(secretKey) ? CLUSTER_SECRET :
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, flow, shutdownTimeout,
-            registry.capacity(), in.bool(REGISTRY_REPLICA), clients, ops);
+            registry.capacity(), in.bool(REGISTRY_REPLICA), clients, ops, metrics);
         checkActorSystem(node.actorSystemConfig());
         return node;
     }
@@ -261,6 +268,40 @@ final class NodeConfigMapper
             throw in.invalid(setting, "secret".equals(ex.setting()) ? "allowed " + ex.allowed() +
                 " (the secret has " + clients.secret().length + " bytes)" : "allowed " + ex.allowed(), ex);
         }
+    }
+
+    private io.troupe.node.metrics.MetricsSettings metrics()
+    {
+        final int port = in.integer(METRICS_PORT);
+        if (port < 0 || port > 65535)
+        {
+            throw in.invalid(METRICS_PORT, "allowed 0..65535 (0: any free port)");
+        }
+        final String host = in.string(METRICS_HOST);
+        if (host.isBlank())
+        {
+            throw in.invalid(METRICS_HOST, "allowed an address or host name of this host, e.g. 127.0.0.1");
+        }
+        final boolean inline = in.isSet(METRICS_TOKEN);
+        final boolean file = in.isSet(METRICS_TOKEN_FILE);
+        if (inline && file)
+        {
+            throw in.invalid(METRICS_TOKEN_FILE, "allowed only one of " + METRICS_TOKEN + " and " + METRICS_TOKEN_FILE);
+        }
+        String token = null;
+        if (inline || file)
+        {
+            token = inline ? in.string(METRICS_TOKEN) :
+                new String(readSecretFile(METRICS_TOKEN_FILE), StandardCharsets.UTF_8);
+            if (token.length() < 16 || !token.chars().allMatch(c -> c > 0x20 && c < 0x7F))
+            {
+                throw in.invalid(inline ? METRICS_TOKEN : METRICS_TOKEN_FILE,
+                    "allowed a token of at least 16 printable ASCII characters without spaces (it has " +
+                        token.length() + ")");
+            }
+        }
+        return new io.troupe.node.metrics.MetricsSettings(in.bool(METRICS_ENABLED), host, port, token,
+            in.bool(METRICS_ACTOR_TYPES));
     }
 
     private NodeConfig.OpsSettings ops()

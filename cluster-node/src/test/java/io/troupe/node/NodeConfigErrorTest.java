@@ -67,6 +67,20 @@ class NodeConfigErrorTest
     }
 
     @Test
+    void metricsSettingsAreCheckedAndTheTokenNeverShown()
+    {
+        assertError(MINIMAL + "\ntroupe.metrics.prometheus.port = 70000", "troupe.metrics.prometheus.port",
+            "0..65535");
+        final String message = assertError(MINIMAL + "\ntroupe.metrics.prometheus.bearer-token = \"short-token\"",
+            "troupe.metrics.prometheus.bearer-token", "(hidden)", "at least 16 printable ASCII characters");
+        assertThat(message).doesNotContain("short-token");
+        assertError(MINIMAL + "\ntroupe.metrics.prometheus { bearer-token = \"0123456789abcdefgh\", " +
+            "bearer-token-file = \"/etc/x\" }", "troupe.metrics.prometheus.bearer-token-file", "only one of");
+        assertError(MINIMAL + "\ntroupe.metrics.prometheus.host = \" \"", "troupe.metrics.prometheus.host",
+            "an address");
+    }
+
+    @Test
     void opsSettingsOutOfRangeNameTheirKey()
     {
         assertError(MINIMAL + "\ntroupe.ops.counters-interval = 1ms", "troupe.ops.counters-interval", "10ms..10s");

@@ -33,10 +33,12 @@ final class Dispatcher implements MailboxRunner
     /** Every handler failure, whole (the node's distinct error log), or null. */
     private final org.agrona.ErrorHandler recorder;
     private final int nodeId;
+    /** Sees each event's handling time by actor type, or null (the default: no clock read per event). */
+    private final io.troupe.actor.HandlingObserver observer;
 
     Dispatcher(
         final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler,
-        final org.agrona.ErrorHandler recorder, final int nodeId)
+        final org.agrona.ErrorHandler recorder, final int nodeId, final io.troupe.actor.HandlingObserver observer)
     {
         this.router = router;
         this.table = table;
@@ -44,6 +46,7 @@ final class Dispatcher implements MailboxRunner
         this.failureHandler = failureHandler;
         this.recorder = recorder;
         this.nodeId = nodeId;
+        this.observer = observer;
     }
 
     @Override
@@ -158,16 +161,35 @@ final class Dispatcher implements MailboxRunner
             return;
         }
         ctx.begin(slot, envelope);
+        final io.troupe.actor.Behavior behavior = mailbox.behavior(slot);
+        final long startNs = observer == null ? 0 : System.nanoTime();
         try
         {
-            mailbox.behavior(slot).receive(ctx, envelope);
+            behavior.receive(ctx, envelope);
         }
         catch (final Throwable error)
         {
-            onFailure(ctx, envelope, error, mailbox.behavior(slot));
+            onFailure(ctx, envelope, error, behavior);
+        }
+        if (observer != null)
+        {
+            observe(behavior, System.nanoTime() - startNs);
         }
         ctx.end();
         envelope.settleHandled(); // the context repaid its cost
+    }
+
+    private void observe(final io.troupe.actor.Behavior behavior, final long nanos)
+    {
+        try
+        {
+            observer.handled(behavior instanceof TypedActor<?> typed ? typed.behaviorClass() : behavior.getClass(),
+                nanos);
+        }
+        catch (final RuntimeException ignore)
+        {
+            // an observer that fails must not stop the mailbox
+        }
     }
 
     private void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error,

@@ -38,6 +38,12 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
         this.system = system;
     }
 
+    /** The class of the behaviour now in charge: the actor's type for per-type metrics. */
+    Class<?> behaviorClass()
+    {
+        return behavior.getClass();
+    }
+
     @Override
     @SuppressWarnings("unchecked") // checked by eventType.isInstance just before
     public void receive(final ActorContext context, final Envelope envelope)
