@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Rejects keys the node does not know, so that a typo ({@code troupe.bind.prot}) stops start-up instead of
+ * Finds keys the node does not know, so that a typo ({@code troupe.bind.prot}) stops start-up instead of
  * leaving a setting at its default. Objects are walked against the reference config; the objects inside a
  * list (peers, pools) against the keys an element may have. A value where the reference has an object
  * ({@code troupe.bind = 40100}) is rejected here too, since its keys cannot be checked. Stateless.
@@ -28,15 +28,17 @@ final class KnownKeys
      * @param reference   the reference config: every key it has is known.
      * @param elementKeys for each list of objects by key path, the keys its elements may have.
      * @param source      the config's source, for messages.
-     * @throws NodeConfigException naming the first unknown key and the keys allowed beside it.
+     * @return one problem per unknown key (naming it and the keys allowed beside it), in key order; empty if none.
      */
-    static void check(
+    static java.util.List<NodeConfigException> check(
         final ConfigObject config,
         final ConfigObject reference,
         final Map<String, Set<String>> elementKeys,
         final String source)
     {
-        walk(config, reference, "", elementKeys, source);
+        final java.util.List<NodeConfigException> problems = new java.util.ArrayList<>();
+        walk(config, reference, "", elementKeys, source, problems);
+        return problems;
     }
 
     private static void walk(
@@ -44,7 +46,8 @@ final class KnownKeys
         final ConfigObject reference,
         final String path,
         final Map<String, Set<String>> elementKeys,
-        final String source)
+        final String source,
+        final java.util.List<NodeConfigException> problems)
     {
         for (final String key : new TreeSet<>(object.keySet()))
         {
@@ -53,26 +56,30 @@ final class KnownKeys
             final ConfigValue known = reference.get(key);
             if (known == null)
             {
-                throw unknown(source, keyPath, value, path, reference.keySet());
+                problems.add(unknown(source, keyPath, value, path, reference.keySet()));
             }
-            if (known.valueType() == ConfigValueType.OBJECT)
+            else if (known.valueType() == ConfigValueType.OBJECT)
             {
                 if (value.valueType() != ConfigValueType.OBJECT)
                 {
-                    throw ConfigReader.invalid(source, keyPath, value, "expected an object with the keys " +
-                        String.join(", ", new TreeSet<>(((ConfigObject)known).keySet())), null);
+                    problems.add(ConfigReader.invalid(source, keyPath, value, "expected an object with the keys " +
+                        String.join(", ", new TreeSet<>(((ConfigObject)known).keySet())), null));
                 }
-                walk((ConfigObject)value, (ConfigObject)known, keyPath, elementKeys, source);
+                else
+                {
+                    walk((ConfigObject)value, (ConfigObject)known, keyPath, elementKeys, source, problems);
+                }
             }
             else if (elementKeys.containsKey(keyPath) && value.valueType() == ConfigValueType.LIST)
             {
-                checkElements((ConfigList)value, keyPath, elementKeys.get(keyPath), source);
+                checkElements((ConfigList)value, keyPath, elementKeys.get(keyPath), source, problems);
             }
         }
     }
 
     private static void checkElements(
-        final ConfigList list, final String path, final Set<String> allowed, final String source)
+        final ConfigList list, final String path, final Set<String> allowed, final String source,
+        final java.util.List<NodeConfigException> problems)
     {
         for (int i = 0; i < list.size(); i++)
         {
@@ -88,7 +95,7 @@ final class KnownKeys
             {
                 if (!allowed.contains(key))
                 {
-                    throw unknown(source, elementPath + '.' + key, object.get(key), elementPath, allowed);
+                    problems.add(unknown(source, elementPath + '.' + key, object.get(key), elementPath, allowed));
                 }
             }
         }

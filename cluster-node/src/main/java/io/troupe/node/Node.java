@@ -115,8 +115,10 @@ public final class Node implements AutoCloseable
      * @return the running node.
      * @throws UncheckedIOException  if the data directory cannot be created.
      * @throws IllegalStateException if two codecs claim one type id or one class.
-     * @throws RuntimeException      if the actor system or the interconnect cannot start (such as a port in use),
-     *                               or the setup throws; whatever started is stopped again.
+     * @throws NodeStartException   if a port is in use (the node's or the Prometheus endpoint's), naming the key;
+     *                               whatever started is stopped again.
+     * @throws RuntimeException      if the actor system or the interconnect cannot start otherwise, or the setup
+     *                               throws; whatever started is stopped again.
      */
     public static Node start(final NodeConfig config, final Consumer<ActorSystem> setup,
         final EventCodec<?>... extraCodecs)
@@ -165,6 +167,13 @@ public final class Node implements AutoCloseable
             }
             system.shutdown(Duration.ZERO);
             counters.close();
+            if (NodeStartException.addressInUse(ex))
+            {
+                final io.troupe.interconnect.InterconnectConfig transport = config.interconnectConfig();
+                throw new NodeStartException("troupe.bind.port = " + transport.bindPort() + ": " +
+                    transport.bindHost() + ':' + transport.bindPort() + " is in use (another node on this host, or " +
+                    "another program?)", ex);
+            }
             throw ex;
         }
         deadLetters.interconnect(interconnect);
@@ -188,7 +197,7 @@ public final class Node implements AutoCloseable
             catch (final RuntimeException ex)
             {
                 node.close(Duration.ZERO);
-                throw ex;
+                throw ex instanceof IllegalStateException ? new NodeStartException(ex.getMessage(), ex) : ex;
             }
             LOG.info("node {}: Prometheus metrics on http://{}:{}/metrics", config.nodeId(), metricsSettings.host(),
                 node.metrics.port());

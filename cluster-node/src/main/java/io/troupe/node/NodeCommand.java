@@ -101,7 +101,9 @@ public final class NodeCommand
         }
         catch (final RuntimeException ex)
         {
-            err.println("troupe node: node " + config.nodeId() + " could not start: " + ex);
+            // a reason the operator can fix is one line; anything else says what it was
+            err.println("troupe node: node " + config.nodeId() + " could not start: " +
+                (ex instanceof NodeStartException ? ex.getMessage() : ex.toString()));
             return EXIT_FAILED;
         }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAndHalt(node, out, err), "troupe-node-shutdown"));

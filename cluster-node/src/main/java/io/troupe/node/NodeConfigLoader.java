@@ -18,11 +18,12 @@ import java.util.Set;
  * <p>System properties {@code -Dtroupe.<key>=<value>} override the file, so that one file can run several
  * nodes: {@code -Dtroupe.node-id=3 -Dtroupe.bind.port=40103}. They are applied before substitutions are
  * resolved, so {@code data-dir = "/var/lib/troupe/node-"${troupe.node-id}} follows an overridden node id.
- * Only properties under a key this file has ({@code troupe.node-id}, {@code troupe.bind.*}, ...) are config;
- * others under {@code troupe.} belong to other parts of Troupe (such as
- * {@code troupe.serialization.checkRawAccess}) and are left alone. A property under a known key that does
- * not exist ({@code -Dtroupe.bind.prot=1}) is rejected like the same typo in the file. Lists (peers, pools)
- * cannot be changed piecewise from system properties.
+ * Properties under a key this file has ({@code troupe.node-id}, {@code troupe.bind.*}, ...) are config; those
+ * under the few names that belong to other parts of Troupe ({@link #FOREIGN_PROPERTY_SECTIONS}, such as
+ * {@code troupe.serialization.checkRawAccess}) are left alone; any other {@code -Dtroupe.*} property is refused
+ * like an unknown key in the file ({@code -Dtroupe.nodeid=5}: a typo must not leave the node id at its file's
+ * value), and so is a property under a known key that does not exist ({@code -Dtroupe.bind.prot=1}). Lists
+ * (peers, pools) cannot be changed piecewise from system properties.
  *
  * <p>Stateless and thread-safe.
  */
@@ -32,6 +33,9 @@ public final class NodeConfigLoader
     public static final String REFERENCE_RESOURCE = "troupe-reference.conf";
     /** Prefix of system properties that override the file. */
     public static final String SYSTEM_PROPERTY_PREFIX = "troupe.";
+
+    /** The names after {@code troupe.} of system properties that are not node config: tools' and tests' own. */
+    public static final Set<String> FOREIGN_PROPERTY_SECTIONS = Set.of("serialization", "bench", "fuzz", "test");
 
     private static final Config REFERENCE = ConfigFactory.parseResources(
         NodeConfigLoader.class.getClassLoader(), REFERENCE_RESOURCE, ConfigParseOptions.defaults().setAllowMissing(false));
@@ -79,7 +83,7 @@ public final class NodeConfigLoader
         {
             throw ConfigReader.whole(source, "cannot parse: " + ex.getMessage(), ex);
         }
-        return NodeConfig.from(systemProperties(overrides).withFallback(parsed), source);
+        return NodeConfig.from(systemProperties(overrides, source).withFallback(parsed), source);
     }
 
     /**
@@ -115,23 +119,76 @@ public final class NodeConfigLoader
         return REFERENCE;
     }
 
-    private static Config systemProperties(final Properties properties)
+    private static Config systemProperties(final Properties properties, final String source)
     {
         final Set<String> sections = REFERENCE.getObject("troupe").keySet();
         final Properties config = new Properties();
-        for (final String name : properties.stringPropertyNames())
+        final java.util.List<String> unknown = new java.util.ArrayList<>();
+        String firstUnknown = null;
+        for (final String name : new java.util.TreeSet<>(properties.stringPropertyNames()))
         {
             if (name.startsWith(SYSTEM_PROPERTY_PREFIX))
             {
                 final String rest = name.substring(SYSTEM_PROPERTY_PREFIX.length());
                 final int dot = rest.indexOf('.');
-                if (sections.contains(dot < 0 ? rest : rest.substring(0, dot)))
+                final String section = dot < 0 ? rest : rest.substring(0, dot);
+                if (sections.contains(section))
                 {
                     config.setProperty(name, properties.getProperty(name));
                 }
+                else if (!FOREIGN_PROPERTY_SECTIONS.contains(section))
+                {
+                    firstUnknown = firstUnknown == null ? name : firstUnknown;
+                    unknown.add("-D" + name + suggestion(section, sections));
+                }
             }
+        }
+        if (!unknown.isEmpty())
+        {
+            throw new NodeConfigException(firstUnknown, source, "node config " + source + ": unknown " +
+                (unknown.size() == 1 ? "system property " : "system properties ") + String.join(", ", unknown) +
+                ": not a key of the node config (the keys: " + String.join(", ", new java.util.TreeSet<>(sections)) +
+                ")", null);
         }
         return ConfigFactory.parseProperties(config,
             ConfigParseOptions.defaults().setOriginDescription(ConfigReader.SYSTEM_PROPERTY_ORIGIN));
+    }
+
+    /** " (did you mean troupe.node-id?)" for a name one or two edits from a key, else nothing. */
+    private static String suggestion(final String name, final Set<String> keys)
+    {
+        String best = null;
+        int bestDistance = 3;
+        for (final String key : keys)
+        {
+            final int distance = distance(name, key);
+            if (distance < bestDistance)
+            {
+                bestDistance = distance;
+                best = key;
+            }
+        }
+        return best == null ? "" : " (did you mean -D" + SYSTEM_PROPERTY_PREFIX + best + "?)";
+    }
+
+    private static int distance(final String a, final String b)
+    {
+        final int[] previous = new int[b.length() + 1];
+        final int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++)
+        {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++)
+        {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++)
+            {
+                final int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+            }
+            System.arraycopy(current, 0, previous, 0, current.length);
+        }
+        return previous[b.length()];
     }
 }

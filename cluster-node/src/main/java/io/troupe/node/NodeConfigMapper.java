@@ -155,77 +155,146 @@ final class NodeConfigMapper
         {
             throw ConfigReader.whole(source, "cannot resolve: " + ex.getMessage(), ex);
         }
-        KnownKeys.check(resolved.root(), reference.root(), ELEMENT_KEYS, source);
-        return new NodeConfigMapper(new ConfigReader(resolved, "", source)).map();
+        final NodeConfigMapper mapper = new NodeConfigMapper(new ConfigReader(resolved, "", source));
+        // unknown keys and bad values are reported together: every problem of the file at once
+        mapper.problems.addAll(KnownKeys.check(resolved.root(), reference.root(), ELEMENT_KEYS, source));
+        return mapper.map();
+    }
+
+    /** Every problem found so far: the mapper reads on past one, so that a file's errors are reported at once. */
+    private final List<NodeConfigException> problems = new ArrayList<>();
+
+    /** Reads a value, or notes its problem and carries on with the fallback. */
+    private <T> T read(final java.util.function.Supplier<T> reader, final T fallback)
+    {
+        try
+        {
+            return reader.get();
+        }
+        catch (final NodeConfigException ex)
+        {
+            problems.add(ex);
+            return fallback;
+        }
+    }
+
+    /** Applies a setting, or notes its problem and carries on. */
+    private void apply(final Runnable setting)
+    {
+        read(() ->
+        {
+            setting.run();
+            return null;
+        }, null);
     }
 
     private NodeConfig map()
     {
-        final int nodeId = nodeId();
-        final String secretKey = secretKey();
-        final byte[] secret = secret(secretKey);
+        final int nodeId = read(this::nodeId, 0);
+        final String secretKey = read(this::secretKey, null);
+        final byte[] secret = secretKey == null ? null : read(() -> secret(secretKey), null);
 
-        final InterconnectConfig interconnect = new InterconnectConfig()
-            .clusterId(in.string(CLUSTER_ID))
-            .clusterSecret(secret)
-            .bindHost(in.string(BIND_HOST))
-            .bindPort(bindPort())
-            .heartbeatInterval(in.duration(HEARTBEAT_INTERVAL))
-            .failureTimeout(in.duration(FAILURE_TIMEOUT))
-            .aeronDir(emptyToNull(in.string(AERON_DIR)))
-            .embeddedDriver(in.bool(EMBEDDED_DRIVER))
-            .driverOnAgentThread(in.bool(DRIVER_ON_AGENT_THREAD))
-            .idleMode(idleMode())
-            .frameProtection(frameProtection())
-            .controlStreamId(in.integer(CONTROL_STREAM))
-            .dataStreamId(in.integer(DATA_STREAM))
-            .bulkStreamId(in.integer(BULK_STREAM))
-            .controlTermLength(in.intBytes(CONTROL_TERM_LENGTH))
-            .dataTermLength(in.intBytes(DATA_TERM_LENGTH))
-            .bulkTermLength(in.intBytes(BULK_TERM_LENGTH))
-            .mtuLength(in.intBytes(MTU))
-            .bulkThresholdBytes(in.intBytes(BULK_THRESHOLD))
-            .maxEventBytes(in.intBytes(MAX_EVENT_SIZE))
-            .outboundQueueCapacity(in.integer(OUTBOUND_QUEUE_CAPACITY))
-            .handshakeRetryMin(in.duration(HANDSHAKE_RETRY_MIN))
-            .handshakeRetryMax(in.duration(HANDSHAKE_RETRY_MAX))
-            .ackInterval(in.duration(ACK_INTERVAL))
-            .creditFlushInterval(in.duration(CREDIT_FLUSH_INTERVAL))
-            .clientControlStreamId(in.integer(CLIENT_CONTROL_STREAM))
-            .clientDataStreamId(in.integer(CLIENT_DATA_STREAM))
-            .clientTermLength(in.intBytes(CLIENT_TERM_LENGTH));
-        final io.troupe.node.client.ClientIngressConfig clients = clients();
+        final InterconnectConfig interconnect = new InterconnectConfig();
+        apply(() -> interconnect.clusterId(in.string(CLUSTER_ID)));
+        if (secret != null)
+        {
+            interconnect.clusterSecret(secret);
+        }
+        apply(() -> interconnect.bindHost(in.string(BIND_HOST)));
+        apply(() -> interconnect.bindPort(bindPort()));
+        apply(() -> interconnect.heartbeatInterval(in.duration(HEARTBEAT_INTERVAL)));
+        apply(() -> interconnect.failureTimeout(in.duration(FAILURE_TIMEOUT)));
+        apply(() -> interconnect.aeronDir(emptyToNull(in.string(AERON_DIR))));
+        apply(() -> interconnect.embeddedDriver(in.bool(EMBEDDED_DRIVER)));
+        apply(() -> interconnect.driverOnAgentThread(in.bool(DRIVER_ON_AGENT_THREAD)));
+        apply(() -> interconnect.idleMode(idleMode()));
+        apply(() -> interconnect.frameProtection(frameProtection()));
+        apply(() -> interconnect.controlStreamId(in.integer(CONTROL_STREAM)));
+        apply(() -> interconnect.dataStreamId(in.integer(DATA_STREAM)));
+        apply(() -> interconnect.bulkStreamId(in.integer(BULK_STREAM)));
+        apply(() -> interconnect.controlTermLength(in.intBytes(CONTROL_TERM_LENGTH)));
+        apply(() -> interconnect.dataTermLength(in.intBytes(DATA_TERM_LENGTH)));
+        apply(() -> interconnect.bulkTermLength(in.intBytes(BULK_TERM_LENGTH)));
+        apply(() -> interconnect.mtuLength(in.intBytes(MTU)));
+        apply(() -> interconnect.bulkThresholdBytes(in.intBytes(BULK_THRESHOLD)));
+        apply(() -> interconnect.maxEventBytes(in.intBytes(MAX_EVENT_SIZE)));
+        apply(() -> interconnect.outboundQueueCapacity(in.integer(OUTBOUND_QUEUE_CAPACITY)));
+        apply(() -> interconnect.handshakeRetryMin(in.duration(HANDSHAKE_RETRY_MIN)));
+        apply(() -> interconnect.handshakeRetryMax(in.duration(HANDSHAKE_RETRY_MAX)));
+        apply(() -> interconnect.ackInterval(in.duration(ACK_INTERVAL)));
+        apply(() -> interconnect.creditFlushInterval(in.duration(CREDIT_FLUSH_INTERVAL)));
+        apply(() -> interconnect.clientControlStreamId(in.integer(CLIENT_CONTROL_STREAM)));
+        apply(() -> interconnect.clientDataStreamId(in.integer(CLIENT_DATA_STREAM)));
+        apply(() -> interconnect.clientTermLength(in.intBytes(CLIENT_TERM_LENGTH)));
+        final io.troupe.node.client.ClientIngressConfig clients = read(this::clients, null);
         if (clients != null)
         {
-            final int images = in.integer(CLIENT_IMAGES_PER_ADDRESS);
-            if (images < 1 || images > 65_536)
+            apply(() ->
             {
-                throw in.invalid(CLIENT_IMAGES_PER_ADDRESS, "allowed 1..65,536");
-            }
-            interconnect.clientImagesPerAddress(images);
+                final int images = in.integer(CLIENT_IMAGES_PER_ADDRESS);
+                if (images < 1 || images > 65_536)
+                {
+                    throw in.invalid(CLIENT_IMAGES_PER_ADDRESS, "allowed 1..65,536");
+                }
+                interconnect.clientImagesPerAddress(images);
+            });
         }
-        for (final PeerAddress peer : peers(nodeId))
+        if (nodeId != 0) // the peers are checked against the node's own id
         {
-            interconnect.peer(peer);
+            for (final PeerAddress peer : read(() -> peers(nodeId), List.<PeerAddress>of()))
+            {
+                interconnect.peer(peer);
+            }
         }
-        final List<PoolConfig> pools = pools(nodeId);
-        final MemoryQuotaConfig memoryQuota = memoryQuota();
-        final NodeConfig.FlowSettings flow = new NodeConfig.FlowSettings(
-            in.bool(FLOW_ENABLED), credit(FLOW_THRESHOLD), credit(FLOW_FLUSH_BOUND), shadowIdleTimeout());
-        final Duration shutdownTimeout = in.duration(SHUTDOWN_TIMEOUT);
-        final io.troupe.registry.RegistryConfig registry = registry();
-        final Path dataDir = dataDir(nodeId);
-        final NodeConfig.OpsSettings ops = ops();
-        final io.troupe.node.metrics.MetricsSettings metrics = metrics();
+        final List<PoolConfig> pools = nodeId == 0 ? List.of() : read(() -> pools(nodeId), List.<PoolConfig>of());
+        final MemoryQuotaConfig memoryQuota = read(this::memoryQuota, null);
+        final boolean flowEnabled = read(() -> in.bool(FLOW_ENABLED), true);
+        final long flowThreshold = read(() -> credit(FLOW_THRESHOLD), 1L);
+        final long flushBound = read(() -> credit(FLOW_FLUSH_BOUND), 1L);
+        final Duration shadowIdle = read(this::shadowIdleTimeout, Duration.ZERO);
+        final Duration shutdownTimeout = read(() -> in.duration(SHUTDOWN_TIMEOUT), Duration.ZERO);
+        final io.troupe.registry.RegistryConfig registry = read(this::registry, null);
+        final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
+        final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
+        final NodeConfig.OpsSettings ops = read(this::ops, null);
+        final io.troupe.node.metrics.MetricsSettings metrics = read(this::metrics, null);
+        if (!problems.isEmpty())
+        {
+            throw combined();
+        }
 
+        // across settings, once each is valid on its own
         checkInterconnect(interconnect, nodeId, secretKey);
         final String secretOrigin = CLUSTER_SECRET.equals(secretKey) ? CLUSTER_SECRET :
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
-            source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota, flow, shutdownTimeout,
-            registry.capacity(), in.bool(REGISTRY_REPLICA), clients, ops, metrics);
+            source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota,
+            new NodeConfig.FlowSettings(flowEnabled, flowThreshold, flushBound, shadowIdle), shutdownTimeout,
+            registry.capacity(), replica, clients, ops, metrics);
         checkActorSystem(node.actorSystemConfig());
         return node;
+    }
+
+    /**
+     * The problems found, as one exception naming the first one's key: its message is the first problem, then the
+     * others, one per line.
+     */
+    private NodeConfigException combined()
+    {
+        final NodeConfigException first = problems.get(0);
+        if (problems.size() == 1)
+        {
+            return first;
+        }
+        final String prefix = "node config " + source + ": ";
+        final StringBuilder message = new StringBuilder(first.getMessage()).append("\n  ")
+            .append(problems.size() - 1).append(problems.size() == 2 ? " more problem:" : " more problems:");
+        for (final NodeConfigException problem : problems.subList(1, problems.size()))
+        {
+            final String text = problem.getMessage();
+            message.append("\n  - ").append(text.startsWith(prefix) ? text.substring(prefix.length()) : text);
+        }
+        return new NodeConfigException(first.keyPath(), source, message.toString(), first);
     }
 
     /** The client ingress's settings, or null if no client secret is set (no client is admitted). */

@@ -55,8 +55,8 @@ public final class NodeCounters implements AutoCloseable
         this.incarnation = incarnation;
         publisher = new CountersPublisher(file, sources, SystemNanoClock.INSTANCE, SystemEpochClock.INSTANCE,
             intervalNs);
-        publisher.publish(); // the file is complete before the node says it is up
         file.state(NodeState.RUNNING, incarnation);
+        publisher.publish(); // the file is complete before the node says it is up
         runner = new AgentRunner(new SleepingIdleStrategy(intervalNs),
             new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": counters publisher", recorder), null,
             publisher);

@@ -83,7 +83,9 @@ class MainTest
             assertThat(taken.isBound()).isTrue();
             assertThat(run("node", "--config", cluster.configFile(1).toString())).isEqualTo(1);
         }
-        assertThat(err()).contains("troupe node: node 1 could not start");
+        assertThat(err()).contains("troupe node: node 1 could not start: troupe.bind.port = " + cluster.port(1) +
+            ": 127.0.0.1:" + cluster.port(1) + " is in use (another node on this host, or another program?)\n")
+            .doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(cluster.aeronDir(1)).doesNotExist();
     }
 }

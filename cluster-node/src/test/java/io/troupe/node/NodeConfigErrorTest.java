@@ -67,6 +67,16 @@ class NodeConfigErrorTest
     }
 
     @Test
+    void everyProblemOfAFileIsReportedAtOnce()
+    {
+        final String message = assertError(MINIMAL + "\ntroupe.ops.max-counters = 10\ntroupe.bind.prot = 1\n" +
+            "troupe.shutdown-timeout = forever\ntroupe.metrics.prometheus.port = -1", "troupe.bind.prot",
+            "3 more problems:", "troupe.bind.prot = 1", "not a known key", "troupe.shutdown-timeout",
+            "troupe.ops.max-counters = 10", "256..1048576", "troupe.metrics.prometheus.port = -1", "0..65535");
+        assertThat(message.lines().filter(line -> line.startsWith("  - "))).hasSize(3);
+    }
+
+    @Test
     void metricsSettingsAreCheckedAndTheTokenNeverShown()
     {
         assertError(MINIMAL + "\ntroupe.metrics.prometheus.port = 70000", "troupe.metrics.prometheus.port",

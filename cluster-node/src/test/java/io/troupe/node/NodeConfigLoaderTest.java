@@ -99,6 +99,25 @@ class NodeConfigLoaderTest
     }
 
     @Test
+    void anUnknownTroupePropertyIsRefusedLikeAnUnknownKeyWithASuggestion() throws IOException
+    {
+        final Path file = write("node.conf", SHARED);
+        final Properties typo = new Properties();
+        typo.setProperty("troupe.nodeid", "5");
+        assertThatThrownBy(() -> NodeConfigLoader.load(file, typo))
+            .isInstanceOf(NodeConfigException.class)
+            .hasMessageContaining("node config " + file + ": unknown system property -Dtroupe.nodeid " +
+                "(did you mean -Dtroupe.node-id?): not a key of the node config (the keys: ")
+            .satisfies(ex -> assertThat(((NodeConfigException)ex).keyPath()).isEqualTo("troupe.nodeid"));
+
+        final Properties two = new Properties();
+        two.setProperty("troupe.nodeid", "5");
+        two.setProperty("troupe.frobnicate", "yes");
+        assertThatThrownBy(() -> NodeConfigLoader.load(file, two))
+            .hasMessageContaining("unknown system properties -Dtroupe.frobnicate, -Dtroupe.nodeid (did you mean");
+    }
+
+    @Test
     void aBadPropertyIsRejectedAndSaysItIsAProperty() throws IOException
     {
         final Path file = write("node.conf", SHARED);

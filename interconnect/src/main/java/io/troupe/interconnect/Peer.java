@@ -132,6 +132,8 @@ final class Peer
     volatile long sessionsDown;
     volatile long rejectedFrames;
     volatile long handshakesRefused;
+    /** The last refusal either way since the last session came up ({@link PeerCounters#refusal}), or null. */
+    volatile String refusal;
     volatile long lostUnsure;
     volatile long lostQueued;
     volatile long rttLastNs;
@@ -219,6 +221,6 @@ final class Peer
         return new PeerCounters(nodeId, established, peerIncarnation, eventsOut, bytesOut, eventsIn, bytesIn,
             backPressured, (queue == null ? 0 : queue.size()) + bulkLaneSize, sessionsUp, sessionsDown, rejectedFrames,
             handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs, rttSmoothedNs, rttMinNs,
-            subscriberCount);
+            subscriberCount, refusal);
     }
 }

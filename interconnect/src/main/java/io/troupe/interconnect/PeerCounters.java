@@ -36,6 +36,9 @@ package io.troupe.interconnect;
  * which may be idling with back-off, and a heartbeat is stamped at the start of the cycle that sends it). No
  * actor handles a heartbeat, so mailbox and handler time are not in it. A peer of wire version 1 sends no echo:
  * 0. A sample that is not positive or longer than the failure timeout is ignored.
+ * @param refusal           the last refusal of a handshake with this peer since its last session came up, either way:
+ *                          {@code "node 2 refuses: ..."} (its answer to ours, unauthenticated: a hint, not a fact) or
+ *                          {@code "refused node 2: ..."} (ours to its); null if none
  */
 public record PeerCounters(
     int nodeId,
@@ -58,6 +61,7 @@ public record PeerCounters(
     long rttLastNs,
     long rttSmoothedNs,
     long rttMinNs,
-    int subscribers)
+    int subscribers,
+    String refusal)
 {
 }

@@ -145,6 +145,11 @@ final class Sessions
         if (frame.peerIncarnation() == agent.incarnation || frame.peerIncarnation() == 0)
         {
             peer.handshakesRefused++;
+            // from the network, unauthenticated: kept printable and short before anyone shows it
+            final String detail = printable(frame.detail(), 200);
+            final String prefix = "node " + peer.nodeId + " refused: ";
+            peer.refusal = "node " + peer.nodeId + " refuses: " + (detail.startsWith(prefix) ?
+                detail.substring(prefix.length()) : detail);
             if (refusals.shouldLog(peer.nodeId, "refused: " + frame.detail()))
             {
                 LOG.warn("node {}: node {} refused the handshake: {}", agent.nodeId, peer.nodeId, frame.detail());
@@ -288,6 +293,7 @@ final class Sessions
         peer.ourChallenge = null;
         peer.theirChallenge = null;
         refusals.clear(peer.nodeId);
+        peer.refusal = null;
         agent.sessionUp(peer);
     }
 
@@ -385,9 +391,22 @@ final class Sessions
             " (set the same frame protection on every node)";
     }
 
+    /** At most {@code max} characters of {@code text}, each one printable ASCII ('?' for any other). */
+    static String printable(final String text, final int max)
+    {
+        final StringBuilder out = new StringBuilder(Math.min(text.length(), max));
+        for (int i = 0; i < text.length() && out.length() < max; i++)
+        {
+            final char c = text.charAt(i);
+            out.append(c >= 0x20 && c < 0x7F ? c : '?');
+        }
+        return text.length() > max ? out + "..." : out.toString();
+    }
+
     private void refuse(final Peer peer, final String problem, final long theirIncarnation, final long nowNs)
     {
         peer.handshakesRefused++;
+        peer.refusal = "refused node " + peer.nodeId + ": " + problem;
         if (refusals.shouldLog(peer.nodeId, problem))
         {
             LOG.warn("node {}: refused the handshake of node {}: {}; retrying with back-off", agent.nodeId, peer.nodeId, problem);

@@ -38,6 +38,7 @@ final class StatusCommand extends ReadCommand
         {
             final Map<String, Object> doc = node.header();
             doc.put("ready", ready);
+            doc.put("readiness", node.file.readiness());
             doc.put("uptimeMs", uptimeMs);
             final List<Object> poolDocs = new ArrayList<>();
             for (final String pool : pools)
@@ -65,7 +66,12 @@ final class StatusCommand extends ReadCommand
             out().printf("up %s; counters published %s ago%n", NodeSnapshot.Duration.format(uptimeMs),
                 NodeSnapshot.Duration.format(node.heartbeatAgeMs()));
             final Table table = new Table("", "");
+            final String readiness = node.file.readiness();
             table.row("ready", ready ? "yes" : "no" + (down.isEmpty() ? "" : ": peers down " + down));
+            if (!readiness.isEmpty() && !ready)
+            {
+                table.row("", readiness);
+            }
             table.row("peers", (peers.size() - down.size()) + " of " + peers.size() + " up");
             table.row("clients", node.get(CounterType.CLIENT_SESSIONS_OPEN) + " sessions, " +
                 node.get(CounterType.CLIENT_ASKS_PENDING) + " asks pending");

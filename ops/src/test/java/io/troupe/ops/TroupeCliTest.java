@@ -124,7 +124,8 @@ class TroupeCliTest
         final Map<String, Object> doc = json.json();
         assertThat(doc).containsEntry("nodeId", 1L).containsEntry("state", "running").containsEntry("ready", true)
             .containsEntry("incarnation", one.interconnect().incarnation())
-            .containsEntry("pid", ProcessHandle.current().pid()).containsEntry("responding", true);
+            .containsEntry("pid", ProcessHandle.current().pid()).containsEntry("responding", true)
+            .containsEntry("readiness", "ready: 1 of 1 peers up");
         assertThat(get(doc, "peers", "up")).isEqualTo(1L);
         assertThat(get(doc, "pools", 0, "name")).isEqualTo("default");
         assertThat(get(doc, "pools", 0, "threads"))
@@ -151,6 +152,30 @@ class TroupeCliTest
         assertThat(stopped.code()).as("its process (this JVM) lives, but the node stopped").isEqualTo(TroupeCli.NOT_OK);
         assertThat(troupe("status", "--json", "--data-dir", dataDir(one)).json()).containsEntry("state", "stopped")
             .containsEntry("ready", false).containsEntry("responding", false);
+    }
+
+    @Test
+    void aNodeWhosePeerRefusesItSaysWhyInStatusAndIsNotReady() throws Exception
+    {
+        cluster = LocalCluster.create(dir, 2);
+        final Path otherSecret = dir.resolve("other-secret");
+        java.nio.file.Files.writeString(otherSecret, "a different cluster secret, 32 bytes");
+        java.nio.file.Files.setPosixFilePermissions(otherSecret,
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        final Properties wrongSecret = new Properties();
+        wrongSecret.setProperty("troupe.cluster-secret-file", otherSecret.toString());
+        final Node one = start(1);
+        nodes.add(Node.start(NodeConfigLoader.load(cluster.configFile(2), wrongSecret), NOTE_CODEC));
+
+        Await.until(() -> String.valueOf(troupe("status", "--json", "--data-dir", dataDir(one)).json().get("readiness"))
+            .contains("cluster secret"), CONNECT, "node 1 says why node 2 is not up");
+        final Map<String, Object> doc = troupe("status", "--json", "--data-dir", dataDir(one)).json();
+        assertThat(doc).containsEntry("ready", false);
+        assertThat((String)doc.get("readiness")).startsWith("not ready: 0 of 1 peers up; ")
+            .containsPattern("node 2 refuses: |refused node 2: ");
+        final Run check = troupe("status", "--check", "--data-dir", dataDir(one));
+        assertThat(check.code()).isEqualTo(TroupeCli.NOT_OK);
+        assertThat(check.out()).contains("not ready: 0 of 1 peers up; ");
     }
 
     @Test

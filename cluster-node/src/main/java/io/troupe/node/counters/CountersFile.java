@@ -33,6 +33,8 @@ public final class CountersFile implements AutoCloseable
     private final CountersManager counters;
     private final DistinctErrorLog errorLog;
     private boolean closed;
+    private volatile NodeState state = NodeState.STARTING;
+    private int readinessSequence;
 
     private CountersFile(final Path file, final MappedByteBuffer mapped, final int metadataLength,
         final int valuesLength, final int errorLogLength)
@@ -185,8 +187,35 @@ public final class CountersFile implements AutoCloseable
      */
     public void state(final NodeState state, final long incarnation)
     {
+        this.state = state;
         header.putLong(CountersLayout.INCARNATION_OFFSET, incarnation);
         header.putIntRelease(CountersLayout.STATE_OFFSET, state.ordinal());
+    }
+
+    /**
+     * The state last set.
+     *
+     * @return the state.
+     */
+    public NodeState state()
+    {
+        return state;
+    }
+
+    /**
+     * Writes the readiness text (cut to {@link CountersLayout#MAX_READINESS} bytes, US-ASCII) so that a reader never
+     * takes half of it: the sequence is odd while it changes. Publisher thread only.
+     *
+     * @param text e.g. {@code "not ready: 0 of 2 peers up; node 2 refuses: ..."}.
+     */
+    public void readiness(final String text)
+    {
+        final byte[] bytes = text.getBytes(StandardCharsets.US_ASCII);
+        final int length = Math.min(bytes.length, CountersLayout.MAX_READINESS);
+        header.putIntRelease(CountersLayout.READINESS_SEQUENCE_OFFSET, ++readinessSequence); // odd: changing
+        header.putInt(CountersLayout.READINESS_LENGTH_OFFSET, length);
+        header.putBytes(CountersLayout.READINESS_OFFSET, bytes, 0, length);
+        header.putIntRelease(CountersLayout.READINESS_SEQUENCE_OFFSET, ++readinessSequence); // even: whole
     }
 
     /**

@@ -195,6 +195,34 @@ public final class CountersFileReader
     }
 
     /**
+     * The node's readiness as it last wrote it: {@code "ready: 2 of 2 peers up"}, or {@code "not ready: "} and why
+     * (peers down, and what refused them; draining).
+     *
+     * @return the text; empty if the node never wrote one.
+     */
+    public String readiness()
+    {
+        for (int attempt = 0; attempt < 100; attempt++)
+        {
+            final int before = header.getIntVolatile(CountersLayout.READINESS_SEQUENCE_OFFSET);
+            if ((before & 1) != 0)
+            {
+                Thread.onSpinWait();
+                continue;
+            }
+            final int length = Math.max(0, Math.min(header.getInt(CountersLayout.READINESS_LENGTH_OFFSET),
+                CountersLayout.MAX_READINESS));
+            final String text = header.getStringWithoutLengthAscii(CountersLayout.READINESS_OFFSET, length);
+            java.lang.invoke.VarHandle.acquireFence();
+            if (header.getIntVolatile(CountersLayout.READINESS_SEQUENCE_OFFSET) == before)
+            {
+                return text;
+            }
+        }
+        return "(the node is rewriting its readiness)";
+    }
+
+    /**
      * Whether the node's process still runs (on this host: the pid is alive and is a Java process). A process that is
      * stopped (SIGSTOP) or wedged runs.
      *

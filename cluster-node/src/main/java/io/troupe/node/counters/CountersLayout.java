@@ -21,7 +21,10 @@ import org.agrona.concurrent.status.CountersReader;
  *  64  int   length of the error log section
  *  68  int   length of the cluster id
  *  72  ...   cluster id, US-ASCII, up to {@link #MAX_CLUSTER_ID} bytes
- * 256  ...   metadata (Agrona CountersManager), then values, then the error log (Agrona DistinctErrorLog)
+ * 256  int   readiness sequence: odd while the node rewrites the text below, even when it is whole
+ * 260  int   readiness length
+ * 264  ...   readiness, US-ASCII, up to {@link #MAX_READINESS} bytes ("ready: 2 of 2 peers up", "not ready: ...")
+ * 1024 ...   metadata (Agrona CountersManager), then values, then the error log (Agrona DistinctErrorLog)
  * </pre>
  * Each counter's key holds its labels as {@code int length} then {@code name=value,name=value} in US-ASCII.
  */
@@ -32,11 +35,13 @@ public final class CountersLayout
     /** "TRPC" little-endian. */
     public static final int MAGIC = 0x43505254;
     /** The layout version this build writes and reads. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     /** Where the sections begin. */
-    public static final int HEADER_LENGTH = 256;
+    public static final int HEADER_LENGTH = 1024;
     /** Longest cluster id kept in the header. */
-    public static final int MAX_CLUSTER_ID = HEADER_LENGTH - 72;
+    public static final int MAX_CLUSTER_ID = 256 - 72;
+    /** Longest readiness text kept in the header. */
+    public static final int MAX_READINESS = HEADER_LENGTH - 264;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 4;
@@ -52,6 +57,9 @@ public final class CountersLayout
     static final int ERROR_LOG_LENGTH_OFFSET = 64;
     static final int CLUSTER_ID_LENGTH_OFFSET = 68;
     static final int CLUSTER_ID_OFFSET = 72;
+    static final int READINESS_SEQUENCE_OFFSET = 256;
+    static final int READINESS_LENGTH_OFFSET = 260;
+    static final int READINESS_OFFSET = 264;
 
     /** Counters a node makes room for by default. */
     public static final int DEFAULT_COUNTERS = 4096;

@@ -51,6 +51,8 @@ public final class CountersPublisher implements Agent
     private final EnumMap<FrameRejection, AtomicCounter> rejections = new EnumMap<>(FrameRejection.class);
     private final EnumMap<ClientCounter, AtomicCounter> clients = new EnumMap<>(ClientCounter.class);
     private long nextNs;
+    /** The readiness last written ("" before the first). */
+    private String readiness = "";
     private long publishes;
     private boolean full;
 
@@ -110,9 +112,11 @@ public final class CountersPublisher implements Agent
         set(CounterType.SHUTDOWN_DRAINED, sources.shutdownDrained().getAsLong());
         set(CounterType.CONTROL_REQUESTS, sources.controlRequests().getAsLong());
         set(CounterType.CONTROL_REFUSED, sources.controlRefused().getAsLong());
+        final List<PeerCounters> peerList = sources.interconnect() == null ? List.of() :
+            sources.interconnect().peerCounters();
         if (sources.interconnect() != null)
         {
-            publishInterconnect(sources.interconnect());
+            publishInterconnect(sources.interconnect(), peerList);
         }
         if (sources.registry() != null)
         {
@@ -126,6 +130,7 @@ public final class CountersPublisher implements Agent
         {
             publishClients(sources.clients());
         }
+        publishReadiness(peerList);
         file.heartbeat(epochClock.time());
         publishes++;
     }
@@ -205,7 +210,7 @@ public final class CountersPublisher implements Agent
         set(CounterType.CREDIT_NODE_ACCOUNT_DEBT, flow.isEnabled() ? flow.nodeAccount().debt() : 0);
     }
 
-    private void publishInterconnect(final Interconnect interconnect)
+    private void publishInterconnect(final Interconnect interconnect, final List<PeerCounters> peerList)
     {
         for (final FrameRejection reason : FrameRejection.values())
         {
@@ -236,7 +241,58 @@ public final class CountersPublisher implements Agent
         set(CounterType.STREAMS_STALLED, interconnect.streamsStalled());
         set(CounterType.PUBLICATIONS_RENEWED, interconnect.publicationsRenewed());
         set(CounterType.LARGEST_EVENT_BYTES, interconnect.largestEventBytes());
-        publishPeers(interconnect.peerCounters());
+        publishPeers(peerList);
+    }
+
+    /**
+     * Says whether the node is ready (running, a session with every peer) and, if not, why, in the file's header and,
+     * when it changes, in the log: "not ready: 0 of 2 peers up; node 2 refuses: its proof of the cluster secret is
+     * wrong ...".
+     */
+    private void publishReadiness(final List<PeerCounters> peerList)
+    {
+        final NodeState state = file.state();
+        int up = 0;
+        for (final PeerCounters peer : peerList)
+        {
+            up += peer.connected() ? 1 : 0;
+        }
+        final StringBuilder text = new StringBuilder();
+        if (state != NodeState.RUNNING)
+        {
+            text.append("not ready: ").append(state.name().toLowerCase(Locale.ROOT));
+        }
+        else if (up == peerList.size())
+        {
+            text.append("ready: ").append(peerList.isEmpty() ? "no peers" : up + " of " + up + " peers up");
+        }
+        else
+        {
+            text.append("not ready: ").append(up).append(" of ").append(peerList.size()).append(" peers up");
+            for (final PeerCounters peer : peerList)
+            {
+                if (!peer.connected())
+                {
+                    text.append("; ").append(peer.refusal() != null ? peer.refusal() : "node " + peer.nodeId() +
+                        (peer.sessionsDown() > 0 ? ": session lost, no new one yet" : ": no session yet"));
+                }
+            }
+        }
+        final String now = text.toString();
+        if (!now.equals(readiness))
+        {
+            final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CountersPublisher.class);
+            if (now.startsWith("ready") || readiness.isEmpty() && !now.contains("refuse"))
+            {
+                log.info("node {}: {}", sources.system().nodeId(), now);
+            }
+            else
+            {
+                log.warn("node {}: {}", sources.system().nodeId(), now);
+            }
+            readiness = now;
+            file.readiness(now);
+        }
     }
 
     private void publishPeers(final List<PeerCounters> list)

@@ -146,7 +146,7 @@ class PrometheusEndpointTest
         {
             final LocalCluster cluster = LocalCluster.create(dir, 1, "troupe.metrics.prometheus { enabled = true, " +
                 "port = " + taken.getLocalPort() + " }");
-            assertThatThrownBy(() -> start(cluster)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> start(cluster)).isInstanceOf(io.troupe.node.NodeStartException.class)
                 .hasMessage("troupe.metrics.prometheus.port = " + taken.getLocalPort() + ": 127.0.0.1:" +
                     taken.getLocalPort() + " is in use (or not an address of this host)");
             // everything it started is stopped: the same data directory and ports start again
