@@ -151,7 +151,7 @@ class ClientClusterTest
                 heard.add("down " + instance.nodeId());
             }
         });
-        assertThat(heard.poll(10, TimeUnit.SECONDS)).as("node 2's greeter, seen from node 1").isEqualTo("up 2");
+        assertThat(heard.poll(30, TimeUnit.SECONDS)).as("node 2's greeter, seen from node 1").isEqualTo("up 2");
         final List<CompletableFuture<Object>> asks = new ArrayList<>();
         for (int i = 0; i < 5; i++)
         {

@@ -94,10 +94,27 @@ public final class NodeCommand
             err.println(ex.getMessage());
             return EXIT_USAGE;
         }
+        final Application application;
+        try
+        {
+            application = Application.load(config); // troupe.application: its setup classes, made before the start
+        }
+        catch (final NodeConfigException ex)
+        {
+            err.println(ex.getMessage());
+            return EXIT_USAGE;
+        }
+        catch (final NodeStartException ex)
+        {
+            err.println("troupe node: node " + config.nodeId() + " could not start: " + ex.getMessage());
+            return EXIT_FAILED;
+        }
+        final EventCodec<?>[] allCodecs = java.util.stream.Stream.concat(java.util.Arrays.stream(codecs),
+            java.util.Arrays.stream(application.codecs())).toArray(EventCodec<?>[]::new);
         final Node node;
         try
         {
-            node = Node.start(config, setup, codecs);
+            node = Node.start(config, setup, allCodecs);
         }
         catch (final RuntimeException ex)
         {
@@ -106,10 +123,21 @@ public final class NodeCommand
                 (ex instanceof NodeStartException ? ex.getMessage() : ex.toString()));
             return EXIT_FAILED;
         }
+        try
+        {
+            application.setUp(node);
+        }
+        catch (final NodeStartException ex)
+        {
+            node.close(java.time.Duration.ZERO);
+            err.println("troupe node: node " + config.nodeId() + " could not start: " + ex.getMessage());
+            return EXIT_FAILED;
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAndHalt(node, out, err), "troupe-node-shutdown"));
         out.println("troupe node " + config.nodeId() + " is up (pid " + ProcessHandle.current().pid() + ", bind " +
             config.interconnectConfig().bindHost() + ':' + config.interconnectConfig().bindPort() +
-            "); SIGTERM, Ctrl-C or troupe drain stops it");
+            ")" + (application.names().isEmpty() ? "" : " with " + String.join(", ", application.names())) +
+            "; SIGTERM, Ctrl-C or troupe drain stops it");
         out.flush();
         try
         {

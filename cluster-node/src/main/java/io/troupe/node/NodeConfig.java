@@ -42,6 +42,7 @@ public final class NodeConfig
     private final io.troupe.node.client.ClientIngressConfig clients;
     private final OpsSettings ops;
     private final io.troupe.node.metrics.MetricsSettings metrics;
+    private final ApplicationSettings application;
 
     NodeConfig(
         final String source,
@@ -57,8 +58,10 @@ public final class NodeConfig
         final boolean registryReplica,
         final io.troupe.node.client.ClientIngressConfig clients,
         final OpsSettings ops,
-        final io.troupe.node.metrics.MetricsSettings metrics)
+        final io.troupe.node.metrics.MetricsSettings metrics,
+        final ApplicationSettings application)
     {
+        this.application = application;
         this.ops = ops;
         this.metrics = metrics;
         this.clients = clients == null ? null : clients.copy();
@@ -136,6 +139,26 @@ public final class NodeConfig
     public OpsSettings ops()
     {
         return ops;
+    }
+
+    /**
+     * The application {@code troupe node} runs ({@code troupe.application}).
+     *
+     * @param setupClasses the {@link NodeSetup} classes by name, in order; empty: those the library declares.
+     * @param libDir       the directory of the application's jars (absolute), or null for the class path only.
+     */
+    public record ApplicationSettings(List<String> setupClasses, Path libDir)
+    {
+    }
+
+    /**
+     * The application's settings ({@code troupe.application}).
+     *
+     * @return the settings.
+     */
+    public ApplicationSettings application()
+    {
+        return application;
     }
 
     /**
@@ -306,6 +329,13 @@ public final class NodeConfig
             dataDir.resolve(io.troupe.node.counters.CountersLayout.FILE_NAME) + " (room for " + ops.maxCounters() +
             "), error log " + size(ops.errorLogBytes()));
         line(text, "metrics", metrics.toString());
+        if (!application.setupClasses().isEmpty() || application.libDir() != null)
+        {
+            line(text, "application", application.setupClasses().isEmpty() ?
+                "every NodeSetup the jars in " + application.libDir() + " declare" :
+                String.join(", ", application.setupClasses()) + (application.libDir() == null ? " (class path)" :
+                " (class path and the jars in " + application.libDir() + ")"));
+        }
         line(text, "secret", interconnect.clusterSecret().length + " bytes from " + secretOrigin + "; frames " +
             (interconnect.frameProtection() == io.troupe.serialization.wire.FrameProtection.ENCRYPTED ?
                 "encrypted (AES-256-GCM)" : "authenticated (HMAC-SHA256)") + " under per-session keys");

@@ -51,6 +51,8 @@ final class NodeConfigMapper
     static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
     static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
     static final String OPS_COUNTERS_INTERVAL = "troupe.ops.counters-interval";
+    static final String APPLICATION_SETUP = Application.SETUP_KEY;
+    static final String APPLICATION_LIB_DIR = Application.LIB_DIR_KEY;
     static final String METRICS_ENABLED = "troupe.metrics.prometheus.enabled";
     static final String METRICS_HOST = "troupe.metrics.prometheus.host";
     static final String METRICS_PORT = io.troupe.node.metrics.MetricsSettings.PORT_KEY;
@@ -258,6 +260,7 @@ final class NodeConfigMapper
         final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
         final NodeConfig.OpsSettings ops = read(this::ops, null);
         final io.troupe.node.metrics.MetricsSettings metrics = read(this::metrics, null);
+        final NodeConfig.ApplicationSettings application = read(this::application, null);
         if (!problems.isEmpty())
         {
             throw combined();
@@ -270,7 +273,7 @@ final class NodeConfigMapper
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota,
             new NodeConfig.FlowSettings(flowEnabled, flowThreshold, flushBound, shadowIdle), shutdownTimeout,
-            registry.capacity(), replica, clients, ops, metrics);
+            registry.capacity(), replica, clients, ops, metrics, application);
         checkActorSystem(node.actorSystemConfig());
         return node;
     }
@@ -337,6 +340,36 @@ final class NodeConfigMapper
             throw in.invalid(setting, "secret".equals(ex.setting()) ? "allowed " + ex.allowed() +
                 " (the secret has " + clients.secret().length + " bytes)" : "allowed " + ex.allowed(), ex);
         }
+    }
+
+    private NodeConfig.ApplicationSettings application()
+    {
+        final ConfigList list = in.list(APPLICATION_SETUP, "a list of class names such as [\"com.example.OrdersSetup\"]");
+        final List<String> names = new ArrayList<>();
+        for (final ConfigValue value : list)
+        {
+            final Object name = value.unwrapped();
+            if (!(name instanceof String text) ||
+                !text.matches("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*" +
+                    "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*"))
+            {
+                throw in.invalid(APPLICATION_SETUP, "expected class names such as \"com.example.OrdersSetup\", not " +
+                    value.render());
+            }
+            names.add(text);
+        }
+        final String dir = in.string(APPLICATION_LIB_DIR);
+        Path libDir = null;
+        if (!dir.isEmpty())
+        {
+            libDir = path(APPLICATION_LIB_DIR).toAbsolutePath();
+            if (!Files.isDirectory(libDir))
+            {
+                throw in.invalid(APPLICATION_LIB_DIR, "expected a directory of jars; " + libDir +
+                    (Files.exists(libDir) ? " is not a directory" : " does not exist"));
+            }
+        }
+        return new NodeConfig.ApplicationSettings(List.copyOf(names), libDir);
     }
 
     private io.troupe.node.metrics.MetricsSettings metrics()

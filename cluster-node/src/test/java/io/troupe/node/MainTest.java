@@ -88,4 +88,21 @@ class MainTest
             .doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(cluster.aeronDir(1)).doesNotExist();
     }
+
+    @Test
+    void aSetupClassThatFailsStopsTheStartNamingItAndAMissingOneIsAConfigError() throws IOException
+    {
+        final LocalCluster failing = LocalCluster.create(dir.resolve("failing"), 1,
+            "troupe.application.setup = [\"" + TestSetups.FailingSetup.class.getName() + "\"]");
+        assertThat(run("node", "--config", failing.configFile(1).toString())).isEqualTo(1);
+        assertThat(err()).contains("troupe node: node 1 could not start: setup class " +
+            TestSetups.FailingSetup.class.getName() + " failed: java.lang.IllegalStateException: the application's " +
+            "database is unreachable");
+        assertThat(failing.aeronDir(1)).as("the node it started is stopped").doesNotExist();
+
+        final LocalCluster missing = LocalCluster.create(dir.resolve("missing"), 1,
+            "troupe.application.setup = [\"com.example.Nope\"]");
+        assertThat(run("node", "--config", missing.configFile(1).toString())).isEqualTo(2);
+        assertThat(err()).contains("troupe.application.setup: no class com.example.Nope on the class path");
+    }
 }

@@ -181,7 +181,7 @@ class NodeConfigErrorTest
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "troup.node-id = 2                                  | troup                        | at the top level: troupe",
-        "troupe.nodeid = 2                                  | troupe.nodeid                | in troupe: bind, client, cluster-id, cluster-secret,",
+        "troupe.nodeid = 2                                  | troupe.nodeid                | in troupe: application, bind, client, cluster-id,",
         "troupe.bind.prot = 40102                           | troupe.bind.prot             | in troupe.bind: host, port",
         "troupe.transport.mtu-length = 1408                 | troupe.transport.mtu-length  | in troupe.transport: ack-interval, aeron-dir,",
         "troupe.memory-quota.low = 50%                      | troupe.memory-quota.low      | in troupe.memory-quota: low-water, max, reclaim-timeout",

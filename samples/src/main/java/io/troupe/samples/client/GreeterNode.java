@@ -41,17 +41,12 @@ public final class GreeterNode
             System.err.println("usage: troupe greeter-node --config FILE");
             return 2;
         }
+        final GreeterSetup setup = new GreeterSetup(); // the same application troupe node runs from its config
         final Node node = Node.start(NodeConfigLoader.load(Path.of(args[1]), new Properties()), system -> { },
-            GreeterEvents.GREET, GreeterEvents.GREETING);
+            setup.codecs().toArray(new io.troupe.serialization.EventCodec<?>[0]));
+        setup.setup(node);
         final int nodeId = node.nodeId();
-        final ActorId greeter = node.system().register((ctx, envelope) ->
-        {
-            if (envelope.event() instanceof GreeterEvents.Greet greet)
-            {
-                ctx.reply(new GreeterEvents.Greeting("hello, " + greet.name(), nodeId));
-            }
-        });
-        node.registry().register(GreeterEvents.GREETER, greeter);
+        final ActorId greeter = setup.greeter();
         Runtime.getRuntime().addShutdownHook(new Thread(node::close, "greeter-node-shutdown"));
         System.out.println("greeter node " + nodeId + " up on " + node.config().interconnectConfig().bindHost() + ':' +
             node.config().interconnectConfig().bindPort() + "; service greeter is " + greeter + "; data dir " +
