@@ -84,8 +84,8 @@ final class ClientNodeWorkload implements Workload
             "  transport.idle = " + idle.name().toLowerCase(Locale.ROOT),
             "  transport.frame-protection = " + RemoteNodes.frameProtection().name().toLowerCase(Locale.ROOT),
             "  client { secret = \"" + CLIENT_SECRET + "\", credit-threshold = " + credit + " }",
-            // the node's counters thread: -Dtroupe.bench.counters-interval=10s nearly stops it, to measure its cost
-            "  ops.counters-interval = " + System.getProperty("troupe.bench.counters-interval", "100ms"),
+            // the node's counters thread (default 1s): -Dtroupe.bench.counters-interval=100ms or 10s, to measure its cost
+            "  ops.counters-interval = " + System.getProperty("troupe.bench.counters-interval", "1s"),
             "}");
         Report.progress("client.node: node %d on %s:%d, idle=%s threads=%d credit=%d pid=%d", RemoteNodes.PEER_NODE,
             RemoteNodes.HOST, port, idle, threads, credit, ProcessHandle.current().pid());

@@ -101,7 +101,7 @@ class NodeCountersTest
         assertThat(find(reader.counters(), CounterType.PEER_CONNECTED, Map.of("peer", "2")).orElseThrow().label())
             .isEqualTo("peer_connected peer=2");
 
-        // the counters thread publishes by itself, every interval (100 ms by default)
+        // the counters thread publishes by itself, every interval (1 s by default)
         for (int i = 0; i < 5; i++)
         {
             one.system().ask(TestEvents.ECHO.onNode(2), new TestEvents.Note("more " + i), TestEvents.NOTE,

@@ -15,7 +15,7 @@ import java.util.TreeSet;
 final class NodeSnapshot
 {
     /** A heartbeat older than this many publish intervals (and at least {@link #MIN_STALE_MS}) means wedged. */
-    static final int STALE_INTERVALS = 20;
+    static final int STALE_INTERVALS = 5;
     static final long MIN_STALE_MS = 2_000;
 
     final CountersFileReader file;
