@@ -32,7 +32,21 @@ import java.util.function.LongSupplier;
  */
 public final class CountersPublisher implements Agent
 {
-    /** Where the figures come from: the node's parts, and its own few counts. */
+    /**
+     * Where the figures come from: the node's parts, and its own few counts.
+     *
+     * @param system            the actor system.
+     * @param interconnect      the interconnect, or null.
+     * @param registry          the service directory, or null.
+     * @param clients           the client ingress, or null.
+     * @param errors            the node's error recorder.
+     * @param remoteDeadLetters dead letters of events from other nodes.
+     * @param remoteNoticesSent Undelivered notices sent to other nodes.
+     * @param remoteNoticesLost Undelivered notices for other nodes that could not be sent.
+     * @param shutdownDrained   1 once a clean stop drained completely.
+     * @param controlRequests   control requests taken.
+     * @param controlRefused    control requests refused.
+     */
     public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry, ClientIngress clients,
         ErrorRecorder errors, LongSupplier remoteDeadLetters, LongSupplier remoteNoticesSent,
         LongSupplier remoteNoticesLost, LongSupplier shutdownDrained, LongSupplier controlRequests,
