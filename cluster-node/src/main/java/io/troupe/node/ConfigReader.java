@@ -252,7 +252,7 @@ final class ConfigReader
     private static String render(final String keyPath, final ConfigValue value)
     {
         if (keyPath.endsWith(NodeConfigMapper.CLUSTER_SECRET) || keyPath.endsWith(NodeConfigMapper.CLIENT_SECRET) ||
-            keyPath.endsWith(NodeConfigMapper.METRICS_TOKEN))
+            keyPath.endsWith(OperationsConfigMapper.METRICS_TOKEN))
         {
             return "(hidden)";
         }

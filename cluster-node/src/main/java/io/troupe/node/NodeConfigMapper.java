@@ -50,17 +50,6 @@ final class NodeConfigMapper
     static final String DATA_DIR = "troupe.data-dir";
     static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
     static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
-    static final String OPS_COUNTERS_INTERVAL = "troupe.ops.counters-interval";
-    static final String APPLICATION_SETUP = Application.SETUP_KEY;
-    static final String APPLICATION_LIB_DIR = Application.LIB_DIR_KEY;
-    static final String METRICS_ENABLED = "troupe.metrics.prometheus.enabled";
-    static final String METRICS_HOST = "troupe.metrics.prometheus.host";
-    static final String METRICS_PORT = io.troupe.node.metrics.MetricsSettings.PORT_KEY;
-    static final String METRICS_TOKEN = "troupe.metrics.prometheus.bearer-token";
-    static final String METRICS_TOKEN_FILE = "troupe.metrics.prometheus.bearer-token-file";
-    static final String METRICS_ACTOR_TYPES = "troupe.metrics.prometheus.actor-types";
-    static final String OPS_MAX_COUNTERS = "troupe.ops.max-counters";
-    static final String OPS_ERROR_LOG_SIZE = "troupe.ops.error-log-size";
     static final String REGISTRY_REPLICA = "troupe.registry.replica";
     static final String CLIENT_SECRET = "troupe.client.secret";
     static final String CLIENT_SECRET_FILE = "troupe.client.secret-file";
@@ -258,9 +247,10 @@ final class NodeConfigMapper
         final io.troupe.registry.RegistryConfig registry = read(this::registry, null);
         final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
         final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
-        final NodeConfig.OpsSettings ops = read(this::ops, null);
-        final io.troupe.node.metrics.MetricsSettings metrics = read(this::metrics, null);
-        final NodeConfig.ApplicationSettings application = read(this::application, null);
+        final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile, this::path);
+        final NodeConfig.OpsSettings ops = read(operations::ops, null);
+        final io.troupe.node.metrics.MetricsSettings metrics = read(operations::metrics, null);
+        final NodeConfig.ApplicationSettings application = read(operations::application, null);
         if (!problems.isEmpty())
         {
             throw combined();
@@ -340,90 +330,6 @@ final class NodeConfigMapper
             throw in.invalid(setting, "secret".equals(ex.setting()) ? "allowed " + ex.allowed() +
                 " (the secret has " + clients.secret().length + " bytes)" : "allowed " + ex.allowed(), ex);
         }
-    }
-
-    private NodeConfig.ApplicationSettings application()
-    {
-        final ConfigList list = in.list(APPLICATION_SETUP, "a list of class names such as [\"com.example.OrdersSetup\"]");
-        final List<String> names = new ArrayList<>();
-        for (final ConfigValue value : list)
-        {
-            final Object name = value.unwrapped();
-            if (!(name instanceof String text) ||
-                !text.matches("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*" +
-                    "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*"))
-            {
-                throw in.invalid(APPLICATION_SETUP, "expected class names such as \"com.example.OrdersSetup\", not " +
-                    value.render());
-            }
-            names.add(text);
-        }
-        final String dir = in.string(APPLICATION_LIB_DIR);
-        Path libDir = null;
-        if (!dir.isEmpty())
-        {
-            libDir = path(APPLICATION_LIB_DIR).toAbsolutePath();
-            if (!Files.isDirectory(libDir))
-            {
-                throw in.invalid(APPLICATION_LIB_DIR, "expected a directory of jars; " + libDir +
-                    (Files.exists(libDir) ? " is not a directory" : " does not exist"));
-            }
-        }
-        return new NodeConfig.ApplicationSettings(List.copyOf(names), libDir);
-    }
-
-    private io.troupe.node.metrics.MetricsSettings metrics()
-    {
-        final int port = in.integer(METRICS_PORT);
-        if (port < 0 || port > 65535)
-        {
-            throw in.invalid(METRICS_PORT, "allowed 0..65535 (0: any free port)");
-        }
-        final String host = in.string(METRICS_HOST);
-        if (host.isBlank())
-        {
-            throw in.invalid(METRICS_HOST, "allowed an address or host name of this host, e.g. 127.0.0.1");
-        }
-        final boolean inline = in.isSet(METRICS_TOKEN);
-        final boolean file = in.isSet(METRICS_TOKEN_FILE);
-        if (inline && file)
-        {
-            throw in.invalid(METRICS_TOKEN_FILE, "allowed only one of " + METRICS_TOKEN + " and " + METRICS_TOKEN_FILE);
-        }
-        String token = null;
-        if (inline || file)
-        {
-            token = inline ? in.string(METRICS_TOKEN) :
-                new String(readSecretFile(METRICS_TOKEN_FILE), StandardCharsets.UTF_8);
-            if (token.length() < 16 || !token.chars().allMatch(c -> c > 0x20 && c < 0x7F))
-            {
-                throw in.invalid(inline ? METRICS_TOKEN : METRICS_TOKEN_FILE,
-                    "allowed a token of at least 16 printable ASCII characters without spaces (it has " +
-                        token.length() + ")");
-            }
-        }
-        return new io.troupe.node.metrics.MetricsSettings(in.bool(METRICS_ENABLED), host, port, token,
-            in.bool(METRICS_ACTOR_TYPES));
-    }
-
-    private NodeConfig.OpsSettings ops()
-    {
-        final Duration interval = in.duration(OPS_COUNTERS_INTERVAL);
-        if (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofSeconds(10)) > 0)
-        {
-            throw in.invalid(OPS_COUNTERS_INTERVAL, "allowed 10ms..10s");
-        }
-        final int maxCounters = in.integer(OPS_MAX_COUNTERS);
-        if (maxCounters < 256 || maxCounters > 1 << 20)
-        {
-            throw in.invalid(OPS_MAX_COUNTERS, "allowed 256..1048576");
-        }
-        final long errorLog = in.bytes(OPS_ERROR_LOG_SIZE);
-        if (errorLog < 64 * 1024 || errorLog > 256L << 20)
-        {
-            throw in.invalid(OPS_ERROR_LOG_SIZE, "allowed 64KiB..256MiB");
-        }
-        return new NodeConfig.OpsSettings(interval, maxCounters, (int)errorLog);
     }
 
     private io.troupe.registry.RegistryConfig registry()

@@ -38,7 +38,6 @@ public final class ControlServer implements AutoCloseable
     private final byte[] token;
     private final Function<String, String> handler;
     private final Thread thread;
-    private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong requests = new AtomicLong();
     private volatile boolean closed;
@@ -101,7 +100,6 @@ public final class ControlServer implements AutoCloseable
         {
             try (SocketChannel connection = server.accept())
             {
-                accepted.incrementAndGet();
                 answer(connection);
             }
             catch (final IOException | RuntimeException ex)
@@ -141,16 +139,6 @@ public final class ControlServer implements AutoCloseable
             }
         }
         ControlProtocol.writeLine(connection, reply);
-    }
-
-    /**
-     * Connections accepted.
-     *
-     * @return the count.
-     */
-    public long accepted()
-    {
-        return accepted.get();
     }
 
     /**

@@ -301,6 +301,17 @@ public enum CounterType
     }
 
     /**
+     * The type of an id.
+     *
+     * @param typeId the id.
+     * @return the type, or null for a client ingress counter or an id this build does not know.
+     */
+    public static CounterType byId(final int typeId)
+    {
+        return typeId >= 0 && typeId < CLIENT_BASE ? BY_ID[typeId] : null;
+    }
+
+    /**
      * The type id of a client ingress counter.
      *
      * @param counter the counter.
@@ -319,9 +330,10 @@ public enum CounterType
      */
     public static String metricName(final int typeId)
     {
-        if (typeId >= 0 && typeId < CLIENT_BASE && BY_ID[typeId] != null)
+        final CounterType type = byId(typeId);
+        if (type != null)
         {
-            return BY_ID[typeId].metricName;
+            return type.metricName;
         }
         final int client = typeId - CLIENT_BASE;
         if (client >= 0 && client < ClientCounter.values().length)
@@ -339,10 +351,7 @@ public enum CounterType
      */
     public static CounterKind kind(final int typeId)
     {
-        if (typeId >= 0 && typeId < CLIENT_BASE && BY_ID[typeId] != null)
-        {
-            return BY_ID[typeId].kind;
-        }
-        return CounterKind.COUNT;
+        final CounterType type = byId(typeId);
+        return type == null ? CounterKind.COUNT : type.kind;
     }
 }

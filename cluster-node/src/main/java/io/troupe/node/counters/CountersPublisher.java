@@ -67,7 +67,6 @@ public final class CountersPublisher implements Agent
     private long nextNs;
     /** The readiness last written ("" before the first). */
     private String readiness = "";
-    private long publishes;
     private boolean full;
 
     /**
@@ -146,17 +145,6 @@ public final class CountersPublisher implements Agent
         }
         publishReadiness(peerList);
         file.heartbeat(epochClock.time());
-        publishes++;
-    }
-
-    /**
-     * How often it has published.
-     *
-     * @return the count.
-     */
-    public synchronized long publishes()
-    {
-        return publishes;
     }
 
     private void publishSystem(final SystemCounters counters)

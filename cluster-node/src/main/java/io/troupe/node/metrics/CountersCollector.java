@@ -97,12 +97,10 @@ final class CountersCollector implements MultiCollector
 
     private static String help(final int typeId)
     {
-        for (final CounterType type : CounterType.values())
+        final CounterType type = CounterType.byId(typeId);
+        if (type != null)
         {
-            if (type.id() == typeId)
-            {
-                return type.help();
-            }
+            return type.help();
         }
         return "client ingress counter " + CounterType.metricName(typeId) + " (docs/counters.md)";
     }
