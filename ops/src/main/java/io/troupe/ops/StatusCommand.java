@@ -83,8 +83,9 @@ final class StatusCommand extends ReadCommand
                     Math.round(busyRatio(node, pool) * 100) + "%");
             }
             final long max = node.get(CounterType.MEMQUOTA_MAX_BYTES);
-            table.row("memquota", max == 0 ? "disabled" : NodeSnapshot.Duration.bytes(
-                node.get(CounterType.MEMQUOTA_USED_BYTES)) + " of " + NodeSnapshot.Duration.bytes(max));
+            final String used = NodeSnapshot.Duration.bytes(node.get(CounterType.MEMQUOTA_USED_BYTES));
+            table.row("memquota", max == 0 ? used + " (no quota: nothing is reclaimed)" :
+                used + " of " + NodeSnapshot.Duration.bytes(max));
             table.row("errors", node.get(CounterType.AGENT_ERRORS) + (node.get(CounterType.AGENT_ERRORS) > 0 ?
                 " (troupe errors)" : ""));
             table.print(out());

@@ -6,6 +6,7 @@ import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.local.LocalCluster;
 import io.troupe.testing.Await;
+import io.troupe.testing.JsonReader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

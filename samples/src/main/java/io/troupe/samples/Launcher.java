@@ -83,6 +83,9 @@ public final class Launcher
         stream.println("        (works on a wedged node); `./troupe status --help` for each command's options");
         stream.println("  drain [--timeout SECONDS] | stop  [--data-dir DIR | --config FILE]: stop a node on this host");
         stream.println("        cleanly (drain) or at once (stop), over its local control channel");
+        stream.println("  image [TAG]   (./troupe only, from the sources)");
+        stream.println("        build the node's container image (default tag troupe/node:<version>) with a Docker engine");
+        stream.println("        it starts where none answers; see docs/deployment.md, \"A node in a container\"");
         stream.println("  greeter-client --endpoint HOST:PORT --cluster-id ID (--client-secret S | --client-secret-file F)");
         stream.println("        [--replica DATA_DIR] [--asks N]: connect to a greeter node, look it up, ask it");
     }

@@ -186,8 +186,10 @@ public final class CountersPublisher implements Agent
     private void publishMemoryQuota(final MemoryQuotaCounters counters)
     {
         set(CounterType.MEMQUOTA_USED_BYTES, counters.usedBytes());
-        set(CounterType.MEMQUOTA_MAX_BYTES, counters.maxBytes());
-        set(CounterType.MEMQUOTA_LOW_WATER_BYTES, counters.lowWaterBytes());
+        // A node without a quota runs its tracker with no limit (Long.MAX_VALUE): the counters say 0, "disabled".
+        final boolean disabled = counters.maxBytes() == Long.MAX_VALUE;
+        set(CounterType.MEMQUOTA_MAX_BYTES, disabled ? 0 : counters.maxBytes());
+        set(CounterType.MEMQUOTA_LOW_WATER_BYTES, disabled ? 0 : counters.lowWaterBytes());
         set(CounterType.MEMQUOTA_RECLAMATIONS, counters.reclamations());
         set(CounterType.MEMQUOTA_COLLAPSED, counters.participantsCollapsed());
         set(CounterType.MEMQUOTA_BYTES_RECLAIMED, counters.bytesReclaimed());

@@ -1,4 +1,4 @@
-package io.troupe.ops;
+package io.troupe.testing;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Parses the CLI's JSON output in tests: objects, arrays, strings, numbers (as Long or Double), booleans, null. */
-final class JsonReader
+public final class JsonReader
 {
     private final String text;
     private int at;
@@ -17,7 +17,7 @@ final class JsonReader
     }
 
     @SuppressWarnings("unchecked")
-    static Map<String, Object> object(final String text)
+    public static Map<String, Object> object(final String text)
     {
         final JsonReader reader = new JsonReader(text.strip());
         final Object value = reader.value();
