@@ -32,6 +32,8 @@ final class BrokerActor implements Behavior, BrokerCore.Output
     private final Set<ActorId> alarmSubscribers = new LinkedHashSet<>();
     private final Set<String> raisedAlarms = new TreeSet<>();
     private final CoreDriver driver = new CoreDriver();
+    /** Published after every batch when the broker belongs to a {@link BrokerDirectory}; else null. */
+    private final BrokerGauges gauges;
     private ActorContext ctx;
     private long unknownEvents;
     private long unencodableAnswers;
@@ -40,8 +42,14 @@ final class BrokerActor implements Behavior, BrokerCore.Output
 
     BrokerActor(final BrokerSpec spec, final NanoClock clock)
     {
+        this(spec, clock, null);
+    }
+
+    BrokerActor(final BrokerSpec spec, final NanoClock clock, final BrokerGauges gauges)
+    {
         this.clock = clock;
         this.core = new BrokerCore(spec, clock.nanoTime());
+        this.gauges = gauges;
     }
 
     @Override
@@ -84,6 +92,10 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         else if (event instanceof Reconfigure reconfigure)
         {
             core.reconfigure(reconfigure.spec(), nowNs);
+            if (gauges != null)
+            {
+                gauges.reconfigured(reconfigure.spec());
+            }
         }
         else if (event instanceof NodeDisconnected disconnected)
         {
@@ -98,6 +110,10 @@ final class BrokerActor implements Behavior, BrokerCore.Output
             unknownEvents++; // an Undelivered answer to a requester that is gone, or a stray event: nothing to do
         }
         driver.wakeBy(context, core.afterBatch(nowNs, driver.queueDelayNs(), this), nowNs);
+        if (gauges != null)
+        {
+            gauges.publish(core.metrics(), core.cancels(), raisedAlarms.size(), core.purged());
+        }
         ctx = null;
     }
 
