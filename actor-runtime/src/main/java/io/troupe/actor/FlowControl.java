@@ -174,6 +174,17 @@ public final class FlowControl
     }
 
     /**
+     * Visits every open account, the node's own among them: for readers such as the node's counters, which may run
+     * on any thread. Weakly consistent: an account opened or closed meanwhile may or may not be visited.
+     *
+     * @param visitor called once per account.
+     */
+    public void forEachOpenAccount(final java.util.function.Consumer<CreditAccount> visitor)
+    {
+        accounts.values().forEach(visitor);
+    }
+
+    /**
      * {@link FundsCleared} events sent since start.
      *
      * @return the count.

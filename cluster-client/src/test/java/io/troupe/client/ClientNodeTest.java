@@ -300,6 +300,24 @@ class ClientNodeTest
             asks.add(client.ask(TestEvents.SLOW, new TestEvents.Greeting("#" + i), Duration.ofSeconds(30)));
         }
         Await.equal(() -> node.clients().pendingAsks(), 5, "five slots on the node");
+        // the session's own counters: one row while it is open
+        final io.troupe.node.client.ClientSessionStats session = node.clients().sessions().get(0);
+        assertThat(session.asksIn()).isEqualTo(5);
+        assertThat(session.eventsIn()).isEqualTo(5);
+        assertThat(session.asksPending()).isEqualTo(5);
+        assertThat(session.debt()).isNotNegative(); // the slow service may have repaid them already
+        node.counters().publishNow();
+        final io.troupe.node.counters.CountersFileReader file =
+            io.troupe.node.counters.CountersFileReader.open(node.config().dataDir());
+        final java.util.Map<String, String> labels = java.util.Map.of("client",
+            Integer.toString(session.clientId()), "session", Integer.toString(session.sessionId()));
+        assertThat(file.counters()).filteredOn(record -> record.labels().equals(labels))
+            .extracting(io.troupe.node.counters.CounterRecord::name, io.troupe.node.counters.CounterRecord::value)
+            .contains(org.assertj.core.groups.Tuple.tuple("client_session_asks_in", 5L),
+                org.assertj.core.groups.Tuple.tuple("client_session_asks_pending", 5L));
+        assertThat(file.counters()).filteredOn(record -> record.labels().equals(labels))
+            .extracting(io.troupe.node.counters.CounterRecord::name).contains("client_session_debt",
+                "client_session_events_in", "client_session_messages_out");
 
         client.close();
 
@@ -312,6 +330,10 @@ class ClientNodeTest
         assertThat(node.clients().pendingAsks()).isZero();
         assertThat(node.clients().count(ClientCounter.ASK_SLOTS_FREED_AT_END)).isEqualTo(5);
         assertThat(node.clients().count(ClientCounter.GOODBYES_RECEIVED)).isEqualTo(1);
+        assertThat(node.clients().sessions()).isEmpty();
+        node.counters().publishNow();
+        assertThat(file.counters()).as("the ended session's counters are freed")
+            .noneMatch(record -> record.labels().equals(labels));
         Await.equal(() -> node.system().counters().actorsAlive(), aliveBefore - 1L, "the session's proxy passed away");
         Await.until(() -> Thread.getAllStackTraces().keySet().stream()
             .noneMatch(thread -> thread.getName().startsWith("troupe-client-")), WAIT, "the client's thread gone");

@@ -58,6 +58,7 @@ public final class Node implements AutoCloseable
     /** The door for client processes, or null when none is admitted. */
     private final io.troupe.node.client.ClientIngress clients;
     private final NodeCounters counters;
+    private final io.troupe.broker.BrokerDirectory brokers;
     /** The local control channel (troupe drain, troupe stop), or null if its socket could not be made. */
     private volatile io.troupe.node.control.ControlServer control;
     /** The Prometheus endpoint, or null when off. */
@@ -85,6 +86,7 @@ public final class Node implements AutoCloseable
         this.system = system;
         this.interconnect = interconnect;
         this.deadLetters = deadLetters;
+        this.brokers = new io.troupe.broker.BrokerDirectory(system);
     }
 
     /**
@@ -182,9 +184,9 @@ public final class Node implements AutoCloseable
         final io.troupe.node.client.ClientIngress clients = clientConfig == null ? null :
             io.troupe.node.client.ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
         final Node node = new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
-        node.control = io.troupe.node.control.ControlServer.start(config.dataDir(), config.nodeId(), node::onControl);
+        node.control = io.troupe.node.control.ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(node)::onControl);
         counters.start(new io.troupe.node.counters.CountersPublisher.Sources(system, interconnect, registry, clients,
-            counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost,
+            node.brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost,
             () -> node.drained ? 1 : 0, () -> node.control == null ? 0 : node.control.requests(),
             () -> node.control == null ? 0 : node.control.refused()), interconnect.incarnation());
         if (metricsSettings.enabled())
@@ -267,6 +269,17 @@ public final class Node implements AutoCloseable
         {
             LOG.warn("node {}: closing the service directory failed", nodeId(), ex);
         }
+    }
+
+    /**
+     * The node's named brokers: start one with {@code brokers().start(name, spec)} (a service of this node, in the
+     * node's counters and in {@code troupe brokers}; {@code troupe broker set} changes its queues while it runs).
+     *
+     * @return the directory.
+     */
+    public io.troupe.broker.BrokerDirectory brokers()
+    {
+        return brokers;
     }
 
     /**
@@ -416,67 +429,13 @@ public final class Node implements AutoCloseable
         }
     }
 
-    /** The most a control request may ask the pools to drain for. */
-    static final Duration MAX_CONTROL_DRAIN = Duration.ofMinutes(10);
-
-    /** Runs a control command (on the control thread): answers at once; a shutdown runs on a thread of its own. */
-    String onControl(final String command)
-    {
-        final String[] words = command.split(" +");
-        switch (words[0])
-        {
-            case "ping":
-                return words.length == 1 ? "ok node " + nodeId() + " incarnation " + interconnect.incarnation() +
-                    (closeStartedNow() ? " shutting down" : " running") : "error ping takes nothing";
-            case "drain":
-                if (words.length > 2)
-                {
-                    return "error drain takes at most one argument: the drain deadline in ms";
-                }
-                Duration deadline = config.shutdownTimeout();
-                if (words.length == 2)
-                {
-                    try
-                    {
-                        deadline = Duration.ofMillis(Long.parseLong(words[1]));
-                    }
-                    catch (final NumberFormatException ex)
-                    {
-                        return "error the drain deadline is a number of ms, not '" + words[1] + "'";
-                    }
-                    if (deadline.isNegative() || deadline.compareTo(MAX_CONTROL_DRAIN) > 0)
-                    {
-                        return "error the drain deadline is 0.." + MAX_CONTROL_DRAIN.toMillis() + " ms";
-                    }
-                }
-                return closeInBackground(deadline, "draining for up to " + NodeConfig.duration(deadline) +
-                    ", then stopping");
-            case "stop":
-                return words.length == 1 ? closeInBackground(Duration.ZERO,
-                    "stopping without draining: what is queued ends as Undelivered(SHUTDOWN)") : "error stop takes nothing";
-            default:
-                return "error unknown command '" + words[0] + "' (ping, drain [ms], stop)";
-        }
-    }
-
-    private boolean closeStartedNow()
+    /** Whether a close has started (by a signal, a control request or a caller). */
+    boolean closeStartedNow()
     {
         synchronized (closeLock)
         {
             return closeStarted;
         }
-    }
-
-    private String closeInBackground(final Duration drainTimeout, final String what)
-    {
-        if (closeStartedNow())
-        {
-            return "error node " + nodeId() + " is already shutting down";
-        }
-        LOG.info("node {}: control request: {}", nodeId(), what);
-        final Thread closer = new Thread(() -> close(drainTimeout), "troupe-node-close-" + nodeId());
-        closer.start();
-        return "ok node " + nodeId() + " is " + what;
     }
 
     private void awaitClosedUninterruptibly()

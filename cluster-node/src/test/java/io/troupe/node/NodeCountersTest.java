@@ -113,6 +113,54 @@ class NodeCountersTest
     }
 
     @Test
+    void aCreditAccountHasCountersWhileItIsOpenAndNoneOnceItIsClosed()
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 1);
+        final Node one = start(cluster, 1);
+        final io.troupe.actor.CreditAccount account = one.system().flow().openAccount(500);
+        account.charge(120);
+        one.counters().publishNow();
+        final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
+        final Map<String, String> labels = Map.of("account", Long.toString(account.accountId()));
+        assertThat(value(reader, CounterType.CREDIT_ACCOUNT_DEBT, labels)).isEqualTo(120);
+        assertThat(value(reader, CounterType.CREDIT_ACCOUNT_THRESHOLD, labels)).isEqualTo(500);
+        assertThat(value(reader, CounterType.CREDIT_ACCOUNT_WAITS, labels)).isZero();
+        // the node's own account is an account too
+        assertThat(find(reader.counters(), CounterType.CREDIT_ACCOUNT_DEBT,
+            Map.of("account", Long.toString(one.system().flow().nodeAccount().accountId())))).isPresent();
+        assertThat(value(reader, CounterType.CREDIT_ACCOUNTS_UNPUBLISHED, Map.of())).isZero();
+
+        account.repay(120);
+        account.close();
+        one.counters().publishNow();
+        assertThat(find(reader.counters(), CounterType.CREDIT_ACCOUNT_DEBT, labels)).isEmpty();
+        assertThat(find(reader.counters(), CounterType.CREDIT_ACCOUNT_THRESHOLD, labels)).isEmpty();
+        assertThat(find(reader.counters(), CounterType.CREDIT_ACCOUNT_WAITS, labels)).isEmpty();
+    }
+
+    @Test
+    void aNamedBrokerHasCountersAndItsConfigurationInALabel() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 1);
+        final Node one = start(cluster, 1);
+        final io.troupe.actor.ActorId broker = one.brokers().start("jobs",
+            io.troupe.broker.BrokerSpec.of(io.troupe.broker.DropQueueSpec.fifo(1)));
+        io.troupe.broker.Brokers.ask(one.system(), broker, io.troupe.broker.Side.ASK_R, null, Duration.ofSeconds(30));
+        io.troupe.broker.Brokers.ask(one.system(), broker, io.troupe.broker.Side.ASK_R, null, Duration.ofSeconds(30));
+        Await.until(() -> one.brokers().get("jobs").gauges().drops(io.troupe.broker.Side.ASK_R) == 1, CONNECT,
+            "the second askR dropped");
+        one.counters().publishNow();
+        final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
+        final Map<String, String> labels = Map.of("broker", "jobs");
+        assertThat(value(reader, CounterType.BROKER_ASKR_QUEUE, labels)).isEqualTo(1);
+        assertThat(value(reader, CounterType.BROKER_ASKR_DROPS, labels)).isEqualTo(1);
+        assertThat(value(reader, CounterType.BROKER_ASK_QUEUE, labels)).isZero();
+        final CounterRecord config = find(reader.counters(), CounterType.BROKER_RECONFIGURATIONS, labels).orElseThrow();
+        assertThat(config.label()).isEqualTo("broker_reconfigurations broker=jobs: ask=drop(max=1) askR=drop(max=1)");
+        assertThat(config.description()).isEqualTo("ask=drop(max=1) askR=drop(max=1)");
+    }
+
+    @Test
     void aFailingHandlerIsInTheErrorLogOnceWithItsCountAndTheStoppedNodesFileStaysReadable() throws Exception
     {
         final LocalCluster cluster = LocalCluster.create(dir, 1);

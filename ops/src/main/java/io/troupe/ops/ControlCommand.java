@@ -44,34 +44,8 @@ abstract class ControlCommand implements Callable<Integer>
     @Override
     public final Integer call()
     {
-        final Path dataDir = target.dataDir();
-        if (java.nio.file.Files.isDirectory(dataDir) && !(java.nio.file.Files.isReadable(dataDir) &&
-            java.nio.file.Files.isExecutable(dataDir)))
-        {
-            throw new CliException(TroupeCli.NOT_OK, "refused: only the node's user may control it (" + dataDir +
-                " is not open to " + System.getProperty("user.name") + ")");
-        }
-        final CountersFileReader before = target.open();
-        if (before.state() == NodeState.STOPPED || !before.processAlive())
-        {
-            throw new CliException(TroupeCli.UNREACHABLE, "node " + before.nodeId() + " is not running (its counters " +
-                "file says " + (before.processAlive() ? "stopped" : "its process " + before.pid() + " is gone") + ")");
-        }
-        final String answer;
-        try
-        {
-            answer = ControlProtocol.request(dataDir, command(), 5_000);
-        }
-        catch (final ControlException ex)
-        {
-            throw new CliException(ex.refused() ? TroupeCli.NOT_OK : TroupeCli.UNREACHABLE, ex.getMessage());
-        }
-        if (!answer.startsWith("ok"))
-        {
-            throw new CliException(TroupeCli.NOT_OK, "node " + before.nodeId() + " says: " +
-                answer.replaceFirst("^error ", ""));
-        }
-        final String taken = answer.substring(2).strip();
+        final CountersFileReader before = openForControl(target);
+        final String taken = request(target, before, command());
         if (noWait)
         {
             report(before.nodeId(), taken, null);
@@ -92,6 +66,63 @@ abstract class ControlCommand implements Callable<Integer>
         final NodeSnapshot after = new NodeSnapshot(file);
         report(before.nodeId(), taken, after);
         return after.get(CounterType.SHUTDOWN_DRAINED) == 1 ? TroupeCli.OK : TroupeCli.NOT_OK;
+    }
+
+    /**
+     * Opens a running node's counters file for a command that changes it: refused unless the caller may open the
+     * node's data directory (its user).
+     *
+     * @param target the node.
+     * @return its counters file.
+     * @throws CliException with {@link TroupeCli#NOT_OK} if refused, {@link TroupeCli#UNREACHABLE} if the node does
+     *                      not run.
+     */
+    static CountersFileReader openForControl(final NodeTarget target)
+    {
+        final Path dataDir = target.dataDir();
+        if (java.nio.file.Files.isDirectory(dataDir) && !(java.nio.file.Files.isReadable(dataDir) &&
+            java.nio.file.Files.isExecutable(dataDir)))
+        {
+            throw new CliException(TroupeCli.NOT_OK, "refused: only the node's user may control it (" + dataDir +
+                " is not open to " + System.getProperty("user.name") + ")");
+        }
+        final CountersFileReader file = target.open();
+        if (file.state() == NodeState.STOPPED || !file.processAlive())
+        {
+            throw new CliException(TroupeCli.UNREACHABLE, "node " + file.nodeId() + " is not running (its counters " +
+                "file says " + (file.processAlive() ? "stopped" : "its process " + file.pid() + " is gone") + ")");
+        }
+        return file;
+    }
+
+    /**
+     * Sends one command over the node's control channel.
+     *
+     * @param target  the node.
+     * @param before  its counters file ({@link #openForControl}).
+     * @param command the command line.
+     * @return what the node said after {@code ok}.
+     * @throws CliException with {@link TroupeCli#NOT_OK} if refused or the node answers an error,
+     *                      {@link TroupeCli#UNREACHABLE} if the node does not answer.
+     */
+    static String request(final NodeTarget target, final CountersFileReader before, final String command)
+    {
+        final Path dataDir = target.dataDir();
+        final String answer;
+        try
+        {
+            answer = ControlProtocol.request(dataDir, command, 5_000);
+        }
+        catch (final ControlException ex)
+        {
+            throw new CliException(ex.refused() ? TroupeCli.NOT_OK : TroupeCli.UNREACHABLE, ex.getMessage());
+        }
+        if (!answer.startsWith("ok"))
+        {
+            throw new CliException(TroupeCli.NOT_OK, "node " + before.nodeId() + " says: " +
+                answer.replaceFirst("^error ", ""));
+        }
+        return answer.substring(2).strip();
     }
 
     private void report(final int nodeId, final String taken, final NodeSnapshot after)

@@ -15,6 +15,20 @@ final class FigureList
     static int print(final ReadCommand command, final NodeSnapshot node, final CounterType[] shown,
         final String prefix, final String note)
     {
+        return print(command, node, shown, prefix, note, doc ->
+        {
+        }, () ->
+        {
+        });
+    }
+
+    /**
+     * The figures, and more: {@code moreJson} adds to the JSON document, {@code moreTable} prints after the table.
+     */
+    static int print(final ReadCommand command, final NodeSnapshot node, final CounterType[] shown,
+        final String prefix, final String note, final java.util.function.Consumer<Map<String, Object>> moreJson,
+        final Runnable moreTable)
+    {
         if (command.target.json)
         {
             final Map<String, Object> figures = new LinkedHashMap<>();
@@ -24,6 +38,7 @@ final class FigureList
             }
             final Map<String, Object> doc = node.header();
             doc.put("figures", figures);
+            moreJson.accept(doc);
             command.printJson(doc);
             return TroupeCli.OK;
         }
@@ -40,6 +55,7 @@ final class FigureList
             table.row(name, String.format("%,d", node.get(type)), type.help());
         }
         table.print(command.out());
+        moreTable.run();
         return TroupeCli.OK;
     }
 }

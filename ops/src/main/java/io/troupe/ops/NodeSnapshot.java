@@ -55,6 +55,19 @@ final class NodeSnapshot
         return 0;
     }
 
+    /** The counter of a type with a label's value, or null. */
+    CounterRecord record(final CounterType type, final String label, final String value)
+    {
+        for (final CounterRecord record : counters)
+        {
+            if (record.typeId() == type.id() && value.equals(record.labels().get(label)))
+            {
+                return record;
+            }
+        }
+        return null;
+    }
+
     long clientCount(final io.troupe.node.client.ClientCounter counter)
     {
         final int typeId = CounterType.clientTypeId(counter);
@@ -157,6 +170,20 @@ final class NodeSnapshot
                 return String.format("%.1f h", ms / 3.6e6);
             }
             return String.format("%.1f d", ms / 8.64e7);
+        }
+
+        /** A wait in ns, as 0, 840 us, 12 ms or 1.5 s. */
+        static String nanos(final long ns)
+        {
+            if (ns == 0)
+            {
+                return "0";
+            }
+            if (ns < 1_000_000)
+            {
+                return Math.max(1, ns / 1_000) + " us";
+            }
+            return format(ns / 1_000_000);
         }
 
         static String bytes(final long bytes)

@@ -45,6 +45,7 @@ final class SessionsCommand extends ReadCommand
             clients.put("timedOut", node.clientCount(ClientCounter.SESSIONS_TIMED_OUT));
             clients.put("refused", clientsRefused);
             clients.put("asksPending", node.get(CounterType.CLIENT_ASKS_PENDING));
+            clients.put("list", clientSessions(node));
             final Map<String, Object> doc = node.header();
             doc.put("peerSessions", docs);
             doc.put("clientSessions", clients);
@@ -72,6 +73,38 @@ final class SessionsCommand extends ReadCommand
             node.get(CounterType.CLIENT_SESSIONS_OPEN), node.clientCount(ClientCounter.SESSIONS_OPENED),
             node.clientCount(ClientCounter.SESSIONS_ENDED), node.clientCount(ClientCounter.SESSIONS_TIMED_OUT),
             clientsRefused, node.get(CounterType.CLIENT_ASKS_PENDING));
+        final Table clients = new Table("client", "session", "events in", "asks in", "messages out", "asks pending",
+            "debt");
+        for (final Map<String, Object> session : clientSessions(node))
+        {
+            clients.row(session.get("clientId"), session.get("sessionId"), session.get("eventsIn"),
+                session.get("asksIn"), session.get("messagesOut"), session.get("asksPending"), session.get("debt"));
+        }
+        if (!clients.isEmpty())
+        {
+            clients.print(out());
+        }
         return TroupeCli.OK;
+    }
+
+    /** The open client sessions, one by one. */
+    private static List<Map<String, Object>> clientSessions(final NodeSnapshot node)
+    {
+        final List<Map<String, Object>> list = new ArrayList<>();
+        for (final String session : node.labelValues(CounterType.CLIENT_SESSION_EVENTS_IN, "session"))
+        {
+            final io.troupe.node.counters.CounterRecord events =
+                node.record(CounterType.CLIENT_SESSION_EVENTS_IN, "session", session);
+            final Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("clientId", Long.parseLong(events.labels().get("client")));
+            doc.put("sessionId", Long.parseLong(session));
+            doc.put("eventsIn", events.value());
+            doc.put("asksIn", node.get(CounterType.CLIENT_SESSION_ASKS_IN, "session", session));
+            doc.put("messagesOut", node.get(CounterType.CLIENT_SESSION_MESSAGES_OUT, "session", session));
+            doc.put("asksPending", node.get(CounterType.CLIENT_SESSION_ASKS_PENDING, "session", session));
+            doc.put("debt", node.get(CounterType.CLIENT_SESSION_DEBT, "session", session));
+            list.add(doc);
+        }
+        return list;
     }
 }

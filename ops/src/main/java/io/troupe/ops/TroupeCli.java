@@ -17,8 +17,8 @@ import java.nio.charset.StandardCharsets;
 @Command(name = "troupe", mixinStandardHelpOptions = true, versionProvider = TroupeCli.Version.class,
     description = "Operate a Troupe node: read commands use the node's data directory (they work on a wedged node).",
     subcommands = {StatusCommand.class, NodesCommand.class, SessionsCommand.class, CountersCommand.class,
-        ErrorsCommand.class, MemquotaCommand.class, CreditCommand.class, ServicesCommand.class, DrainCommand.class,
-        StopCommand.class})
+        ErrorsCommand.class, MemquotaCommand.class, CreditCommand.class, ServicesCommand.class, BrokersCommand.class,
+        BrokerCommand.class, DrainCommand.class, StopCommand.class})
 public final class TroupeCli
 {
     /** Done. */
@@ -33,7 +33,7 @@ public final class TroupeCli
 
     /** The commands this CLI has, for a launcher that dispatches to it. */
     public static final java.util.List<String> COMMANDS = java.util.List.of("status", "nodes", "sessions", "counters",
-        "errors", "memquota", "credit", "services", "drain", "stop");
+        "errors", "memquota", "credit", "services", "brokers", "broker", "drain", "stop");
 
     private TroupeCli()
     {

@@ -189,6 +189,7 @@ class ControlCommandTest
         assertThat(rawRequest(socket, "stop")).startsWith("error refused: wrong control token");
         assertThat(rawRequest(socket, "0123456789abcdef stop")).startsWith("error refused: wrong control token");
         assertThat(rawRequest(socket, "x".repeat(5000))).startsWith("error refused: no request line");
+        assertThat(rawRequest(socket, "broker-set any ask=drop(max=0)")).startsWith("error refused: wrong control token");
         assertThat(one.isClosed()).isFalse();
         assertThat(ControlProtocol.request(one.config().dataDir(), "ping", 5_000))
             .isEqualTo("ok node 1 incarnation " + one.interconnect().incarnation() + " running");
@@ -198,7 +199,7 @@ class ControlCommandTest
             .startsWith("error unknown command 'reboot'");
         one.counters().publishNow();
         final NodeSnapshot node = new NodeSnapshot(CountersFileReader.open(one.config().dataDir()));
-        assertThat(node.get(CounterType.CONTROL_REFUSED)).isEqualTo(3);
+        assertThat(node.get(CounterType.CONTROL_REFUSED)).isEqualTo(4);
         assertThat(node.get(CounterType.CONTROL_REQUESTS)).isEqualTo(3);
         assertThat(java.nio.file.Files.getPosixFilePermissions(socket))
             .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));

@@ -78,11 +78,12 @@ public final class Launcher
         stream.println("        a greeter node in a child process and this process as its client: look it up, ask it");
         stream.println("  greeter-node --config FILE");
         stream.println("        a node with the greeter service (set troupe.client.secret in the config for clients)");
-        stream.println("  status | nodes | sessions | counters | errors | memquota | credit | services [NAME]");
+        stream.println("  status | nodes | sessions | counters | errors | memquota | credit | services [NAME] | brokers [NAME]");
         stream.println("        [--data-dir DIR | --config FILE] [--json]: read a node's state from its data directory");
         stream.println("        (works on a wedged node); `./troupe status --help` for each command's options");
         stream.println("  drain [--timeout SECONDS] | stop  [--data-dir DIR | --config FILE]: stop a node on this host");
         stream.println("        cleanly (drain) or at once (stop), over its local control channel");
+        stream.println("  broker set NAME --ask POLICY [--ask-r POLICY]: new queue policies for a running broker");
         stream.println("  image [TAG]   (./troupe only, from the sources)");
         stream.println("        build the node's container image (default tag troupe/node:<version>) with a Docker engine");
         stream.println("        it starts where none answers; see docs/deployment.md, \"A node in a container\"");

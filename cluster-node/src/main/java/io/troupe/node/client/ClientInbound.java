@@ -225,7 +225,8 @@ final class ClientInbound
             }
             session.asks.put(cookie, agent.nowNs() + agent.askTimeoutNs);
             agent.pendingAsks.incrementAndGet();
-            session.asksIn++;
+            session.stats.askIn();
+            session.stats.asksPending(session.asks.size());
             agent.count(ClientCounter.ASKS_IN);
         }
         if ((type == Subscribe.TYPE || type == Unsubscribe.TYPE) && !admitSubscription(session, codec, frame))
@@ -244,7 +245,7 @@ final class ClientInbound
         final Envelope envelope = new Envelope(target, session.proxy, type, Envelope.FLAG_TRACK_DELIVERY, cookie,
             WirePayload.copyOf(type, frame.buffer(), frame.payloadOffset(), frame.payloadLength(), codec), null);
         envelope.chargeTo(session.account, agent.system.flow().costOf(type));
-        session.eventsIn++;
+        session.stats.eventIn();
         agent.count(ClientCounter.EVENTS_IN);
         agent.system.send(envelope); // refused while shutting down: tracked, so the proxy hears Undelivered(SHUTDOWN)
     }

@@ -100,6 +100,18 @@ public final class ClientIngress implements AutoCloseable
         return agent.pendingAsks.get();
     }
 
+    /**
+     * The open client sessions, as any thread may read them.
+     *
+     * @return a snapshot, by session id.
+     */
+    public java.util.List<ClientSessionStats> sessions()
+    {
+        final java.util.List<ClientSessionStats> list = new java.util.ArrayList<>(agent.openStats.values());
+        list.sort(java.util.Comparator.comparingInt(ClientSessionStats::sessionId));
+        return list;
+    }
+
     /** Stops reading clients' events and admitting clients, while replies still go out: the node drains. */
     public void stopIntake()
     {

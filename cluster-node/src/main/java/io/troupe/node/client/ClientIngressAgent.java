@@ -72,6 +72,9 @@ final class ClientIngressAgent implements Agent
     private final ManyToOneConcurrentArrayQueue<Reply> outbox = new ManyToOneConcurrentArrayQueue<>(OUTBOX_CAPACITY);
     private final AtomicLongArray counts = new AtomicLongArray(ClientCounter.values().length);
     final AtomicInteger openSessions = new AtomicInteger();
+    /** The open sessions, for other threads (the counters thread): added when a session opens, removed as it ends. */
+    final java.util.concurrent.ConcurrentHashMap<Integer, ClientSessionStats> openStats =
+        new java.util.concurrent.ConcurrentHashMap<>();
     final AtomicInteger pendingAsks = new AtomicInteger();
     private final java.util.Set<String> refusalsLogged = new java.util.HashSet<>();
     private long nowNs;
@@ -249,6 +252,7 @@ final class ClientIngressAgent implements Agent
             // counted before the gauge drops: whoever sees no ask pending sees why
             counts.getAndAdd(ClientCounter.ASK_SLOTS_EXPIRED.ordinal(), expired);
             pendingAsks.addAndGet(-expired);
+            session.stats.asksPending(session.asks.size());
         }
         return expired;
     }
@@ -273,12 +277,14 @@ final class ClientIngressAgent implements Agent
     void openSession(final ClientSession session, final long now)
     {
         session.account = system.flow().openAccount(config.creditThreshold());
+        session.stats.account(session.account);
         session.proxy = system.register(new ClientProxy(this, session));
         session.lastHeardNs = now;
         session.nextHeartbeatNs = now;
         session.nextAskSweepNs = now + ASK_SWEEP_NS;
         session.state = ClientSession.State.OPEN;
         openSessions.incrementAndGet();
+        openStats.put(session.aeronSessionId, session.stats);
         count(ClientCounter.SESSIONS_OPENED);
         outbound.sendControl(session, ClientOutbound.ControlKind.HEARTBEAT, null, null); // tells the client it is in
         session.nextHeartbeatNs = now + heartbeatIntervalNs;
@@ -311,11 +317,13 @@ final class ClientIngressAgent implements Agent
             counts.getAndAdd(ClientCounter.ASK_SLOTS_FREED_AT_END.ordinal(), session.asks.size());
             pendingAsks.addAndGet(-session.asks.size());
             session.asks.clear();
+            session.stats.asksPending(0);
         }
         session.pending.clear();
         if (wasOpen)
         {
             openSessions.decrementAndGet();
+            openStats.remove(session.aeronSessionId);
             count(ClientCounter.SESSIONS_ENDED);
             session.account.close(); // events already taken still repay it; nothing new is charged
             system.send(session.proxy, ClientProxy.STOP);

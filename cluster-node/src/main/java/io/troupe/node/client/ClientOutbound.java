@@ -113,6 +113,7 @@ final class ClientOutbound
             return false;
         }
         agent.pendingAsks.decrementAndGet();
+        session.stats.asksPending(session.asks.size());
         return true;
     }
 
@@ -219,7 +220,7 @@ final class ClientOutbound
         session.sealer.sent(FrameSeal.DATA); // the number is used now: sent below, or kept in order
         if (session.pending.isEmpty() && session.data != null && session.data.offer(sealed, 0, length) > 0)
         {
-            session.messagesOut++;
+            session.stats.messageOut();
             return;
         }
         final byte[] copy = new byte[length];
@@ -242,7 +243,7 @@ final class ClientOutbound
                 return false;
             }
             session.pending.pollFirst();
-            session.messagesOut++;
+            session.stats.messageOut();
         }
         return true;
     }

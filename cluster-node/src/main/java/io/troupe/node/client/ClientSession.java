@@ -76,9 +76,8 @@ final class ClientSession
     /** Sealed messages the publication pushed back, oldest first. */
     final ArrayDeque<byte[]> pending = new ArrayDeque<>();
 
-    long eventsIn;
-    long asksIn;
-    long messagesOut;
+    /** What other threads may read of this session. */
+    final ClientSessionStats stats;
 
     ClientSession(
         final int aeronSessionId,
@@ -104,6 +103,7 @@ final class ClientSession
         this.controlRegistration = controlRegistration;
         this.dataRegistration = dataRegistration;
         this.batch = new UnsafeBuffer(new byte[batchCapacity]);
+        this.stats = new ClientSessionStats(clientId, clientIncarnation, aeronSessionId, endpoint);
     }
 
     boolean isOpen()

@@ -23,4 +23,16 @@ public record CounterRecord(int id, int typeId, String name, Map<String, String>
     {
         return CounterType.kind(typeId);
     }
+
+    /**
+     * What the label says after the name and labels, if anything: a broker's configuration on its
+     * {@code broker_reconfigurations} counter.
+     *
+     * @return the text after the first ": " of the label, or "".
+     */
+    public String description()
+    {
+        final int at = label.indexOf(": ");
+        return at < 0 ? "" : label.substring(at + 2);
+    }
 }

@@ -141,6 +141,17 @@ public enum CounterType
     /** Debt of the node's own account (sends from outside handlers) (gauge). */
     CREDIT_NODE_ACCOUNT_DEBT(409, "credit_node_account_debt", CounterKind.GAUGE,
         "debt of the node's own account (sends from outside handlers)"),
+    /** One credit account's debt (gauge; label {@code account}). */
+    CREDIT_ACCOUNT_DEBT(410, "credit_account_debt", CounterKind.GAUGE, "an account's debt (label account)"),
+    /** One credit account's threshold (gauge; label {@code account}). */
+    CREDIT_ACCOUNT_THRESHOLD(411, "credit_account_threshold", CounterKind.GAUGE,
+        "the debt at which an account is in debt (label account)"),
+    /** Times one credit account's ingress waited for FundsCleared (label {@code account}). */
+    CREDIT_ACCOUNT_WAITS(412, "credit_account_waits", CounterKind.COUNT,
+        "times an account's ingress found it in debt and waited (label account)"),
+    /** Open accounts beyond the ones published one by one (gauge). */
+    CREDIT_ACCOUNTS_UNPUBLISHED(413, "credit_accounts_unpublished", CounterKind.GAUGE,
+        "open accounts beyond the first 256, which are not published one by one"),
 
     // 500: the interconnect, node-wide
     /** Frames dropped before trust, by reason (count). */
@@ -228,7 +239,59 @@ public enum CounterType
     /** Client sessions open (gauge). */
     CLIENT_SESSIONS_OPEN(800, "client_sessions_open", CounterKind.GAUGE, "client sessions open"),
     /** Asks of clients waiting for a reply (gauge). */
-    CLIENT_ASKS_PENDING(801, "client_asks_pending", CounterKind.GAUGE, "asks of clients waiting for a reply");
+    CLIENT_ASKS_PENDING(801, "client_asks_pending", CounterKind.GAUGE, "asks of clients waiting for a reply"),
+    /** One client session's events taken in (labels {@code client}, {@code session}). */
+    CLIENT_SESSION_EVENTS_IN(810, "client_session_events_in", CounterKind.COUNT,
+        "events a client session sent in (labels client, session)"),
+    /** One client session's asks taken in. */
+    CLIENT_SESSION_ASKS_IN(811, "client_session_asks_in", CounterKind.COUNT,
+        "asks a client session sent in (labels client, session)"),
+    /** Messages sent to one client session. */
+    CLIENT_SESSION_MESSAGES_OUT(812, "client_session_messages_out", CounterKind.COUNT,
+        "messages sent to a client session (labels client, session)"),
+    /** One client session's asks waiting for their reply (gauge). */
+    CLIENT_SESSION_ASKS_PENDING(813, "client_session_asks_pending", CounterKind.GAUGE,
+        "a client session's asks waiting for a reply (labels client, session)"),
+    /** One client session's credit account's debt (gauge). */
+    CLIENT_SESSION_DEBT(814, "client_session_debt", CounterKind.GAUGE,
+        "the debt of a client session's credit account (labels client, session)"),
+
+    // 900: the node's named brokers (Node.brokers()), label broker
+    /** Requests waiting on a broker's ask side (gauge). */
+    BROKER_ASK_QUEUE(900, "broker_ask_queue", CounterKind.GAUGE, "requests waiting on the ask side (label broker)"),
+    /** Requests waiting on a broker's askR side (gauge). */
+    BROKER_ASKR_QUEUE(901, "broker_askr_queue", CounterKind.GAUGE, "requests waiting on the askR side (label broker)"),
+    /** How long the oldest request on the ask side has waited (gauge, ns). */
+    BROKER_ASK_SOJOURN_NS(902, "broker_ask_sojourn_ns", CounterKind.GAUGE,
+        "how long the oldest waiting ask has waited, ns (label broker)"),
+    /** How long the oldest request on the askR side has waited (gauge, ns). */
+    BROKER_ASKR_SOJOURN_NS(903, "broker_askr_sojourn_ns", CounterKind.GAUGE,
+        "how long the oldest waiting askR has waited, ns (label broker)"),
+    /** Asks that got Go. */
+    BROKER_ASK_MATCHES(904, "broker_ask_matches", CounterKind.COUNT, "asks that got Go (label broker)"),
+    /** AskRs that got Go. */
+    BROKER_ASKR_MATCHES(905, "broker_askr_matches", CounterKind.COUNT, "askRs that got Go (label broker)"),
+    /** Asks that got Drop. */
+    BROKER_ASK_DROPS(906, "broker_ask_drops", CounterKind.COUNT,
+        "asks that got Drop: policy, full queue, nobody waiting (label broker)"),
+    /** AskRs that got Drop. */
+    BROKER_ASKR_DROPS(907, "broker_askr_drops", CounterKind.COUNT, "askRs that got Drop (label broker)"),
+    /** The sojourn of the last ask that left the queue (gauge, ns). */
+    BROKER_ASK_LAST_SOJOURN_NS(908, "broker_ask_last_sojourn_ns", CounterKind.GAUGE,
+        "sojourn of the last ask matched or dropped, ns (label broker)"),
+    /** The sojourn of the last askR that left the queue (gauge, ns). */
+    BROKER_ASKR_LAST_SOJOURN_NS(909, "broker_askr_last_sojourn_ns", CounterKind.GAUGE,
+        "sojourn of the last askR matched or dropped, ns (label broker)"),
+    /** Requests cancelled by their askers. */
+    BROKER_CANCELS(910, "broker_cancels", CounterKind.COUNT, "requests cancelled by their askers (label broker)"),
+    /** Queued requests forgotten because their node disconnected. */
+    BROKER_PURGED(911, "broker_purged", CounterKind.COUNT,
+        "queued requests of a disconnected node, forgotten (label broker)"),
+    /** Alarms raised now (gauge). */
+    BROKER_ALARMS_RAISED(912, "broker_alarms_raised", CounterKind.GAUGE, "the broker's alarms up now (label broker)"),
+    /** Configurations applied since start; its counter's label carries the configuration now. */
+    BROKER_RECONFIGURATIONS(913, "broker_reconfigurations", CounterKind.COUNT,
+        "configurations applied since start; the label ends with the configuration now (label broker)");
 
     /** Type id of the first client ingress counter; the n-th {@link ClientCounter} is this plus n. */
     public static final int CLIENT_BASE = 1000;

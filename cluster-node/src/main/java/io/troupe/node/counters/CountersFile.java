@@ -7,6 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.errors.DistinctErrorLog;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -137,16 +138,55 @@ public final class CountersFile implements AutoCloseable
      */
     public AtomicCounter allocate(final int typeId, final String name, final String labels)
     {
+        return allocate(typeId, name, labels, "");
+    }
+
+    /**
+     * Allocates a counter whose label ends with a description ("broker_reconfigurations broker=orders: ask=..."),
+     * which {@link CounterRecord#description()} gives back. Publisher thread only.
+     *
+     * @param typeId      the type id ({@link CounterType}).
+     * @param name        its metric name, first in its label.
+     * @param labels      {@code name=value,...} (may be empty), at most 100 US-ASCII characters.
+     * @param description text after the labels (may be empty), cut to what the label has room for.
+     * @return the counter, 0 until set.
+     * @throws IllegalStateException if the file has no room left.
+     */
+    public AtomicCounter allocate(final int typeId, final String name, final String labels, final String description)
+    {
         final byte[] key = labels.getBytes(StandardCharsets.US_ASCII);
         if (key.length > 100)
         {
             throw new IllegalArgumentException("labels longer than 100 characters: " + labels);
         }
-        return counters.newCounter(labels.isEmpty() ? name : name + ' ' + labels, typeId, buffer ->
+        return counters.newCounter(label(name, labels, description), typeId, buffer ->
         {
             buffer.putInt(0, key.length);
             buffer.putBytes(Integer.BYTES, key);
         });
+    }
+
+    /**
+     * Gives a counter a new description (its name and labels stay). Publisher thread only. A reader that reads the
+     * label while it changes may see it half written once; the next read is whole.
+     *
+     * @param counter     a counter of this file.
+     * @param name        its metric name.
+     * @param labels      its labels.
+     * @param description the new description.
+     */
+    public void describe(final AtomicCounter counter, final String name, final String labels,
+        final String description)
+    {
+        counter.updateLabel(label(name, labels, description));
+    }
+
+    private static String label(final String name, final String labels, final String description)
+    {
+        final String label = (labels.isEmpty() ? name : name + ' ' + labels) +
+            (description.isEmpty() ? "" : ": " + description);
+        return label.length() <= CountersReader.MAX_LABEL_LENGTH ? label :
+            label.substring(0, CountersReader.MAX_LABEL_LENGTH - 3) + "...";
     }
 
     /**

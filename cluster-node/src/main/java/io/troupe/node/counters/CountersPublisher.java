@@ -39,6 +39,7 @@ public final class CountersPublisher implements Agent
      * @param interconnect      the interconnect, or null.
      * @param registry          the service directory, or null.
      * @param clients           the client ingress, or null.
+     * @param brokers           the node's named brokers, or null.
      * @param errors            the node's error recorder.
      * @param remoteDeadLetters dead letters of events from other nodes.
      * @param remoteNoticesSent Undelivered notices sent to other nodes.
@@ -48,7 +49,7 @@ public final class CountersPublisher implements Agent
      * @param controlRefused    control requests refused.
      */
     public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry, ClientIngress clients,
-        ErrorRecorder errors, LongSupplier remoteDeadLetters, LongSupplier remoteNoticesSent,
+        io.troupe.broker.BrokerDirectory brokers, ErrorRecorder errors, LongSupplier remoteDeadLetters, LongSupplier remoteNoticesSent,
         LongSupplier remoteNoticesLost, LongSupplier shutdownDrained, LongSupplier controlRequests,
         LongSupplier controlRefused)
     {
@@ -64,6 +65,7 @@ public final class CountersPublisher implements Agent
     private final Map<Integer, EnumMap<CounterType, AtomicCounter>> peers = new HashMap<>();
     private final EnumMap<FrameRejection, AtomicCounter> rejections = new EnumMap<>(FrameRejection.class);
     private final EnumMap<ClientCounter, AtomicCounter> clients = new EnumMap<>(ClientCounter.class);
+    private final KeyedCountersPublisher keyed;
     private long nextNs;
     /** The readiness last written ("" before the first). */
     private String readiness = "";
@@ -87,6 +89,7 @@ public final class CountersPublisher implements Agent
         this.epochClock = epochClock;
         this.intervalNs = intervalNs;
         this.nextNs = nanoClock.nanoTime();
+        this.keyed = new KeyedCountersPublisher(file, this::allocate);
     }
 
     @Override
@@ -118,6 +121,7 @@ public final class CountersPublisher implements Agent
         publishSystem(sources.system().counters());
         publishMemoryQuota(sources.system().memoryQuota().counters());
         publishFlow(sources.system().flow());
+        set(CounterType.CREDIT_ACCOUNTS_UNPUBLISHED, keyed.publishAccounts(sources.system().flow()));
         set(CounterType.AGENT_ERRORS, sources.errors().errors());
         set(CounterType.REMOTE_DEAD_LETTERS, sources.remoteDeadLetters().getAsLong());
         set(CounterType.REMOTE_NOTICES_SENT, sources.remoteNoticesSent().getAsLong());
@@ -142,6 +146,11 @@ public final class CountersPublisher implements Agent
         if (sources.clients() != null)
         {
             publishClients(sources.clients());
+            keyed.publishSessions(sources.clients().sessions());
+        }
+        if (sources.brokers() != null)
+        {
+            keyed.publishBrokers(sources.brokers(), System.nanoTime()); // brokers run on System.nanoTime()
         }
         publishReadiness(peerList);
         file.heartbeat(epochClock.time());

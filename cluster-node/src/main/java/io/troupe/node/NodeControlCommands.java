@@ -1,0 +1,123 @@
+package io.troupe.node;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+
+/**
+ * What a node does on a request of its local control channel ({@code troupe drain}, {@code stop}, {@code broker
+ * set}): each command answers at once with one line, {@code ok ...} or {@code error ...}; a shutdown runs on a thread
+ * of its own. Runs on the control server's thread.
+ */
+final class NodeControlCommands
+{
+    private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+
+    private final Node node;
+
+    NodeControlCommands(final Node node)
+    {
+        this.node = node;
+    }
+
+    /** The most a control request may ask the pools to drain for. */
+    static final Duration MAX_CONTROL_DRAIN = Duration.ofMinutes(10);
+
+    /** Runs a control command (on the control thread): answers at once; a shutdown runs on a thread of its own. */
+    String onControl(final String command)
+    {
+        final String[] words = command.split(" +");
+        switch (words[0])
+        {
+            case "ping":
+                return words.length == 1 ? "ok node " + node.nodeId() + " incarnation " + node.interconnect().incarnation() +
+                    (node.closeStartedNow() ? " shutting down" : " running") : "error ping takes nothing";
+            case "drain":
+                if (words.length > 2)
+                {
+                    return "error drain takes at most one argument: the drain deadline in ms";
+                }
+                Duration deadline = node.config().shutdownTimeout();
+                if (words.length == 2)
+                {
+                    try
+                    {
+                        deadline = Duration.ofMillis(Long.parseLong(words[1]));
+                    }
+                    catch (final NumberFormatException ex)
+                    {
+                        return "error the drain deadline is a number of ms, not '" + words[1] + "'";
+                    }
+                    if (deadline.isNegative() || deadline.compareTo(MAX_CONTROL_DRAIN) > 0)
+                    {
+                        return "error the drain deadline is 0.." + MAX_CONTROL_DRAIN.toMillis() + " ms";
+                    }
+                }
+                return closeInBackground(deadline, "draining for up to " + NodeConfig.duration(deadline) +
+                    ", then stopping");
+            case "stop":
+                return words.length == 1 ? closeInBackground(Duration.ZERO,
+                    "stopping without draining: what is queued ends as Undelivered(SHUTDOWN)") : "error stop takes nothing";
+            case "broker-set":
+                return setBroker(words);
+            default:
+                return "error unknown command '" + words[0] + "' (ping, drain [ms], stop, broker-set NAME " +
+                    "[ask=POLICY] [askR=POLICY])";
+        }
+    }
+
+    /** {@code broker-set NAME [ask=POLICY] [askR=POLICY]}: new queue policies for a named broker, applied live. */
+    private String setBroker(final String[] words)
+    {
+        if (words.length < 3 || words.length > 4)
+        {
+            return "error broker-set takes a broker's name and ask=POLICY, askR=POLICY or both";
+        }
+        io.troupe.broker.QueueSpec ask = null;
+        io.troupe.broker.QueueSpec askR = null;
+        try
+        {
+            for (int i = 2; i < words.length; i++)
+            {
+                final int eq = words[i].indexOf('=');
+                final String side = eq < 0 ? words[i] : words[i].substring(0, eq);
+                if (eq < 0 || !("ask".equals(side) || "askR".equals(side)))
+                {
+                    return "error broker-set: '" + words[i] + "' is not ask=POLICY or askR=POLICY";
+                }
+                final io.troupe.broker.QueueSpec policy =
+                    io.troupe.broker.BrokerSpecText.parseQueue(words[i].substring(eq + 1));
+                if ("ask".equals(side))
+                {
+                    ask = policy;
+                }
+                else
+                {
+                    askR = policy;
+                }
+            }
+            final io.troupe.broker.BrokerSpec sent = node.brokers().reconfigureQueues(words[1], ask, askR);
+            LOG.info("node {}: control request: broker {} set to {}", node.nodeId(), words[1],
+                io.troupe.broker.BrokerSpecText.format(sent));
+            return "ok broker " + words[1] + " on node " + node.nodeId() + " takes " +
+                io.troupe.broker.BrokerSpecText.format(sent);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            return "error " + ex.getMessage();
+        }
+    }
+
+    private String closeInBackground(final Duration drainTimeout, final String what)
+    {
+        if (node.closeStartedNow())
+        {
+            return "error node " + node.nodeId() + " is already shutting down";
+        }
+        LOG.info("node {}: control request: {}", node.nodeId(), what);
+        final Thread closer = new Thread(() -> node.close(drainTimeout), "troupe-node-close-" + node.nodeId());
+        closer.start();
+        return "ok node " + node.nodeId() + " is " + what;
+    }
+}
