@@ -111,6 +111,20 @@ public final class NodeCommand
         }
         final EventCodec<?>[] allCodecs = java.util.stream.Stream.concat(java.util.Arrays.stream(codecs),
             java.util.Arrays.stream(application.codecs())).toArray(EventCodec<?>[]::new);
+        // The hook is there before the node starts: a SIGTERM while it starts (its peers may see it up already) waits
+        // for the start to end, then stops the node cleanly, goodbye included.
+        final java.util.concurrent.atomic.AtomicReference<Node> started = new java.util.concurrent.atomic.AtomicReference<>();
+        final java.util.concurrent.CountDownLatch startEnded = new java.util.concurrent.CountDownLatch(1);
+        final Thread hook = new Thread(() ->
+        {
+            awaitStart(startEnded);
+            final Node running = started.get();
+            if (running != null)
+            {
+                closeAndHalt(running, out, err);
+            }
+        }, "troupe-node-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
         final Node node;
         try
         {
@@ -118,6 +132,7 @@ public final class NodeCommand
         }
         catch (final RuntimeException ex)
         {
+            startFailed(hook, startEnded);
             // a reason the operator can fix is one line; anything else says what it was
             err.println("troupe node: node " + config.nodeId() + " could not start: " +
                 (ex instanceof NodeStartException ? ex.getMessage() : ex.toString()));
@@ -130,10 +145,12 @@ public final class NodeCommand
         catch (final NodeStartException ex)
         {
             node.close(java.time.Duration.ZERO);
+            startFailed(hook, startEnded);
             err.println("troupe node: node " + config.nodeId() + " could not start: " + ex.getMessage());
             return EXIT_FAILED;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeAndHalt(node, out, err), "troupe-node-shutdown"));
+        started.set(node);
+        startEnded.countDown();
         out.println("troupe node " + config.nodeId() + " is up (pid " + ProcessHandle.current().pid() + ", bind " +
             config.interconnectConfig().bindHost() + ':' + config.interconnectConfig().bindPort() +
             ")" + (application.names().isEmpty() ? "" : " with " + String.join(", ", application.names())) +
@@ -148,6 +165,35 @@ public final class NodeCommand
             Thread.currentThread().interrupt();
         }
         return EXIT_CLEAN; // not reached in practice: the shutdown hook closed the node and halts with its code
+    }
+
+    /** The longest a SIGTERM during the start waits for it to end before the JVM goes. */
+    private static final long START_WAIT_MS = 60_000;
+
+    private static void awaitStart(final java.util.concurrent.CountDownLatch startEnded)
+    {
+        try
+        {
+            startEnded.await(START_WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A start that failed: its hook has nothing to stop (and goes, unless the JVM is already on its way out). */
+    private static void startFailed(final Thread hook, final java.util.concurrent.CountDownLatch startEnded)
+    {
+        startEnded.countDown();
+        try
+        {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        }
+        catch (final IllegalStateException shuttingDown)
+        {
+            // the hook runs now and finds no node
+        }
     }
 
     /**

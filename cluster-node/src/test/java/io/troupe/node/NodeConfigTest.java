@@ -53,7 +53,7 @@ class NodeConfigTest
         assertThat(interconnect.heartbeatInterval()).isEqualTo(Duration.ofMillis(100));
         assertThat(interconnect.failureTimeout()).isEqualTo(Duration.ofMillis(1500));
         assertThat(interconnect.handshakeRetryMin()).isEqualTo(Duration.ofMillis(100));
-        assertThat(interconnect.handshakeRetryMax()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(interconnect.handshakeRetryMax()).isEqualTo(Duration.ofMillis(500));
         assertThat(interconnect.ackInterval()).isEqualTo(Duration.ofMillis(1));
         assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(1));
         assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(true, 1024, 64, java.time.Duration.ofSeconds(10)));
@@ -245,7 +245,7 @@ class NodeConfigTest
             "}"));
 
         assertThat(config.dataDir()).isEqualTo(Path.of("/srv/troupe/node-4"));
-        assertThat(config.interconnectConfig().failureTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.interconnectConfig().failureTimeout()).isEqualTo(Duration.ofMillis(500));
     }
 
     @Test
@@ -297,7 +297,7 @@ class NodeConfigTest
             .contains("256MiB, low water 192MiB")
             .contains("heartbeat every 100ms, peer down after 1500ms")
             .contains("terms 64KiB, 256KiB, 1MiB")
-            .contains("handshake retry 100ms..5s, ack every 1ms")
+            .contains("handshake retry 100ms..500ms, ack every 1ms")
             .contains("spins 20us")
             .contains(SECRET.length() + " bytes from troupe.cluster-secret; frames authenticated (HMAC-SHA256) under per-session keys")
             .doesNotContain(SECRET)

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The node's embedded media driver: launched in a directory that is the node's own (missing, empty, or marked and
@@ -20,6 +21,13 @@ final class EmbeddedDriver
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
     /** A driver whose heartbeat is younger than this is alive: its directory is not ours to replace. */
     private static final long LIVE_DRIVER_MS = 250;
+    /**
+     * How long the whole process may stand still (a long GC pause, SIGSTOP, a paused container or VM) before the
+     * embedded driver and the node's Aeron client give each other up: Aeron's default, 10 s, killed the client of a
+     * node paused for 10 s for good (found by the chaos tests). The peers' failure detector still sees such a node
+     * go after its failure timeout; only the node's own transport survives the pause.
+     */
+    static final long PAUSE_TOLERANCE_NS = TimeUnit.MINUTES.toNanos(5);
 
     private EmbeddedDriver()
     {
@@ -48,6 +56,10 @@ final class EmbeddedDriver
             .threadingMode(config.driverOnAgentThread() ? ThreadingMode.INVOKER : ThreadingMode.SHARED)
             .asyncExecutorEnabled(!config.driverOnAgentThread())
             .sharedIdleStrategy(config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : new AgentIdle())
+            // the driver and its one client (the interconnect) live and pause together: a stop of the process (a
+            // long GC, SIGSTOP, a paused container or VM) must not make either time the other out for good
+            .clientLivenessTimeoutNs(PAUSE_TOLERANCE_NS)
+            .publicationUnblockTimeoutNs(PAUSE_TOLERANCE_NS + TimeUnit.SECONDS.toNanos(10))
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(false) // close deletes it, if still marked as the node's
             .termBufferSparseFile(true)
@@ -67,6 +79,32 @@ final class EmbeddedDriver
             throw ex;
         }
         return driver;
+    }
+
+    /**
+     * Connects the node's Aeron client to its driver: the embedded one (run by the client's invoker while start-up
+     * waits for it, when it runs on the interconnect's thread), or an external one.
+     *
+     * @param config        the settings: the Aeron directory.
+     * @param driverInvoker the embedded driver's invoker, or null when it has a thread of its own or is external.
+     * @param nodeId        for the error log.
+     * @param recorder      the node's error recorder.
+     * @return the client, serviced by its conductor invoker on the interconnect's thread.
+     */
+    static Aeron connectClient(final InterconnectConfig config, final org.agrona.concurrent.AgentInvoker driverInvoker,
+        final int nodeId, final org.agrona.ErrorHandler recorder)
+    {
+        final Aeron.Context context = new Aeron.Context();
+        if (config.embeddedDriver())
+        {
+            // the driver is this process's: it pauses with us, so waiting longer for it costs nothing
+            context.driverTimeoutMs(TimeUnit.NANOSECONDS.toMillis(PAUSE_TOLERANCE_NS));
+        }
+        return Aeron.connect(context
+            .aeronDirectoryName(config.aeronDir())
+            .driverAgentInvoker(driverInvoker)
+            .useConductorAgentInvoker(true)
+            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": Aeron client", recorder)));
     }
 
     /** Closes the Aeron client and the driver (either may be null) and deletes the driver's directory if marked. */

@@ -204,12 +204,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 driver = EmbeddedDriver.launch(config, system.nodeId(), guard, system.errorRecorder());
             }
             final AgentInvoker driverInvoker = driver == null ? null : driver.sharedAgentInvoker();
-            aeron = Aeron.connect(new Aeron.Context()
-                .aeronDirectoryName(config.aeronDir())
-                .driverAgentInvoker(driverInvoker) // runs the driver while start-up waits for it
-                .useConductorAgentInvoker(true)
-                .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": Aeron client",
-                    system.errorRecorder())));
+            aeron = EmbeddedDriver.connectClient(config, driverInvoker, system.nodeId(), system.errorRecorder());
             final long incarnation = config.incarnation() > 0 ? config.incarnation() : newIncarnation();
             final Interconnect interconnect = new Interconnect(system, config, codecs, driver, driverInvoker,
                 aeron, incarnation, clock, callerDriven, guard, rejections);

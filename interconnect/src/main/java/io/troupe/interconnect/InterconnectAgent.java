@@ -43,6 +43,8 @@ final class InterconnectAgent implements Agent
     final NanoClock clock;
     /** The clock at the start of the current duty cycle: one read per cycle, not one per received frame. */
     long cycleNs;
+    /** A gap between two duty cycles longer than this means this node stood still (see {@link #doWork}). */
+    private final long failureTimeoutNs;
     final Peer[] peers;
     final Int2ObjectHashMap<Peer> peersById = new Int2ObjectHashMap<>();
     /** Peer by the Aeron session id of its publications, once its handshake completed. */
@@ -126,6 +128,7 @@ final class InterconnectAgent implements Agent
     {
         this.publications = publications;
         this.stallWatch = new StreamStallWatch(counters, config.failureTimeout().toNanos());
+        this.failureTimeoutNs = config.failureTimeout().toNanos();
         this.rejections = rejections;
         this.config = config;
         this.frames = new OutboundFramePool(config.outboundQueueCapacity());
@@ -173,6 +176,7 @@ final class InterconnectAgent implements Agent
     public void onStart()
     {
         final long nowNs = clock.nanoTime();
+        cycleNs = nowNs;
         for (final Peer peer : peers)
         {
             peer.detector.reset(nowNs);
@@ -184,6 +188,10 @@ final class InterconnectAgent implements Agent
     public int doWork()
     {
         final long nowNs = clock.nanoTime();
+        if (nowNs - cycleNs > failureTimeoutNs)
+        {
+            stoodStill(nowNs, nowNs - cycleNs); // before any frame that waited meanwhile is read
+        }
         cycleNs = nowNs;
         int work = driverInvoker == null ? 0 : driverInvoker.invoke();
         work += clientInvoker.invoke();
@@ -223,6 +231,27 @@ final class InterconnectAgent implements Agent
             flushed = allAcknowledged();
         }
         return work;
+    }
+
+    /**
+     * This node's own cycle did not run for longer than the failure timeout (the process stood still: a long GC
+     * pause, SIGSTOP, a paused container or VM). Every peer's failure detector has ended its session with this node
+     * by now, so this node ends its side too, at once, and starts new handshakes: otherwise frames its peers sent
+     * before they gave up, read only now, would keep a session alive here that the peer has ended (a one-sided
+     * session, until this node's own detector noticed the silence that follows).
+     */
+    private void stoodStill(final long nowNs, final long stillNs)
+    {
+        for (final Peer peer : peers)
+        {
+            if (peer.state == Peer.ESTABLISHED)
+            {
+                sessionLost(peer, "this node stood still for " + stillNs / 1_000_000 + " ms, longer than the " +
+                    "failure timeout: its peers have ended their sessions with it");
+                peer.backoff.reset();
+                peer.nextHandshakeNs = nowNs;
+            }
+        }
     }
 
     private int runDuty(final Agent duty)

@@ -58,7 +58,7 @@ public final class InterconnectConfig
     private Duration heartbeatInterval = Duration.ofMillis(100);
     private Duration failureTimeout = Duration.ofMillis(1500);
     private Duration handshakeRetryMin = Duration.ofMillis(100);
-    private Duration handshakeRetryMax = Duration.ofSeconds(5);
+    private Duration handshakeRetryMax = Duration.ofMillis(500);
     private Duration ackInterval = Duration.ofMillis(1);
     private Duration creditFlushInterval = Duration.ofMillis(1);
     private io.troupe.serialization.wire.FrameProtection frameProtection =

@@ -200,4 +200,26 @@ class CallerDrivenAgentTest
         assertThat(Await.next(sessionsAtOne)).isEqualTo(new NodeConnected(2));
         assertThat(one.peerCounters().get(0).sessionsUp()).isEqualTo(2);
     }
+
+    @Test
+    void aNodeThatStoodStillLongerThanTheFailureTimeoutEndsItsSessionsBeforeReadingWhatWaited()
+    {
+        handshake();
+        // node 1 stands still (a paused process) while node 2 runs on: node 2 keeps sending heartbeats until its
+        // detector gives node 1 up; those heartbeats wait for node 1 to read them
+        for (long ranNs = 0; ranNs <= failureNs + 10 * MS; ranNs += 10 * MS)
+        {
+            clockTwo.advance(10 * MS);
+            two.dutyCycle();
+        }
+        assertThat(two.isConnected(1)).as("node 2 gave node 1 up").isFalse();
+        clockOne.advance(failureNs + 10 * MS);
+        one.dutyCycle();
+        assertThat(one.isConnected(2)).as("node 1 ends its side at once, not kept up by the heartbeats that waited")
+            .isFalse();
+        assertThat(Await.next(sessionsAtOne)).isEqualTo(new NodeDisconnected(2));
+
+        rounds(() -> one.isConnected(2) && two.isConnected(1), 10 * MS, true);
+        assertThat(Await.next(sessionsAtOne)).isEqualTo(new NodeConnected(2));
+    }
 }

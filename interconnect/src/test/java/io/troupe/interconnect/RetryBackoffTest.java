@@ -13,8 +13,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class RetryBackoffTest
 {
     private static final long MS = 1_000_000L;
-    private static final long MIN_NS = new InterconnectConfig().handshakeRetryMin().toNanos();
-    private static final long MAX_NS = new InterconnectConfig().handshakeRetryMax().toNanos();
+    /** A wide range (the node's defaults are 100 ms..500 ms), so that doubling shows over many steps. */
+    private static final long MIN_NS = 100_000_000L;
+    private static final long MAX_NS = 5_000_000_000L;
 
     /** Always picks the same point of the range the back-off asks for: 0 is the lowest, 1 the highest. */
     private static RandomGenerator fixed(final double fraction)
