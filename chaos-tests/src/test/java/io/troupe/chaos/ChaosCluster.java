@@ -1,0 +1,280 @@
+package io.troupe.chaos;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.Network.Ipam;
+import com.github.dockerjava.api.model.Volume;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.Container;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.wait.strategy.Wait;
+import org.testcontainers.images.builder.Transferable;
+import org.testcontainers.utility.MountableFile;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+
+/**
+ * A cluster of node containers of the project's image ({@code -Dtroupe.image}) running the chaos workload ({@code io.troupe.chaos.workload.ChaosWorkload}, from the
+ * jar {@code -Dchaos.workload.jar} in each container's {@code troupe.application.lib-dir}): static node ids and
+ * addresses on a network of its own ({@code 172.31.<octet>.0/24}), each node's ledger in a host directory mounted at
+ * {@code /chaos}. Nodes talk only to each other. Close it to remove every container and the network.
+ */
+final class ChaosCluster implements AutoCloseable
+{
+    static final int PORT = 40100;
+    /** The data directory inside a node's container. */
+    static final String DATA_DIR = "/var/lib/troupe/data";
+    /** /dev/shm per container (docs/deployment.md: {@code --shm-size=256m}). */
+    static final long SHM_BYTES = 256L << 20;
+    private static final String SECRET = "chaos-cluster-secret-0123456789";
+
+    private final String image = System.getProperty("troupe.image", "troupe/node:latest");
+    private final Path workloadJar = Path.of(System.getProperty("chaos.workload.jar", "target/chaos-workload.jar"));
+    private final String subnetPrefix;
+    private final Network network;
+    private final int size;
+    private final Path ledgerRoot;
+    private final Map<Integer, GenericContainer<?>> nodes = new TreeMap<>();
+    private final DockerClient docker = DockerClientFactory.instance().client();
+
+    /**
+     * A cluster of {@code size} nodes, ids 1..size, not started.
+     *
+     * @param octet      the subnet's third octet, distinct per test class.
+     * @param size       how many nodes.
+     * @param ledgerRoot where the nodes' ledger directories go on this host.
+     * @param rate       events per second each node sends each peer.
+     */
+    ChaosCluster(final int octet, final int size, final Path ledgerRoot, final int rate)
+    {
+        this.subnetPrefix = "172.31." + octet + ".";
+        this.size = size;
+        this.ledgerRoot = ledgerRoot;
+        this.network = Network.builder()
+            .createNetworkCmdModifier(cmd -> cmd.withIpam(new Ipam().withConfig(
+                new Ipam.Config().withSubnet(subnetPrefix + "0/24").withGateway(subnetPrefix + "1"))))
+            .build();
+        if (!Files.isRegularFile(workloadJar))
+        {
+            throw new IllegalStateException("no chaos workload jar at " + workloadJar.toAbsolutePath() +
+                " (the module's package phase makes it)");
+        }
+        for (int id = 1; id <= size; id++)
+        {
+            nodes.put(id, container(id, rate));
+        }
+    }
+
+    private GenericContainer<?> container(final int nodeId, final int rate)
+    {
+        final Path ledger = ledgerDir(nodeId);
+        try
+        {
+            Files.createDirectories(ledger);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        final String address = address(nodeId);
+        return new GenericContainer<>(image)
+            .withImagePullPolicy(name -> false)
+            .withNetwork(network)
+            .withNetworkAliases("node" + nodeId)
+            .withCreateContainerCmdModifier(cmd ->
+            {
+                cmd.withIpv4Address(address);
+                cmd.getHostConfig().withBinds(new Bind(ledger.toAbsolutePath().toString(), new Volume("/chaos")));
+            })
+            // Aeron's log buffers live in /dev/shm: Docker's default 64 MiB is below the driver's low-space mark
+            .withSharedMemorySize(SHM_BYTES)
+            .withEnv("TROUPE_CLUSTER_SECRET", SECRET)
+            .withEnv("JDK_JAVA_OPTIONS", "-Xmx192m")
+            .withEnv("CHAOS_RATE", Integer.toString(rate))
+            .withCopyToContainer(Transferable.of(config(nodeId)), "/etc/troupe/node.conf")
+            .withCopyFileToContainer(MountableFile.forHostPath(workloadJar), "/opt/chaos/lib/chaos-workload.jar")
+            .waitingFor(Wait.forLogMessage(".*troupe node " + nodeId + " is up.*\\n", 1)
+                .withStartupTimeout(Duration.ofSeconds(60)));
+    }
+
+    private String config(final int nodeId)
+    {
+        final StringJoiner peers = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
+        for (int peer = 1; peer <= size; peer++)
+        {
+            if (peer != nodeId)
+            {
+                peers.add("{ id = " + peer + ", host = \"" + address(peer) + "\", port = " + PORT + " }");
+            }
+        }
+        return "troupe {\n" +
+            "  node-id = " + nodeId + "\n" +
+            "  cluster-id = \"chaos\"\n" +
+            "  cluster-secret = ${?TROUPE_CLUSTER_SECRET}\n" +
+            "  data-dir = \"" + DATA_DIR + "\"\n" +
+            "  bind { host = \"" + address(nodeId) + "\", port = " + PORT + " }\n" +
+            "  peers = " + peers + "\n" +
+            "  application { setup = [\"io.troupe.chaos.workload.ChaosWorkload\"], lib-dir = \"/opt/chaos/lib\" }\n" +
+            "}\n";
+    }
+
+    /** Starts every node, in parallel. */
+    void start()
+    {
+        new ArrayList<>(nodes.values()).parallelStream().forEach(GenericContainer::start);
+    }
+
+    String address(final int nodeId)
+    {
+        return subnetPrefix + (10 + nodeId);
+    }
+
+    Path ledgerDir(final int nodeId)
+    {
+        return ledgerRoot.resolve("node-" + nodeId);
+    }
+
+    List<Path> ledgerDirs()
+    {
+        final List<Path> dirs = new ArrayList<>();
+        for (final int id : nodes.keySet())
+        {
+            dirs.add(ledgerDir(id));
+        }
+        return dirs;
+    }
+
+    GenericContainer<?> node(final int nodeId)
+    {
+        return nodes.get(nodeId);
+    }
+
+    String containerId(final int nodeId)
+    {
+        return nodes.get(nodeId).getContainerId();
+    }
+
+    Network network()
+    {
+        return network;
+    }
+
+    DockerClient docker()
+    {
+        return docker;
+    }
+
+    int size()
+    {
+        return size;
+    }
+
+    /** Tells every node's workload to stop sending (a file {@code stop} in its ledger directory). */
+    void stopTraffic()
+    {
+        for (final int id : nodes.keySet())
+        {
+            try
+            {
+                Files.writeString(ledgerDir(id).resolve("stop"), "stop\n");
+            }
+            catch (final IOException ex)
+            {
+                throw new UncheckedIOException(ex);
+            }
+        }
+    }
+
+    /**
+     * Runs the {@code troupe} CLI inside a node's container, against that node's data directory.
+     *
+     * @param nodeId a started node.
+     * @param args   the command and its options, e.g. {@code status --json}.
+     * @return the CLI's exit code and output.
+     */
+    Container.ExecResult cli(final int nodeId, final String... args)
+    {
+        final List<String> command = new ArrayList<>(List.of("java", "-jar", "/app/troupe.jar"));
+        command.addAll(List.of(args));
+        command.add("--data-dir");
+        command.add(DATA_DIR);
+        try
+        {
+            return nodes.get(nodeId).execInContainer(command.toArray(String[]::new));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("troupe " + String.join(" ", args) + " in node " + nodeId, ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    /** The JSON document a read command printed with {@code --json} in a node's container. */
+    Map<String, Object> cliJson(final int nodeId, final String... args)
+    {
+        final String[] withJson = java.util.Arrays.copyOf(args, args.length + 1);
+        withJson[args.length] = "--json";
+        final Container.ExecResult result = cli(nodeId, withJson);
+        if (result.getExitCode() != 0 && result.getExitCode() != 1)
+        {
+            throw new IllegalStateException("troupe " + String.join(" ", args) + " exited " + result.getExitCode() +
+                ": " + result.getStdout() + result.getStderr());
+        }
+        return io.troupe.testing.JsonReader.object(result.getStdout());
+    }
+
+    /** Every node's log, for a failure report. */
+    String logs()
+    {
+        final StringBuilder all = new StringBuilder();
+        for (final Map.Entry<Integer, GenericContainer<?>> node : nodes.entrySet())
+        {
+            try
+            {
+                final String log = node.getValue().getLogs();
+                all.append("----- node ").append(node.getKey()).append(" (last 40 lines)\n");
+                final String[] lines = log.split("\n");
+                for (int i = Math.max(0, lines.length - 40); i < lines.length; i++)
+                {
+                    all.append(lines[i]).append('\n');
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                all.append("----- node ").append(node.getKey()).append(": no log (").append(ex.getMessage()).append(")\n");
+            }
+        }
+        return all.toString();
+    }
+
+    @Override
+    public void close()
+    {
+        for (final GenericContainer<?> node : nodes.values())
+        {
+            try
+            {
+                node.stop();
+            }
+            catch (final RuntimeException ex)
+            {
+                // a node a fault left paused or disconnected: removing it is all that matters
+            }
+        }
+        network.close();
+    }
+}

@@ -1,0 +1,179 @@
+package io.troupe.chaos;
+
+import com.github.dockerjava.api.model.ContainerNetwork;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The faults a chaos scenario injects into a {@link ChaosCluster}, each one a logged step on the run's timeline:
+ * symmetric partition (the container leaves the network) and heal (it joins again at its address), asymmetric
+ * partition (iptables in the node's network namespace drops what one peer sends it), pause and unpause
+ * ({@code docker pause}), {@code kill -9} and restart of the same container (same address, same data directory),
+ * and UDP loss (iptables' random match in the node's namespace). The namespace rules run with the host's
+ * {@code nsenter} and {@code iptables} (the image has no shell). The seed of anything random is printed so that a
+ * run can be repeated ({@code -Dchaos.seed=N}).
+ */
+final class Faults
+{
+    private final ChaosCluster cluster;
+    private final long startMs = System.currentTimeMillis();
+    private final List<String> timeline = new ArrayList<>();
+    private final long seed;
+    private final Random random;
+
+    Faults(final ChaosCluster cluster)
+    {
+        this.cluster = cluster;
+        this.seed = Long.getLong("chaos.seed", System.nanoTime());
+        this.random = new Random(seed);
+        step("seed " + seed + " (rerun with -Dchaos.seed=" + seed + ")");
+    }
+
+    Random random()
+    {
+        return random;
+    }
+
+    long seed()
+    {
+        return seed;
+    }
+
+    /** Adds a line to the timeline and prints it; returns the time it happened (epoch ms). */
+    long step(final String what)
+    {
+        return step(what, System.currentTimeMillis());
+    }
+
+    /**
+     * Adds a line for an action that began at {@code beganMs} (the fault may take effect before the call that makes
+     * it returns: a container unpaused runs at once); returns {@code beganMs}, the earliest the fault can have acted.
+     */
+    private long step(final String what, final long beganMs)
+    {
+        final long now = beganMs;
+        final String line = String.format("t+%7.3fs %s", (now - startMs) / 1e3, what);
+        synchronized (timeline)
+        {
+            timeline.add(line);
+        }
+        System.out.println("CHAOS " + line);
+        return now;
+    }
+
+    String timeline()
+    {
+        synchronized (timeline)
+        {
+            return String.join("\n", timeline);
+        }
+    }
+
+    /** Symmetric partition: the node leaves the network; nothing reaches it or leaves it. */
+    long partition(final int node)
+    {
+        final long began = System.currentTimeMillis();
+        cluster.docker().disconnectFromNetworkCmd().withNetworkId(cluster.network().getId())
+            .withContainerId(cluster.containerId(node)).withForce(true).exec();
+        return step("partition node " + node + " (disconnected from the network)", began);
+    }
+
+    /** Heals a symmetric partition: the node joins the network again at its own address. */
+    long heal(final int node)
+    {
+        final long began = System.currentTimeMillis();
+        cluster.docker().connectToNetworkCmd().withNetworkId(cluster.network().getId())
+            .withContainerId(cluster.containerId(node))
+            .withContainerNetwork(new ContainerNetwork().withAliases("node" + node)
+                .withIpamConfig(new ContainerNetwork.Ipam().withIpv4Address(cluster.address(node))))
+            .exec();
+        return step("heal node " + node + " (connected again at " + cluster.address(node) + ")", began);
+    }
+
+    long pause(final int node)
+    {
+        final long began = System.currentTimeMillis();
+        cluster.docker().pauseContainerCmd(cluster.containerId(node)).exec();
+        return step("pause node " + node, began);
+    }
+
+    long unpause(final int node)
+    {
+        final long began = System.currentTimeMillis();
+        cluster.docker().unpauseContainerCmd(cluster.containerId(node)).exec();
+        return step("unpause node " + node, began);
+    }
+
+    /** {@code kill -9} of the node's process (the container stops; its file system and address stay). */
+    long kill(final int node)
+    {
+        final long began = System.currentTimeMillis();
+        cluster.docker().killContainerCmd(cluster.containerId(node)).withSignal("SIGKILL").exec();
+        return step("kill -9 node " + node, began);
+    }
+
+    /** Starts a killed node's container again: same address, same data directory, so a new incarnation. */
+    long restart(final int node)
+    {
+        final long began = System.currentTimeMillis();
+        cluster.docker().startContainerCmd(cluster.containerId(node)).exec();
+        return step("restart node " + node, began);
+    }
+
+    /** Drops every packet from {@code from} to {@code node}, not the other way. */
+    long dropFrom(final int node, final int from)
+    {
+        final long began = System.currentTimeMillis();
+        iptables(node, "-A", "INPUT", "-s", cluster.address(from), "-j", "DROP");
+        return step("asymmetric partition: node " + node + " drops what node " + from + " sends it", began);
+    }
+
+    /** Drops a share of the UDP packets the node receives, at random. */
+    long loss(final int node, final double probability)
+    {
+        final long began = System.currentTimeMillis();
+        iptables(node, "-A", "INPUT", "-p", "udp", "-m", "statistic", "--mode", "random", "--probability",
+            Double.toString(probability), "-j", "DROP");
+        return step(String.format("loss: node %d drops %.0f%% of the UDP packets it receives", node,
+            probability * 100), began);
+    }
+
+    /** Removes every rule {@link #dropFrom} and {@link #loss} added to the node. */
+    long clearRules(final int node)
+    {
+        final long began = System.currentTimeMillis();
+        iptables(node, "-F", "INPUT");
+        return step("rules of node " + node + " cleared", began);
+    }
+
+    private void iptables(final int node, final String... args)
+    {
+        final Long pid = cluster.docker().inspectContainerCmd(cluster.containerId(node)).exec().getState()
+            .getPidLong();
+        final List<String> command = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables"));
+        command.addAll(List.of(args));
+        try
+        {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0)
+            {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException(String.join(" ", command) + " could not run", ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+}

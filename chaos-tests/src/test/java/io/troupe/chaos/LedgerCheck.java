@@ -1,0 +1,205 @@
+package io.troupe.chaos;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the delivery ledger proves after a run and a quiet period: every tracked event sent ended exactly once, as
+ * delivered or {@code Undelivered}; no duplicates; FIFO per (sender incarnation, recipient incarnation); an
+ * {@code Undelivered} that is sure ({@code unsure=false}) was really not delivered; nothing sent to a recipient
+ * incarnation reached another one. Events of a sender incarnation that was killed ({@code kill -9}) have nobody left
+ * to hear their outcome: the ones not delivered are counted as abandoned, not lost.
+ */
+final class LedgerCheck
+{
+    /** An event's identity: sender node and incarnation, recipient node, sequence. */
+    private record Key(int sender, long senderIncarnation, int recipient, long seq)
+    {
+    }
+
+    private final Map<String, Long> figures = new LinkedHashMap<>();
+    private final List<String> violations = new ArrayList<>();
+
+    private LedgerCheck()
+    {
+    }
+
+    /**
+     * Checks a ledger.
+     *
+     * @param ledger the ledger of every node.
+     * @param killed the node incarnations the test killed ({@code kill -9}), by node.
+     * @return the result.
+     */
+    static LedgerCheck of(final Ledger ledger, final Map<Integer, Set<Long>> killed)
+    {
+        final LedgerCheck check = new LedgerCheck();
+        check.run(ledger, killed);
+        return check;
+    }
+
+    private void run(final Ledger ledger, final Map<Integer, Set<Long>> killed)
+    {
+        final Map<Key, Long> sent = new HashMap<>();
+        final Map<Key, List<String>> undelivered = new HashMap<>();
+        for (final Ledger.Line line : ledger.senderLines())
+        {
+            if ("S".equals(line.kind()))
+            {
+                sent.put(new Key(line.node(), line.incarnation(), line.intField(0), line.longField(1)),
+                    line.longField(2));
+            }
+            else if ("U".equals(line.kind()))
+            {
+                undelivered.computeIfAbsent(new Key(line.node(), line.incarnation(), line.intField(0),
+                    line.longField(1)), k -> new ArrayList<>()).add(line.fields()[2] + "," + line.fields()[3]);
+            }
+        }
+        final Map<Key, Integer> delivered = new HashMap<>();
+        final Map<String, Long> lastSeq = new HashMap<>();
+        long reordered = 0;
+        long oldToNew = 0;
+        long deliveredUnsent = 0;
+        for (final Ledger.Line line : ledger.receiverLines())
+        {
+            final Key key = new Key(line.intField(0), line.longField(1), line.node(), line.longField(2));
+            delivered.merge(key, 1, Integer::sum);
+            final String pair = key.sender() + ":" + key.senderIncarnation() + "->" + line.node() + ":" +
+                line.incarnation();
+            final Long before = lastSeq.put(pair, key.seq());
+            if (before != null && before >= key.seq())
+            {
+                reordered++;
+                violation("reordered: " + pair + " delivered seq " + key.seq() + " after " + before);
+            }
+            final long expected = line.longField(3);
+            if (expected != 0 && expected != line.incarnation())
+            {
+                oldToNew++;
+                violation("crossed incarnations: " + key + " was sent to incarnation " + expected +
+                    " and delivered to " + line.incarnation());
+            }
+            if (!sent.containsKey(key) && !isKilled(killed, key))
+            {
+                deliveredUnsent++;
+                violation("delivered but never sent: " + key);
+            }
+        }
+        long duplicates = 0;
+        long lost = 0;
+        long abandoned = 0;
+        long sure = 0;
+        long unsure = 0;
+        long deliveredCount = 0;
+        final Map<String, Long> reasons = new java.util.TreeMap<>();
+        for (final Map.Entry<Key, Long> event : sent.entrySet())
+        {
+            final Key key = event.getKey();
+            final int deliveries = delivered.getOrDefault(key, 0);
+            final List<String> notices = undelivered.getOrDefault(key, List.of());
+            if (deliveries > 1)
+            {
+                duplicates++;
+                violation("delivered " + deliveries + " times: " + key);
+            }
+            if (notices.size() > 1)
+            {
+                duplicates++;
+                violation("Undelivered " + notices.size() + " times: " + key + " " + notices);
+            }
+            if (deliveries > 0)
+            {
+                deliveredCount++;
+            }
+            for (final String notice : notices)
+            {
+                reasons.merge("undelivered_" + notice.substring(0, notice.indexOf(',')).toLowerCase(java.util.Locale.ROOT),
+                    1L, Long::sum);
+                if (notice.endsWith(",true"))
+                {
+                    unsure++;
+                }
+                else
+                {
+                    sure++;
+                    if (deliveries > 0)
+                    {
+                        violation("Undelivered(" + notice + ", sure) but delivered: " + key);
+                    }
+                }
+            }
+            if (deliveries == 0 && notices.isEmpty())
+            {
+                if (isKilled(killed, key))
+                {
+                    abandoned++;
+                }
+                else
+                {
+                    lost++;
+                    violation("lost (neither delivered nor Undelivered): " + key);
+                }
+            }
+        }
+        figures.put("sent", (long)sent.size());
+        figures.put("delivered", deliveredCount);
+        figures.put("undelivered_sure", sure);
+        figures.put("undelivered_unsure", unsure);
+        figures.put("abandoned_by_killed_sender", abandoned);
+        figures.put("lost", lost);
+        figures.put("duplicates", duplicates);
+        figures.put("reordered", reordered);
+        figures.put("crossed_incarnations", oldToNew);
+        figures.put("delivered_unsent", deliveredUnsent);
+        figures.putAll(reasons);
+        figures.put("sessions_ended", sessionsEnded(ledger));
+    }
+
+    /** Sessions that ended while the run went on: an X after a C, per node incarnation and peer. */
+    private static long sessionsEnded(final Ledger ledger)
+    {
+        final Set<String> up = new HashSet<>();
+        long ended = 0;
+        for (final Ledger.Line line : ledger.senderLines())
+        {
+            final String link = line.node() + ":" + line.incarnation() + ">" + (line.fields().length > 0 ?
+                line.fields()[0] : "");
+            if ("C".equals(line.kind()))
+            {
+                up.add(link);
+            }
+            else if ("X".equals(line.kind()) && up.remove(link))
+            {
+                ended++;
+            }
+        }
+        return ended;
+    }
+
+    private static boolean isKilled(final Map<Integer, Set<Long>> killed, final Key key)
+    {
+        return killed.getOrDefault(key.sender(), new HashSet<>()).contains(key.senderIncarnation());
+    }
+
+    private void violation(final String text)
+    {
+        violations.add(text);
+    }
+
+    /** The figures: sent, delivered, undelivered_sure/unsure, lost, duplicates, reordered, ... */
+    Map<String, Long> figures()
+    {
+        return figures;
+    }
+
+    /** What broke the promise, in the order found; empty when the ledger is clean. */
+    List<String> violations()
+    {
+        return violations;
+    }
+}

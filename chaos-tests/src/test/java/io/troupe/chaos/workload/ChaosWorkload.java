@@ -1,0 +1,189 @@
+package io.troupe.chaos.workload;
+
+import io.troupe.actor.ActorContext;
+import io.troupe.actor.Behavior;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.EventTypes;
+import io.troupe.actor.NodeConnected;
+import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.ServiceId;
+import io.troupe.actor.Undelivered;
+import io.troupe.interconnect.PeerAddress;
+import io.troupe.interconnect.PeerCounters;
+import io.troupe.node.Node;
+import io.troupe.node.NodeSetup;
+import io.troupe.serialization.EventCodec;
+import io.troupe.serialization.RecordCodec;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The chaos suites' test service, run in each node container as an application ({@code troupe.application.setup},
+ * from a jar in {@code troupe.application.lib-dir}; never part of the node itself). Every node sends tracked
+ * {@link Tick}s to the {@value #RECEIVER} service of every peer at a steady rate and writes a ledger under
+ * {@code CHAOS_LEDGER_DIR} (default {@code /chaos}):
+ * <ul>
+ *   <li>{@code tx-<node>-<incarnation>.csv}: {@code S,ms,recipient,seq,recipientIncarnation} per event sent,
+ *       {@code U,ms,recipient,seq,reason,unsure} per {@code Undelivered}, {@code C,ms,peer,incarnation} and
+ *       {@code X,ms,peer} when a peer connects and disconnects, {@code E,ms,reason} when sending ends;</li>
+ *   <li>{@code rx-<node>-<incarnation>.csv}: {@code D,ms,sender,senderIncarnation,seq,expectedIncarnation} per event
+ *       delivered.</li>
+ * </ul>
+ * Sending is bounded: {@code CHAOS_RATE} events per second per peer (default 200, in steps of 100; 0 sends nothing),
+ * for at most {@code CHAOS_SECONDS} (default 600), and it stops as soon as a file named {@code stop} appears in the
+ * ledger directory.
+ */
+public final class ChaosWorkload implements NodeSetup
+{
+    /** The receiving service's name on every node. */
+    public static final String RECEIVER = "chaos-rx";
+    /** The ticks' type id. */
+    public static final int TICK_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 77);
+    static final EventCodec<Tick> TICK_CODEC = RecordCodec.of(TICK_TYPE, "chaos.Tick", Tick.class,
+        (out, tick) -> out.writeInt(tick.senderNode()).writeLong(tick.senderIncarnation()).writeLong(tick.seq())
+            .writeLong(tick.receiverIncarnation()),
+        in -> new Tick(in.readInt(), in.readLong(), in.readLong(), in.readLong()));
+    private static final Duration PERIOD = Duration.ofMillis(10);
+
+    /** Makes the setup ({@code troupe.application.setup} names this class). */
+    public ChaosWorkload()
+    {
+    }
+
+    @Override
+    public List<EventCodec<?>> codecs()
+    {
+        return List.of(TICK_CODEC);
+    }
+
+    @Override
+    public void setup(final Node node)
+    {
+        final Path dir = Path.of(env("CHAOS_LEDGER_DIR", "/chaos"));
+        final int rate = Integer.parseInt(env("CHAOS_RATE", "200"));
+        final long seconds = Long.parseLong(env("CHAOS_SECONDS", "600"));
+        final long incarnation = node.interconnect().incarnation();
+        final LedgerFile received = new LedgerFile(dir.resolve("rx-" + node.nodeId() + "-" + incarnation + ".csv"));
+        final LedgerFile sent = new LedgerFile(dir.resolve("tx-" + node.nodeId() + "-" + incarnation + ".csv"));
+        node.system().registerService(ServiceId.of(node.nodeId(), RECEIVER), node.system().register(
+            (ctx, envelope) ->
+            {
+                if (envelope.event() instanceof Tick tick)
+                {
+                    received.line("D", tick.senderNode(), tick.senderIncarnation(), tick.seq(),
+                        tick.receiverIncarnation());
+                    received.flush();
+                }
+            }));
+        final Sender sender = new Sender(node, sent, dir.resolve("stop"), rate <= 0 ? 0 : Math.max(1, rate / 100),
+            System.nanoTime() + Duration.ofSeconds(seconds).toNanos());
+        node.system().send(node.system().register(sender), Sender.START);
+    }
+
+    private static String env(final String name, final String fallback)
+    {
+        final String value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+
+    /** Sends every peer a few ticks each period, and writes what becomes of them. */
+    private static final class Sender implements Behavior
+    {
+        static final Object START = "start";
+        static final Object TICK = "tick";
+
+        private final Node node;
+        private final LedgerFile ledger;
+        private final Path stopFile;
+        private final int perPeriod;
+        private final long endNs;
+        private final Map<Integer, Long> nextSeq = new HashMap<>();
+        private boolean ended;
+
+        Sender(final Node node, final LedgerFile ledger, final Path stopFile, final int perPeriod, final long endNs)
+        {
+            this.node = node;
+            this.ledger = ledger;
+            this.stopFile = stopFile;
+            this.perPeriod = perPeriod;
+            this.endNs = endNs;
+        }
+
+        @Override
+        public void receive(final ActorContext ctx, final Envelope envelope)
+        {
+            final Object event = envelope.event();
+            if (event == START)
+            {
+                for (final PeerAddress peer : node.config().interconnectConfig().peers())
+                {
+                    nextSeq.put(peer.nodeId(), 1L);
+                    ctx.subscribeToNode(peer.nodeId());
+                }
+                ctx.schedule(PERIOD, TICK);
+            }
+            else if (event == TICK)
+            {
+                tick(ctx);
+            }
+            else if (event instanceof Undelivered undelivered && undelivered.type() == TICK_TYPE)
+            {
+                ledger.line("U", undelivered.recipient().nodeId(), undelivered.cookie(), undelivered.reason(),
+                    undelivered.unsure());
+            }
+            else if (event instanceof NodeConnected connected)
+            {
+                ledger.line("C", connected.nodeId(), incarnationOf(connected.nodeId()));
+            }
+            else if (event instanceof NodeDisconnected disconnected)
+            {
+                ledger.line("X", disconnected.nodeId());
+            }
+            ledger.flush();
+        }
+
+        private void tick(final ActorContext ctx)
+        {
+            if (ended)
+            {
+                return;
+            }
+            if (System.nanoTime() - endNs > 0 || Files.exists(stopFile))
+            {
+                ended = true;
+                ledger.line("E", Files.exists(stopFile) ? "stopped" : "time");
+                return;
+            }
+            final long myIncarnation = node.interconnect().incarnation();
+            for (final PeerCounters peer : node.interconnect().peerCounters())
+            {
+                final long known = peer.connected() ? peer.incarnation() : 0;
+                for (int i = 0; i < perPeriod; i++)
+                {
+                    final long seq = nextSeq.merge(peer.nodeId(), 1L, Long::sum) - 1;
+                    ledger.line("S", peer.nodeId(), seq, known);
+                    ctx.send(ServiceId.of(peer.nodeId(), RECEIVER), new Tick(node.nodeId(), myIncarnation, seq, known),
+                        TICK_TYPE, Envelope.FLAG_TRACK_DELIVERY, seq);
+                }
+            }
+            ctx.schedule(PERIOD, TICK);
+        }
+
+        private long incarnationOf(final int nodeId)
+        {
+            for (final PeerCounters peer : node.interconnect().peerCounters())
+            {
+                if (peer.nodeId() == nodeId)
+                {
+                    return peer.incarnation();
+                }
+            }
+            return 0;
+        }
+    }
+}
