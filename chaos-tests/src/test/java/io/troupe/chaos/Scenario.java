@@ -80,13 +80,17 @@ final class Scenario implements AutoCloseable
                 return false;
             }
         }
-        return meshNow();
+        return meshNow(ledger);
     }
 
     /** Whether, by every node's latest incarnation's ledger, every node is connected to every other now. */
     boolean meshNow()
     {
-        final Ledger ledger = ledger();
+        return meshNow(ledger());
+    }
+
+    private boolean meshNow(final Ledger ledger)
+    {
         final java.util.Map<String, String> last = new java.util.HashMap<>();
         for (final Ledger.Line line : ledger.senderLines())
         {

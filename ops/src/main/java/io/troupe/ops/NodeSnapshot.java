@@ -45,14 +45,8 @@ final class NodeSnapshot
 
     long get(final CounterType type, final String label, final String value)
     {
-        for (final CounterRecord record : counters)
-        {
-            if (record.typeId() == type.id() && value.equals(record.labels().get(label)))
-            {
-                return record.value();
-            }
-        }
-        return 0;
+        final CounterRecord record = record(type, label, value);
+        return record == null ? 0 : record.value();
     }
 
     /** The counter of a type with a label's value, or null. */

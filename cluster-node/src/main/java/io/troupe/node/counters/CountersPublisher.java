@@ -17,10 +17,8 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
 
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -60,9 +58,10 @@ public final class CountersPublisher implements Agent
     private final NanoClock nanoClock;
     private final EpochClock epochClock;
     private final long intervalNs;
-    private final EnumMap<CounterType, AtomicCounter> fixed = new EnumMap<>(CounterType.class);
-    private final Map<String, EnumMap<CounterType, AtomicCounter>> pools = new HashMap<>();
-    private final Map<Integer, EnumMap<CounterType, AtomicCounter>> peers = new HashMap<>();
+    /** Node-wide counters, pools' and peers' (pools and peers are configured, so their rows stay for the node's life). */
+    private final CounterRows<String>.Row fixed;
+    private final CounterRows<String> pools = new CounterRows<>(this::allocate);
+    private final CounterRows<Integer> peers = new CounterRows<>(this::allocate);
     private final EnumMap<FrameRejection, AtomicCounter> rejections = new EnumMap<>(FrameRejection.class);
     private final EnumMap<ClientCounter, AtomicCounter> clients = new EnumMap<>(ClientCounter.class);
     private final KeyedCountersPublisher keyed;
@@ -90,6 +89,7 @@ public final class CountersPublisher implements Agent
         this.intervalNs = intervalNs;
         this.nextNs = nanoClock.nanoTime();
         this.keyed = new KeyedCountersPublisher(file, this::allocate);
+        this.fixed = new CounterRows<String>(this::allocate).row("", "");
     }
 
     @Override
@@ -179,16 +179,14 @@ public final class CountersPublisher implements Agent
         set(CounterType.UNHANDLED_EVENTS, counters.unhandledEvents());
         for (final PoolCounters pool : counters.pools())
         {
-            final EnumMap<CounterType, AtomicCounter> row = pools.computeIfAbsent(pool.name(),
-                name -> new EnumMap<>(CounterType.class));
-            final String labels = "pool=" + pool.name();
-            set(row, CounterType.POOL_THREADS, labels, pool.threads());
-            set(row, CounterType.POOL_ACTIVATIONS, labels, pool.activations());
-            set(row, CounterType.POOL_EVENTS_HANDLED, labels, pool.eventsHandled());
-            set(row, CounterType.POOL_BUSY_NS, labels, pool.busyNs());
-            set(row, CounterType.POOL_IDLE_NS, labels, pool.idleNs());
-            set(row, CounterType.POOL_LATE_WAKEUPS, labels, pool.lateWakeups());
-            set(row, CounterType.POOL_STEALS, labels, pool.steals());
+            final CounterRows<String>.Row row = pools.row(pool.name(), "pool=" + pool.name());
+            row.set(CounterType.POOL_THREADS, pool.threads());
+            row.set(CounterType.POOL_ACTIVATIONS, pool.activations());
+            row.set(CounterType.POOL_EVENTS_HANDLED, pool.eventsHandled());
+            row.set(CounterType.POOL_BUSY_NS, pool.busyNs());
+            row.set(CounterType.POOL_IDLE_NS, pool.idleNs());
+            row.set(CounterType.POOL_LATE_WAKEUPS, pool.lateWakeups());
+            row.set(CounterType.POOL_STEALS, pool.steals());
         }
     }
 
@@ -312,29 +310,27 @@ public final class CountersPublisher implements Agent
     {
         for (final PeerCounters peer : list)
         {
-            final EnumMap<CounterType, AtomicCounter> row = peers.computeIfAbsent(peer.nodeId(),
-                id -> new EnumMap<>(CounterType.class));
-            final String labels = "peer=" + peer.nodeId();
-            set(row, CounterType.PEER_CONNECTED, labels, peer.connected() ? 1 : 0);
-            set(row, CounterType.PEER_INCARNATION, labels, peer.incarnation());
-            set(row, CounterType.PEER_EVENTS_OUT, labels, peer.eventsOut());
-            set(row, CounterType.PEER_BYTES_OUT, labels, peer.bytesOut());
-            set(row, CounterType.PEER_EVENTS_IN, labels, peer.eventsIn());
-            set(row, CounterType.PEER_BYTES_IN, labels, peer.bytesIn());
-            set(row, CounterType.PEER_BACK_PRESSURED, labels, peer.backPressured());
-            set(row, CounterType.PEER_QUEUE_DEPTH, labels, peer.queueDepth());
-            set(row, CounterType.PEER_SESSIONS_UP, labels, peer.sessionsUp());
-            set(row, CounterType.PEER_SESSIONS_DOWN, labels, peer.sessionsDown());
-            set(row, CounterType.PEER_REJECTED_FRAMES, labels, peer.rejectedFrames());
-            set(row, CounterType.PEER_HANDSHAKES_REFUSED, labels, peer.handshakesRefused());
-            set(row, CounterType.PEER_SHED, labels, peer.shed());
-            set(row, CounterType.PEER_REFUSED_DOWN, labels, peer.refusedDown());
-            set(row, CounterType.PEER_LOST_UNSURE, labels, peer.lostUnsure());
-            set(row, CounterType.PEER_LOST_QUEUED, labels, peer.lostQueued());
-            set(row, CounterType.PEER_RTT_LAST_NS, labels, peer.rttLastNs());
-            set(row, CounterType.PEER_RTT_SMOOTHED_NS, labels, peer.rttSmoothedNs());
-            set(row, CounterType.PEER_RTT_MIN_NS, labels, peer.rttMinNs());
-            set(row, CounterType.PEER_SUBSCRIBERS, labels, peer.subscribers());
+            final CounterRows<Integer>.Row row = peers.row(peer.nodeId(), "peer=" + peer.nodeId());
+            row.set(CounterType.PEER_CONNECTED, peer.connected() ? 1 : 0);
+            row.set(CounterType.PEER_INCARNATION, peer.incarnation());
+            row.set(CounterType.PEER_EVENTS_OUT, peer.eventsOut());
+            row.set(CounterType.PEER_BYTES_OUT, peer.bytesOut());
+            row.set(CounterType.PEER_EVENTS_IN, peer.eventsIn());
+            row.set(CounterType.PEER_BYTES_IN, peer.bytesIn());
+            row.set(CounterType.PEER_BACK_PRESSURED, peer.backPressured());
+            row.set(CounterType.PEER_QUEUE_DEPTH, peer.queueDepth());
+            row.set(CounterType.PEER_SESSIONS_UP, peer.sessionsUp());
+            row.set(CounterType.PEER_SESSIONS_DOWN, peer.sessionsDown());
+            row.set(CounterType.PEER_REJECTED_FRAMES, peer.rejectedFrames());
+            row.set(CounterType.PEER_HANDSHAKES_REFUSED, peer.handshakesRefused());
+            row.set(CounterType.PEER_SHED, peer.shed());
+            row.set(CounterType.PEER_REFUSED_DOWN, peer.refusedDown());
+            row.set(CounterType.PEER_LOST_UNSURE, peer.lostUnsure());
+            row.set(CounterType.PEER_LOST_QUEUED, peer.lostQueued());
+            row.set(CounterType.PEER_RTT_LAST_NS, peer.rttLastNs());
+            row.set(CounterType.PEER_RTT_SMOOTHED_NS, peer.rttSmoothedNs());
+            row.set(CounterType.PEER_RTT_MIN_NS, peer.rttMinNs());
+            row.set(CounterType.PEER_SUBSCRIBERS, peer.subscribers());
         }
     }
 
@@ -361,23 +357,7 @@ public final class CountersPublisher implements Agent
 
     private void set(final CounterType type, final long value)
     {
-        set(fixed, type, "", value);
-    }
-
-    private void set(final EnumMap<CounterType, AtomicCounter> row, final CounterType type, final String labels,
-        final long value)
-    {
-        AtomicCounter counter = row.get(type);
-        if (counter == null)
-        {
-            counter = allocate(type, labels);
-            if (counter == null)
-            {
-                return;
-            }
-            row.put(type, counter);
-        }
-        counter.setRelease(value);
+        fixed.set(type, value);
     }
 
     private AtomicCounter allocate(final CounterType type, final String labels)
