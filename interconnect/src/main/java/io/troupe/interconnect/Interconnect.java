@@ -555,6 +555,19 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
+     * Handshake steps (a HELLO, a WELCOME) left unanswered until the peer's data and bulk streams had images
+     * here, so that nothing the peer sends in the new session is lost before this node's driver sees its streams.
+     * The peer's retry is answered. A count that keeps rising while a peer stays down means its streams do not
+     * reach this node (a firewall passing only some traffic, say).
+     *
+     * @return the count.
+     */
+    public long handshakeStepsDeferred()
+    {
+        return agent.handshakeStepsDeferred.get();
+    }
+
+    /**
      * Everything dropped on arrival, whatever the reason ({@link #rejectedFrames(FrameRejection)}), but for
      * REFUSE steps, which are read and only not trusted. Per-peer rejections are also in {@link #peerCounters()}.
      *

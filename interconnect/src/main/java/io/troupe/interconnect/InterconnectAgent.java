@@ -68,6 +68,8 @@ final class InterconnectAgent implements Agent
     final java.util.concurrent.atomic.AtomicLong streamsStalled = new java.util.concurrent.atomic.AtomicLong();
     /** Times this node renewed its publications to a peer that found a stream of ours stalled. */
     final java.util.concurrent.atomic.AtomicLong publicationsRenewed = new java.util.concurrent.atomic.AtomicLong();
+    /** Handshake steps left unanswered because the peer's data or bulk stream had no image here yet. */
+    final java.util.concurrent.atomic.AtomicLong handshakeStepsDeferred = new java.util.concurrent.atomic.AtomicLong();
     private final PeerPublications publications;
     /** Sends the service directory's updates to peers (see {@link Interconnect#sendDirectoryUpdate}). */
     final DirectorySender directory;
@@ -655,6 +657,23 @@ final class InterconnectAgent implements Agent
         peer.bulkStall.reset();
         streamDamaged(peer, stalled);
         return 1;
+    }
+
+    /**
+     * Whether this node has images of the data and bulk streams a peer publishes under Aeron session
+     * {@code sessionId}. A handshake step that would let the peer start a session is answered only once it has: a
+     * publication whose receiver restarted still counts as connected until its status messages time out, and what
+     * it sends before the new receiver's driver has made an image of it is lost unseen (the image joins at the
+     * position it is made at). The streams' images come within a heartbeat of the driver hearing them.
+     */
+    boolean hearsStreamsOf(final int sessionId)
+    {
+        if (dataSubscription.imageBySessionId(sessionId) != null && bulkSubscription.imageBySessionId(sessionId) != null)
+        {
+            return true;
+        }
+        handshakeStepsDeferred.incrementAndGet();
+        return false;
     }
 
     /**

@@ -183,6 +183,10 @@ final class Sessions
             agent.reject(FrameRejection.STALE_HANDSHAKE); // a copy of an earlier incarnation's HELLO
             return;
         }
+        if (!agent.hearsStreamsOf(sessionId))
+        {
+            return; // answered when the initiator retries, once its data and bulk streams are heard here
+        }
         if (!peer.hellos.take(nowNs))
         {
             agent.reject(FrameRejection.HELLO_RATE_LIMITED); // each answer costs a proof and a fresh challenge
@@ -224,6 +228,10 @@ final class Sessions
             abandonAttempt(peer);
             peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
             return;
+        }
+        if (!agent.hearsStreamsOf(sessionId))
+        {
+            return; // the attempt stays at HELLO_SENT: the retried HELLO brings the same WELCOME again
         }
         final byte[] proof = auth.prove(HandshakePhase.CONFIRM, clusterId, agent.nodeId, agent.incarnation,
             peer.nodeId, frame.incarnation(), frame.challenge(), ourTypes, protection);

@@ -128,4 +128,54 @@ class FailureAndRestartTest
         one.system.send(new Envelope(newSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "again", null));
         assertThat(fresh.poll(10, TimeUnit.SECONDS)).isEqualTo("again");
     }
+
+    @Test
+    void aPeerRestartedBeforeItWasMissedGetsTheFirstEventOfItsNewSession() throws Exception
+    {
+        // node 2 misses nobody for 20 s, so its publications to node 1 still count as connected (to the killed
+        // driver) when node 1, the initiator, comes back and shakes hands anew: the new session may carry events
+        // only once node 1's new driver hears those streams
+        cluster = TestCluster.of(2);
+        final TestCluster.Node one = cluster.node(1);
+        final TestCluster.Node two = cluster.node(2);
+        cluster.start(one, cluster.config(one));
+        cluster.start(two, cluster.config(two).failureTimeout(Duration.ofSeconds(20)));
+        cluster.awaitConnected(CONNECT);
+        final BlockingQueue<Object> notices = new LinkedBlockingQueue<>();
+        final ActorId watcher = two.system.register((ctx, envelope) ->
+        {
+            if ("watch".equals(envelope.event()))
+            {
+                ctx.subscribeToNode(1);
+            }
+            else
+            {
+                notices.add(envelope.event());
+            }
+        });
+        two.system.send(watcher, "watch");
+        assertThat(notices.poll(10, TimeUnit.SECONDS)).isEqualTo(new NodeConnected(1));
+
+        // three: the killed incarnations' images stay at node 2 until they time out, and an address may hold four
+        // per stream (ImageGuard)
+        for (int restart = 1; restart <= 3; restart++)
+        {
+            one.interconnect.kill();
+            one.system.close();
+            one.system = null;
+            cluster.start(one, cluster.config(one));
+            final BlockingQueue<Object> fresh = new LinkedBlockingQueue<>();
+            final ActorId sink = one.system.register((ctx, e) -> fresh.add(e.event()));
+            Object notice;
+            do
+            {
+                notice = notices.poll(10, TimeUnit.SECONDS);
+                assertThat(notice).as("restart " + restart + ": a notice").isNotNull();
+            }
+            while (!(notice instanceof NodeConnected));
+            // sent the moment node 2 sees the new session up: the first event node 1's new driver can receive
+            two.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "first " + restart, null));
+            assertThat(fresh.poll(5, TimeUnit.SECONDS)).as("restart " + restart).isEqualTo("first " + restart);
+        }
+    }
 }

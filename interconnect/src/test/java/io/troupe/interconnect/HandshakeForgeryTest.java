@@ -84,7 +84,8 @@ class HandshakeForgeryTest
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
         final String clusterId = cluster.config(one).clusterId();
-        final Publication toTwo = rogue(two.port);
+        rogue = new RogueAeron();
+        final Publication toTwo = rogue.member(two.port, cluster.config(two)); // it publishes as a member does
         final HandshakeAuth auth = new HandshakeAuth(TestCluster.SECRET); // a member: it knows the secret
 
         final long newer = one.interconnect.incarnation() + 1; // as if node 1 had restarted

@@ -33,6 +33,30 @@ final class RogueAeron implements AutoCloseable
             .termLength(termLength).build(), streamId);
     }
 
+    /**
+     * Publications to a node's endpoint on 127.0.0.1 as a member has them: control, data and bulk under one Aeron
+     * session, once the node's driver has images of all three (a node answers a handshake only then).
+     *
+     * @return the control publication.
+     */
+    ExclusivePublication member(final int port, final InterconnectConfig config)
+    {
+        final ExclusivePublication control = publication(port, config.controlStreamId(), config.controlTermLength());
+        final ExclusivePublication data = publication(port, config.dataStreamId(), config.dataTermLength(),
+            control.sessionId());
+        final ExclusivePublication bulk = publication(port, config.bulkStreamId(), config.bulkTermLength(),
+            control.sessionId());
+        io.troupe.testing.Await.until(() -> control.isConnected() && data.isConnected() && bulk.isConnected(),
+            java.time.Duration.ofSeconds(10), "the member's streams heard by the node");
+        return control;
+    }
+
+    private ExclusivePublication publication(final int port, final int streamId, final int termLength, final int session)
+    {
+        return aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp").endpoint("127.0.0.1:" + port)
+            .termLength(termLength).sessionId(session).build(), streamId);
+    }
+
     @Override
     public void close()
     {

@@ -99,6 +99,11 @@ class SessionStartTest
             final Subscription data = aeron.addSubscription(own, config.dataStreamId());
             final ExclusivePublication reply = aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp")
                 .endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(), config.controlStreamId());
+            // a member's data and bulk streams, under the same Aeron session: node 1 answers only once it hears them
+            final ExclusivePublication dataOut = aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp")
+                .endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(), config.dataStreamId());
+            final ExclusivePublication bulkOut = aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp")
+                .endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(), config.bulkStreamId());
 
             final List<HandshakeFrame> steps = new ArrayList<>();
             final List<ActorId> envelopes = new ArrayList<>();
@@ -143,7 +148,8 @@ class SessionStartTest
                 oneIncarnation, helloChallenge[0], types, FrameProtection.AUTHENTICATED);
             final FrameEncoder encoder = new FrameEncoder();
             final UnsafeBuffer out = new UnsafeBuffer(new byte[4096]);
-            Await.until(reply::isConnected, CONNECT, "reply publication connected");
+            Await.until(() -> reply.isConnected() && dataOut.isConnected() && bulkOut.isConnected(), CONNECT,
+                "the fake acceptor's streams heard by node 1");
             final int welcome = encoder.encodeHandshake(out, 0, new Handshake(HandshakePhase.WELCOME, config.clusterId(),
                 2, fakeIncarnation, 1, oneIncarnation, InterconnectConfig.MIN_PROTOCOL_VERSION,
                 InterconnectConfig.PROTOCOL_VERSION, ourChallenge, proof, "", types, FrameProtection.AUTHENTICATED,

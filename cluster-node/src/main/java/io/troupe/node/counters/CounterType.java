@@ -181,6 +181,9 @@ public enum CounterType
     PUBLICATIONS_RENEWED(511, "publications_renewed", CounterKind.COUNT, "publications renewed"),
     /** Largest event that fits in a frame (gauge). */
     LARGEST_EVENT_BYTES(512, "largest_event_bytes", CounterKind.GAUGE, "largest event that fits in a frame"),
+    /** Handshake steps deferred until the peer's streams were heard (count). */
+    HANDSHAKE_STEPS_DEFERRED(513, "handshake_steps_deferred", CounterKind.COUNT,
+        "handshake steps deferred until the peer's streams were heard"),
 
     // 600: peers (label peer)
     /** 1 while a session with the peer is up (gauge). */

@@ -252,6 +252,7 @@ public final class CountersPublisher implements Agent
         set(CounterType.STREAMS_STALLED, interconnect.streamsStalled());
         set(CounterType.PUBLICATIONS_RENEWED, interconnect.publicationsRenewed());
         set(CounterType.LARGEST_EVENT_BYTES, interconnect.largestEventBytes());
+        set(CounterType.HANDSHAKE_STEPS_DEFERRED, interconnect.handshakeStepsDeferred());
         publishPeers(peerList);
     }
 
