@@ -668,7 +668,7 @@ final class InboundFrames implements FrameHandler
             peer.nextHandshakeNs = agent.clock.nanoTime() + peer.backoff.nextDelayNs();
             if (frame.reason() == GoodbyeReason.PROTOCOL_ERROR)
             {
-                agent.renewPublications(peer); // a stream of ours reached it damaged: the next session gets fresh ones
+                agent.renewPublications(peer, "it found a stream of ours damaged"); // the next session gets fresh ones
             }
         }
     }

@@ -544,8 +544,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
-     * Times this node renewed its publications to a peer (a fresh Aeron session) because the peer ended the
-     * session for a damaged stream.
+     * Times this node renewed its publications to a peer (a fresh Aeron session): because the peer ended the
+     * session for a damaged stream, or because a session ended in silence or this node stood still, so that the
+     * next session's streams get images at the peer at once.
      *
      * @return the count.
      */

@@ -250,6 +250,7 @@ final class InterconnectAgent implements Agent
             {
                 sessionLost(peer, "this node stood still for " + stillNs / 1_000_000 + " ms, longer than the " +
                     "failure timeout: its peers have ended their sessions with it");
+                renewPublications(peer, "this node stood still");
                 peer.backoff.reset();
                 peer.nextHandshakeNs = nowNs;
             }
@@ -677,15 +678,18 @@ final class InterconnectAgent implements Agent
     }
 
     /**
-     * The peer ended the session because a stream of ours reached it damaged: opens our publications to it anew,
-     * under a fresh Aeron session id, so that the next session does not inherit a stream with a hole in it.
+     * Opens our publications to a peer anew, under a fresh Aeron session id, so that the next session does not
+     * inherit streams that may be broken: when the peer found a stream of ours damaged (a hole), and when a session
+     * ended in silence (the peer went, or this node or the network stood still). After a silence the peer's driver
+     * lets its images of our old streams time out and then keeps their session id cooling down for a while, ignoring
+     * its setup: a fresh id gets images at once, so the next handshake is not kept waiting for them
+     * ({@link #hearsStreamsOf}).
      */
-    void renewPublications(final Peer peer)
+    void renewPublications(final Peer peer, final String why)
     {
         final int sessionId = publications.renew(peer);
         publicationsRenewed.incrementAndGet();
-        LOG.info("node {}: node {} found a stream of ours damaged; publications to it renewed (Aeron session {})",
-            nodeId, peer.nodeId, sessionId);
+        LOG.debug("node {}: publications to node {} renewed (Aeron session {}): {}", nodeId, peer.nodeId, sessionId, why);
     }
 
     /**

@@ -82,6 +82,7 @@ final class Sessions
             if (!peer.detector.isAlive(nowNs))
             {
                 agent.sessionLost(peer, "nothing heard for " + peer.detector.silenceNs(nowNs) / 1_000_000 + " ms");
+                agent.renewPublications(peer, "the session ended in silence");
                 peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
                 return work + 1;
             }
