@@ -36,6 +36,10 @@ final class ChaosCluster implements AutoCloseable
     static final String DATA_DIR = "/var/lib/troupe/data";
     /** /dev/shm per container (docs/deployment.md: {@code --shm-size=256m}). */
     static final long SHM_BYTES = 256L << 20;
+    /** The cluster's id. */
+    static final String CLUSTER_ID = "chaos";
+    /** The secret the nodes admit clients with ({@code troupe.client.secret}). */
+    static final String CLIENT_SECRET = "chaos-client-secret-0123456789";
     private static final String SECRET = "chaos-cluster-secret-0123456789";
 
     private final String image = System.getProperty("troupe.image", "troupe/node:latest");
@@ -100,6 +104,7 @@ final class ChaosCluster implements AutoCloseable
             .withSharedMemorySize(SHM_BYTES)
             .withEnv("TROUPE_CLUSTER_SECRET", SECRET)
             .withEnv("JDK_JAVA_OPTIONS", "-Xmx192m")
+            .withEnv("TROUPE_CLIENT_SECRET", CLIENT_SECRET)
             .withEnv("CHAOS_RATE", Integer.toString(rate))
             .withCopyToContainer(Transferable.of(config(nodeId)), "/etc/troupe/node.conf")
             .withCopyFileToContainer(MountableFile.forHostPath(workloadJar), "/opt/chaos/lib/chaos-workload.jar")
@@ -119,13 +124,20 @@ final class ChaosCluster implements AutoCloseable
         }
         return "troupe {\n" +
             "  node-id = " + nodeId + "\n" +
-            "  cluster-id = \"chaos\"\n" +
+            "  cluster-id = \"" + CLUSTER_ID + "\"\n" +
             "  cluster-secret = ${?TROUPE_CLUSTER_SECRET}\n" +
+            "  client.secret = ${?TROUPE_CLIENT_SECRET}\n" +
             "  data-dir = \"" + DATA_DIR + "\"\n" +
             "  bind { host = \"" + address(nodeId) + "\", port = " + PORT + " }\n" +
             "  peers = " + peers + "\n" +
             "  application { setup = [\"io.troupe.chaos.workload.ChaosWorkload\"], lib-dir = \"/opt/chaos/lib\" }\n" +
             "}\n";
+    }
+
+    /** Sets an environment variable of a node's container: before {@link #start}. */
+    void env(final int nodeId, final String name, final String value)
+    {
+        nodes.get(nodeId).withEnv(name, value);
     }
 
     /** Starts every node, in parallel. */

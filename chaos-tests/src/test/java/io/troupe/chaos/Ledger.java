@@ -15,12 +15,12 @@ import java.util.stream.Stream;
 
 /**
  * The chaos workload's ledger as written by every node incarnation ({@code tx-<node>-<inc>.csv} and
- * {@code rx-<node>-<inc>.csv} in each node's ledger directory), read back after a run. A torn last line (a node killed
+ * {@code rx-<node>-<inc>.csv} in each node's ledger directory, and the flood's {@code ftx-} and {@code frx-} files), read back after a run. A torn last line (a node killed
  * while writing it) is skipped.
  */
 final class Ledger
 {
-    private static final Pattern FILE = Pattern.compile("(tx|rx)-(\\d+)-(-?\\d+)\\.csv");
+    private static final Pattern FILE = Pattern.compile("(tx|rx|ftx|frx)-(\\d+)-(-?\\d+)\\.csv");
 
     /** One line: its kind, the node and incarnation whose file it is in, its time and its fields. */
     record Line(String kind, int node, long incarnation, long epochMs, String[] fields)
@@ -38,6 +38,7 @@ final class Ledger
 
     private final List<Line> sent = new ArrayList<>();
     private final List<Line> received = new ArrayList<>();
+    private final List<Line> flood = new ArrayList<>();
     /** Incarnations seen, per node, in the order of their numbers. */
     private final Map<Integer, List<Long>> incarnations = new LinkedHashMap<>();
 
@@ -53,7 +54,7 @@ final class Ledger
                     final Matcher name = FILE.matcher(file.getFileName().toString());
                     if (name.matches())
                     {
-                        ledger.readFile(file, "tx".equals(name.group(1)), Integer.parseInt(name.group(2)),
+                        ledger.readFile(file, name.group(1), Integer.parseInt(name.group(2)),
                             Long.parseLong(name.group(3)));
                     }
                 }
@@ -67,7 +68,7 @@ final class Ledger
         return ledger;
     }
 
-    private void readFile(final Path file, final boolean tx, final int node, final long incarnation) throws IOException
+    private void readFile(final Path file, final String kind, final int node, final long incarnation) throws IOException
     {
         final List<Long> known = incarnations.computeIfAbsent(node, n -> new ArrayList<>());
         if (!known.contains(incarnation))
@@ -82,7 +83,8 @@ final class Ledger
             final String[] parts = lines[i].split(",");
             final String[] fields = new String[parts.length - 2];
             System.arraycopy(parts, 2, fields, 0, fields.length);
-            (tx ? sent : received).add(new Line(parts[0], node, incarnation, Long.parseLong(parts[1]), fields));
+            final List<Line> into = "tx".equals(kind) ? sent : "rx".equals(kind) ? received : flood;
+            into.add(new Line(parts[0], node, incarnation, Long.parseLong(parts[1]), fields));
         }
     }
 
@@ -96,6 +98,12 @@ final class Ledger
     List<Line> receiverLines()
     {
         return received;
+    }
+
+    /** Every line of the flood's files (producers' P, W, R, C, X, E and sinks' K), file by file in order. */
+    List<Line> floodLines()
+    {
+        return flood;
     }
 
     /** The incarnations of a node that wrote a ledger, oldest first. */

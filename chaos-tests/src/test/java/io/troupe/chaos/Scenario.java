@@ -29,6 +29,20 @@ final class Scenario implements AutoCloseable
         this.faults = new Faults(cluster);
     }
 
+    /** Sleeps the test's thread (an interrupt ends the test). */
+    static void sleep(final long ms)
+    {
+        try
+        {
+            Thread.sleep(ms);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(ex);
+        }
+    }
+
     ChaosCluster cluster()
     {
         return cluster;

@@ -133,7 +133,7 @@ class ControlCommandTest
         assertThat(drain.out()).contains("node 2: node 2 is draining for up to 500ms, then stopping")
             .contains("node 2 stopped: the drain deadline passed");
         assertThat(drain.code()).isEqualTo(TroupeCli.NOT_OK);
-        assertThat(two.isClosed()).isTrue();
+        Await.until(two::isClosed, Duration.ofSeconds(5), "node 2 closed"); // (STOPPED is written just before)
         assertThat(two.drained()).isFalse();
 
         Await.until(ledger::allAccountedFor, Duration.ofSeconds(20), "every job delivered or undelivered");
@@ -170,7 +170,8 @@ class ControlCommandTest
 
         final TroupeCliTest.Run stop = troupe("stop", "--data-dir", dataDir(two));
         assertThat(stop.out()).contains("stopping without draining");
-        assertThat(two.isClosed()).isTrue();
+        // the CLI returns when the counters file says STOPPED, the node's last step but one before isClosed()
+        Await.until(two::isClosed, Duration.ofSeconds(5), "node 2 closed");
         Await.until(ledger::allAccountedFor, Duration.ofSeconds(20), "every job accounted for");
         ledger.assertExactlyOnce();
         assertThat(ledger.undeliveredCount()).isPositive();

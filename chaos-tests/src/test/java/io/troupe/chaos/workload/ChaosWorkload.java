@@ -1,6 +1,7 @@
 package io.troupe.chaos.workload;
 
 import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;
@@ -12,6 +13,8 @@ import io.troupe.interconnect.PeerAddress;
 import io.troupe.interconnect.PeerCounters;
 import io.troupe.node.Node;
 import io.troupe.node.NodeSetup;
+import io.troupe.registry.ServiceDown;
+import io.troupe.registry.ServiceUp;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.RecordCodec;
 
@@ -30,18 +33,27 @@ import java.util.Map;
  * <ul>
  *   <li>{@code tx-<node>-<incarnation>.csv}: {@code S,ms,recipient,seq,recipientIncarnation} per event sent,
  *       {@code U,ms,recipient,seq,reason,unsure} per {@code Undelivered}, {@code C,ms,peer,incarnation} and
- *       {@code X,ms,peer} when a peer connects and disconnects, {@code E,ms,reason} when sending ends;</li>
+ *       {@code X,ms,peer} when a peer connects and disconnects, {@code SU,ms,node,incarnation} and
+ *       {@code SD,ms,node,incarnation} when a node's {@value #RECEIVER} comes into and goes from this node's service
+ *       directory, {@code E,ms,reason} when sending ends;</li>
  *   <li>{@code rx-<node>-<incarnation>.csv}: {@code D,ms,sender,senderIncarnation,seq,expectedIncarnation} per event
  *       delivered.</li>
  * </ul>
  * Sending is bounded: {@code CHAOS_RATE} events per second per peer (default 200, in steps of 100; 0 sends nothing),
  * for at most {@code CHAOS_SECONDS} (default 600), and it stops as soon as a file named {@code stop} appears in the
  * ledger directory.
+ * <p>
+ * Every node also has a {@value #ECHO} service, which answers an ask with its request ({@link FloodEvent}), and a
+ * {@value FloodProducer#SINK} service, which counts a flood's events ({@link FloodSink}, {@code frx-<node>-<inc>.csv}).
+ * With {@code CHAOS_FLOOD_TO=<node>} the node floods that node's sink through a credit account
+ * ({@link FloodProducer}, {@code ftx-<node>-<inc>.csv}), bounded in time and stopped like the ticks.
  */
 public final class ChaosWorkload implements NodeSetup
 {
     /** The receiving service's name on every node. */
     public static final String RECEIVER = "chaos-rx";
+    /** A service on every node that answers an ask with its request. */
+    public static final String ECHO = "chaos-echo";
     /** The ticks' type id. */
     public static final int TICK_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 77);
     static final EventCodec<Tick> TICK_CODEC = RecordCodec.of(TICK_TYPE, "chaos.Tick", Tick.class,
@@ -58,7 +70,7 @@ public final class ChaosWorkload implements NodeSetup
     @Override
     public List<EventCodec<?>> codecs()
     {
-        return List.of(TICK_CODEC);
+        return List.of(TICK_CODEC, FloodEvent.CODEC);
     }
 
     @Override
@@ -70,7 +82,8 @@ public final class ChaosWorkload implements NodeSetup
         final long incarnation = node.interconnect().incarnation();
         final LedgerFile received = new LedgerFile(dir.resolve("rx-" + node.nodeId() + "-" + incarnation + ".csv"));
         final LedgerFile sent = new LedgerFile(dir.resolve("tx-" + node.nodeId() + "-" + incarnation + ".csv"));
-        node.system().registerService(ServiceId.of(node.nodeId(), RECEIVER), node.system().register(
+        // in the service directory, which also makes ServiceId(node, name) reach them
+        node.registry().register(ServiceId.of(0, RECEIVER), node.system().register(
             (ctx, envelope) ->
             {
                 if (envelope.event() instanceof Tick tick)
@@ -80,6 +93,22 @@ public final class ChaosWorkload implements NodeSetup
                     received.flush();
                 }
             }));
+        // every node: the flood's sink and an echo a client asks
+        final FloodSink sink = new FloodSink(new LedgerFile(dir.resolve("frx-" + node.nodeId() + "-" + incarnation + ".csv")));
+        final ActorId sinkId = node.system().register(sink);
+        node.registry().register(ServiceId.of(0, FloodProducer.SINK), sinkId);
+        node.system().send(sinkId, FloodSink.START);
+        node.registry().register(ServiceId.of(0, ECHO), node.system().register(
+            (ctx, envelope) -> ctx.reply(envelope.event())));
+        final String floodTo = env("CHAOS_FLOOD_TO", "");
+        if (!floodTo.isEmpty())
+        {
+            final FloodProducer producer = new FloodProducer(node, Integer.parseInt(floodTo),
+                Integer.parseInt(env("CHAOS_FLOOD_BATCH", "100")), Long.parseLong(env("CHAOS_FLOOD_THRESHOLD", "2000")),
+                new LedgerFile(dir.resolve("ftx-" + node.nodeId() + "-" + incarnation + ".csv")), dir.resolve("stop"),
+                System.nanoTime() + Duration.ofSeconds(seconds).toNanos());
+            node.system().send(node.system().register(producer), FloodProducer.START);
+        }
         final Sender sender = new Sender(node, sent, dir.resolve("stop"), rate <= 0 ? 0 : Math.max(1, rate / 100),
             System.nanoTime() + Duration.ofSeconds(seconds).toNanos());
         node.system().send(node.system().register(sender), Sender.START);
@@ -125,6 +154,7 @@ public final class ChaosWorkload implements NodeSetup
                     nextSeq.put(peer.nodeId(), 1L);
                     ctx.subscribeToNode(peer.nodeId());
                 }
+                node.registry().subscribe(ServiceId.of(0, RECEIVER), ctx.self());
                 ctx.schedule(PERIOD, TICK);
             }
             else if (event == TICK)
@@ -143,6 +173,14 @@ public final class ChaosWorkload implements NodeSetup
             else if (event instanceof NodeDisconnected disconnected)
             {
                 ledger.line("X", disconnected.nodeId());
+            }
+            else if (event instanceof ServiceUp up)
+            {
+                ledger.line("SU", up.instance().nodeId(), up.instance().incarnation());
+            }
+            else if (event instanceof ServiceDown down)
+            {
+                ledger.line("SD", down.instance().nodeId(), down.instance().incarnation());
             }
             ledger.flush();
         }
