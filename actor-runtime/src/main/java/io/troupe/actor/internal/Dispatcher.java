@@ -19,9 +19,11 @@ import java.util.List;
 /**
  * Runs activations: takes events from a mailbox and hands each to the actor it is addressed to, within the
  * pool's quantum. The clock is read only when an activation has a second event, and then every 8 events (or
- * every event once they turn out to be slow), so one-event activations cost no clock reads.
+ * every event once they turn out to be slow), so one-event activations cost no clock reads. Measuring handling
+ * times by actor type is {@link ObservingDispatcher}'s: while no observer is configured that class is never loaded,
+ * so {@link #receive} has one implementation and the JIT inlines it into the loop as if the code were written there.
  */
-final class Dispatcher implements MailboxRunner
+class Dispatcher implements MailboxRunner
 {
     private static final int CHECK_MASK_FAST = 7;
     private static final int CHECK_MASK_SLOW = 0;
@@ -33,12 +35,10 @@ final class Dispatcher implements MailboxRunner
     /** Every handler failure, whole (the node's distinct error log), or null. */
     private final org.agrona.ErrorHandler recorder;
     private final int nodeId;
-    /** Sees each event's handling time by actor type, or null (the default: no clock read per event). */
-    private final io.troupe.actor.HandlingObserver observer;
 
     Dispatcher(
         final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler,
-        final org.agrona.ErrorHandler recorder, final int nodeId, final io.troupe.actor.HandlingObserver observer)
+        final org.agrona.ErrorHandler recorder, final int nodeId)
     {
         this.router = router;
         this.table = table;
@@ -46,7 +46,6 @@ final class Dispatcher implements MailboxRunner
         this.failureHandler = failureHandler;
         this.recorder = recorder;
         this.nodeId = nodeId;
-        this.observer = observer;
     }
 
     @Override
@@ -161,31 +160,14 @@ final class Dispatcher implements MailboxRunner
             return;
         }
         ctx.begin(slot, envelope);
-        if (observer == null)
-        {
-            // the path every event takes unless actor types are measured: no clock, nothing else
-            final io.troupe.actor.Behavior behavior = mailbox.behavior(slot);
-            try
-            {
-                behavior.receive(ctx, envelope);
-            }
-            catch (final Throwable error)
-            {
-                onFailure(ctx, envelope, error, behavior);
-            }
-        }
-        else
-        {
-            receiveObserved(ctx, mailbox.behavior(slot), envelope);
-        }
+        receive(ctx, mailbox.behavior(slot), envelope);
         ctx.end();
         envelope.settleHandled(); // the context repaid its cost
     }
 
-    /** Handles an event and tells the observer how long it took, by actor type. */
-    private void receiveObserved(final ContextImpl ctx, final io.troupe.actor.Behavior behavior, final Envelope envelope)
+    /** Hands one event to its actor's behaviour; a failure is recorded and handled, never thrown. */
+    void receive(final ContextImpl ctx, final io.troupe.actor.Behavior behavior, final Envelope envelope)
     {
-        final long startNs = System.nanoTime();
         try
         {
             behavior.receive(ctx, envelope);
@@ -194,19 +176,9 @@ final class Dispatcher implements MailboxRunner
         {
             onFailure(ctx, envelope, error, behavior);
         }
-        final long nanos = System.nanoTime() - startNs;
-        try
-        {
-            observer.handled(behavior instanceof TypedActor<?> typed ? typed.behaviorClass() : behavior.getClass(),
-                nanos);
-        }
-        catch (final RuntimeException ignore)
-        {
-            // an observer that fails must not stop the mailbox
-        }
     }
 
-    private void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error,
+    final void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error,
         final io.troupe.actor.Behavior behavior)
     {
         counters.handlerFailures.incrementAndGet();

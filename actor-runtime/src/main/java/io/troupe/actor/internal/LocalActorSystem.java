@@ -102,8 +102,10 @@ public final class LocalActorSystem extends ActorSystem
         // FundsCleared goes out uncharged: a notice must not add to the debt it reports cleared
         this.flow = new FlowControl(config.flowControl(), nodeId, (waiter, event) -> router.route(
             new Envelope(waiter, ActorId.NONE, FundsCleared.TYPE, 0, 0L, event, null), null));
-        final Dispatcher dispatcher = new Dispatcher(router, table, counters, config.failureHandler(), recorder, nodeId,
-            config.handlingObserver());
+        final Dispatcher dispatcher = config.handlingObserver() == null ?
+            new Dispatcher(router, table, counters, config.failureHandler(), recorder, nodeId) :
+            new ObservingDispatcher(router, table, counters, config.failureHandler(), recorder, nodeId,
+                config.handlingObserver());
         this.pools = new ExecutorPool[poolConfigs.size()];
         for (int i = 0; i < pools.length; i++)
         {
