@@ -24,20 +24,15 @@ class ChaosScenariosIT
     @TempDir
     Path ledgers;
 
-    private static void sleep(final long ms)
-    {
-        Scenario.sleep(ms);
-    }
-
     @Test
     void partitionOfANodeFor10sIsDetectedWithin2sAndHealsWithin5s()
     {
         try (Scenario run = new Scenario("partition", 81, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
-            sleep(3_000);
+            Scenario.sleep(3_000);
             final long cut = run.faults().partition(3);
-            sleep(10_000);
+            Scenario.sleep(10_000);
             final long healed = run.faults().heal(3);
             run.awaitUntil(() -> run.reconnectedSince(healed, 3, 1, 2), Duration.ofSeconds(20),
                 "the mesh back after the heal");
@@ -56,7 +51,7 @@ class ChaosScenariosIT
             }
             run.result("failure_detection_ms", detected - cut, "ms");
             run.result("reconnect_after_heal_ms", reconnected - healed, "ms");
-            sleep(2_000);
+            Scenario.sleep(2_000);
             run.finish(QUIET);
             run.check(Timing.first(ledger, 1, "X", 3, cut) > 0 && detected - cut <= 2_000,
                 "nodes 1 and 2 saw node 3 go within 2 s: " + (detected - cut) + " ms");
@@ -71,11 +66,11 @@ class ChaosScenariosIT
         try (Scenario run = new Scenario("pause", 82, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
-            sleep(2_000);
+            Scenario.sleep(2_000);
             final long shortPause = run.faults().pause(2);
-            sleep(1_000);
+            Scenario.sleep(1_000);
             final long shortEnd = run.faults().unpause(2);
-            sleep(3_000);
+            Scenario.sleep(3_000);
             Ledger ledger = run.ledger();
             for (int node = 1; node <= 3; node++)
             {
@@ -86,7 +81,7 @@ class ChaosScenariosIT
                 }
             }
             final long longPause = run.faults().pause(2);
-            sleep(10_000);
+            Scenario.sleep(10_000);
             final long longEnd = run.faults().unpause(2);
             run.awaitUntil(() -> run.reconnectedSince(longEnd, 2, 1, 3), Duration.ofSeconds(10),
                 "the mesh back after the unpause");
@@ -105,7 +100,7 @@ class ChaosScenariosIT
             }
             run.result("failure_detection_ms", detected - longPause, "ms");
             run.result("recovery_after_unpause_ms", recovered - longEnd, "ms");
-            sleep(2_000);
+            Scenario.sleep(2_000);
             run.finish(QUIET);
             run.check(detected - longPause <= 2_000, "a 10 s pause detected within 2 s: " + (detected - longPause));
             // the node runs again at once and ends its sessions (stood still); its peers ended theirs in silence: both
@@ -121,10 +116,10 @@ class ChaosScenariosIT
         try (Scenario run = new Scenario("kill", 83, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
-            sleep(3_000);
+            Scenario.sleep(3_000);
             run.killedCurrentIncarnation(3);
             final long killed = run.faults().kill(3);
-            sleep(3_000);
+            Scenario.sleep(3_000);
             final long restarted = run.faults().restart(3);
             run.awaitUntil(() -> run.ledger().incarnations(3).size() == 2, Duration.ofSeconds(30),
                 "node 3's new incarnation writing its ledger");
@@ -135,7 +130,7 @@ class ChaosScenariosIT
             run.result("failure_detection_ms", detected - killed, "ms");
             run.result("reconnect_after_restart_ms", Math.max(Timing.first(ledger, 1, "C", 3, restarted),
                 Timing.first(ledger, 2, "C", 3, restarted)) - restarted, "ms");
-            sleep(2_000);
+            Scenario.sleep(2_000);
             final LedgerCheck check = run.finish(QUIET);
             run.check(check.figures().get("undelivered_unsure") + check.figures().get("undelivered_sure") > 0,
                 "events to the killed incarnation came back Undelivered");
@@ -154,7 +149,7 @@ class ChaosScenariosIT
             }
             final long from = System.currentTimeMillis();
             final long deliveredBefore = run.ledger().receiverLines().size();
-            sleep(Long.getLong("chaos.loss.seconds", 60) * 1000);
+            Scenario.sleep(Long.getLong("chaos.loss.seconds", 60) * 1000);
             final long deliveredDuring = run.ledger().receiverLines().size() - deliveredBefore;
             final long elapsed = System.currentTimeMillis() - from;
             for (int node = 1; node <= 3; node++)
@@ -172,7 +167,7 @@ class ChaosScenariosIT
         try (Scenario run = new Scenario("asymmetric", 85, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
-            sleep(2_000);
+            Scenario.sleep(2_000);
             // node 3 hears nothing from node 1; node 1 still hears node 3
             final long cut = run.faults().dropFrom(3, 1);
             run.awaitUntil(() ->
@@ -180,7 +175,7 @@ class ChaosScenariosIT
                 final Ledger ledger = run.ledger();
                 return Timing.first(ledger, 3, "X", 1, cut) > 0 && Timing.first(ledger, 1, "X", 3, cut) > 0;
             }, Duration.ofSeconds(10), "both node 1 and node 3 to end their session");
-            sleep(8_000);
+            Scenario.sleep(8_000);
             final long healed = run.faults().clearRules(3);
             Ledger ledger = run.ledger();
             final long threeSaw = Timing.first(ledger, 3, "X", 1, cut);
@@ -200,7 +195,7 @@ class ChaosScenariosIT
             ledger = run.ledger();
             run.result("reconnect_after_heal_ms", Math.max(Timing.first(ledger, 1, "C", 3, healed),
                 Timing.first(ledger, 3, "C", 1, healed)) - healed, "ms");
-            sleep(2_000);
+            Scenario.sleep(2_000);
             run.finish(QUIET);
         }
     }

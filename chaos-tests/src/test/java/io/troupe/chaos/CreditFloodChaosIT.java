@@ -45,8 +45,7 @@ class CreditFloodChaosIT
             final long healed = run.faults().heal(2);
             run.awaitUntil(() -> run.reconnectedSince(healed, 2, 1, 3), Duration.ofSeconds(20),
                 "the mesh back after the heal");
-            run.awaitUntil(() -> received(run.ledger(), Long.MAX_VALUE) - receivedSince(run.ledger(), healed) > 0 &&
-                receivedSince(run.ledger(), healed) > 10_000, Duration.ofSeconds(20),
+            run.awaitUntil(() -> receivedSince(run.ledger(), healed) > 10_000, Duration.ofSeconds(20),
                 "the flood reaching node 2 again after the heal");
             Scenario.sleep(2_000);
 

@@ -18,7 +18,6 @@ import io.troupe.registry.ServiceUp;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.RecordCodec;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -191,10 +190,11 @@ public final class ChaosWorkload implements NodeSetup
             {
                 return;
             }
-            if (System.nanoTime() - endNs > 0 || Files.exists(stopFile))
+            final String end = WorkloadEnd.reason(endNs, stopFile);
+            if (end != null)
             {
                 ended = true;
-                ledger.line("E", Files.exists(stopFile) ? "stopped" : "time");
+                ledger.line("E", end);
                 return;
             }
             final long myIncarnation = node.interconnect().incarnation();

@@ -15,7 +15,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -107,10 +106,11 @@ final class FloodProducer implements Behavior
         {
             return;
         }
-        if (System.nanoTime() - endNs > 0 || Files.exists(stopFile))
+        final String end = WorkloadEnd.reason(endNs, stopFile);
+        if (end != null)
         {
             ended = true;
-            log.line("E", Files.exists(stopFile) ? "stopped" : "time");
+            log.line("E", end);
             return;
         }
         if (!ctx.ensureClearFunds(account))
