@@ -8,12 +8,9 @@ import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
 import org.agrona.concurrent.NanoClock;
 
-import java.util.LinkedHashSet;
-import java.util.Set;
-import java.util.TreeSet;
 
 /**
- * The broker as an actor: handles {@link BrokerAsk}, {@link BrokerCancel}, {@link LengthsQuery}, {@link StatsQuery},
+ * The broker as an actor: handles {@link BrokerAsk}, {@link DynamicAsk}, {@link BrokerCancel}, {@link LengthsQuery}, {@link StatsQuery},
  * {@link AlarmSubscription} and {@link Reconfigure}, answers with {@link Go}, {@link Drop}, {@link Cancelled},
  * {@link Lengths} and {@link BrokerAlarm}, and wakes itself with a timer when a queue or a meter needs time to
  * pass. Requesters on its own node stamp their send time, so sojourn includes the wait in the broker's
@@ -21,24 +18,18 @@ import java.util.TreeSet;
  */
 final class BrokerActor implements Behavior, BrokerCore.Output
 {
-    /**
-     * Alarm subscribers a broker keeps; one more is refused (counted). Alarms go out tracked, so a subscriber
-     * that is gone (or on a node that went away) is dropped at the next alarm.
-     */
-    static final int MAX_ALARM_SUBSCRIBERS = 1024;
+    /** Alarm subscribers a broker keeps ({@link AlarmBoard#MAX_SUBSCRIBERS}); one more is refused (counted). */
+    static final int MAX_ALARM_SUBSCRIBERS = AlarmBoard.MAX_SUBSCRIBERS;
 
     private final NanoClock clock;
     private final BrokerCore core;
-    private final Set<ActorId> alarmSubscribers = new LinkedHashSet<>();
-    private final Set<String> raisedAlarms = new TreeSet<>();
+    private final AlarmBoard alarms = new AlarmBoard();
     private final CoreDriver driver = new CoreDriver();
     /** Published after every batch when the broker belongs to a {@link BrokerDirectory}; else null. */
     private final BrokerGauges gauges;
     private ActorContext ctx;
     private long unknownEvents;
     private long unencodableAnswers;
-    private long alarmChanges;
-    private long refusedSubscriptions;
 
     BrokerActor(final BrokerSpec spec, final NanoClock clock)
     {
@@ -63,6 +54,15 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         {
             core.ask(ask.side(), driver.request(context, envelope, ask, nowNs), ask.nonBlocking(), nowNs, this);
         }
+        else if (event instanceof DynamicAsk dynamic)
+        {
+            final BrokerRequest request = driver.request(context, envelope, new BrokerAsk(dynamic.side(), dynamic.ref(),
+                dynamic.counterparty(), dynamic.sentNs(), false), nowNs);
+            if (core.ask(dynamic.side(), request, false, nowNs, this))
+            {
+                answer(request, new Queued(dynamic.ref()), Queued.TYPE); // before its Go or Drop, which come later
+            }
+        }
         else if (event instanceof BrokerCancel cancel)
         {
             // not reply(): it keeps the request's type, and another node's codec for that type is BrokerCancel's
@@ -78,16 +78,16 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         {
             final BrokerMetrics metrics = core.metrics();
             context.send(envelope.sender(), new BrokerStats(metrics.ask().matches(), metrics.ask().drops(),
-                metrics.askR().matches(), metrics.askR().drops(), core.cancels(), alarmChanges, unknownEvents, core.purged(), unencodableAnswers),
+                metrics.askR().matches(), metrics.askR().drops(), core.cancels(), alarms.changes(), unknownEvents, core.purged(), unencodableAnswers),
                 BrokerStats.TYPE, 0, envelope.cookie());
         }
         else if (event instanceof io.troupe.actor.Undelivered undelivered && undelivered.type() == BrokerAlarm.TYPE)
         {
-            alarmSubscribers.remove(undelivered.recipient()); // gone, or its node is: it may subscribe again
+            alarms.onUndelivered(undelivered.recipient()); // gone, or its node is: it may subscribe again
         }
         else if (event instanceof AlarmSubscription subscription)
         {
-            onSubscription(envelope.sender(), subscription.subscribe());
+            alarms.onSubscription(context, envelope.sender(), subscription.subscribe());
         }
         else if (event instanceof Reconfigure reconfigure)
         {
@@ -112,31 +112,9 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         driver.wakeBy(context, core.afterBatch(nowNs, driver.queueDelayNs(), this), nowNs);
         if (gauges != null)
         {
-            gauges.publish(core.metrics(), core.cancels(), raisedAlarms.size(), core.purged());
+            gauges.publish(core.metrics(), core.cancels(), alarms.raisedCount(), core.purged());
         }
         ctx = null;
-    }
-
-    private void onSubscription(final ActorId subscriber, final boolean subscribe)
-    {
-        if (!subscribe)
-        {
-            alarmSubscribers.remove(subscriber);
-            return;
-        }
-        if (!alarmSubscribers.contains(subscriber) && alarmSubscribers.size() >= MAX_ALARM_SUBSCRIBERS)
-        {
-            refusedSubscriptions++;
-            return;
-        }
-        if (alarmSubscribers.add(subscriber))
-        {
-            for (final String name : raisedAlarms)
-            {
-                ctx.send(subscriber, new BrokerAlarm(ctx.self(), name, true), BrokerAlarm.TYPE,
-                    Envelope.FLAG_TRACK_DELIVERY, 0L);
-            }
-        }
     }
 
     @Override
@@ -164,16 +142,7 @@ final class BrokerActor implements Behavior, BrokerCore.Output
     @Override
     public void alarm(final String name, final boolean raised, final long nowNs)
     {
-        if (raised ? !raisedAlarms.add(name) : !raisedAlarms.remove(name))
-        {
-            return; // no change
-        }
-        alarmChanges++;
-        for (final ActorId subscriber : alarmSubscribers)
-        {
-            ctx.send(subscriber, new BrokerAlarm(ctx.self(), name, raised), BrokerAlarm.TYPE,
-                Envelope.FLAG_TRACK_DELIVERY, 0L);
-        }
+        alarms.alarm(ctx, name, raised);
     }
 
     long unknownEvents()
@@ -183,16 +152,16 @@ final class BrokerActor implements Behavior, BrokerCore.Output
 
     long alarmChanges()
     {
-        return alarmChanges;
+        return alarms.changes();
     }
 
     int alarmSubscribers()
     {
-        return alarmSubscribers.size();
+        return alarms.subscribers();
     }
 
     long refusedSubscriptions()
     {
-        return refusedSubscriptions;
+        return alarms.refusedSubscriptions();
     }
 }

@@ -92,6 +92,14 @@ public final class BrokerCodecs
         },
         (buffer, offset) -> new BrokerCancel(
             sideOf(buffer.getByte(offset + 8), BrokerCancel.TYPE, 8), buffer.getLong(offset, ORDER)));
+    /** {@link DynamicAsk}: as {@link BrokerAsk}, without the non-blocking flag. */
+    public static final EventCodec<DynamicAsk> DYNAMIC_ASK = RecordCodec.of(
+        DynamicAsk.TYPE, "broker.DynamicAsk", DynamicAsk.class, BrokerCodecs::writeDynamicAsk,
+        BrokerCodecs::readDynamicAsk);
+    /** {@link Queued}. */
+    public static final EventCodec<Queued> QUEUED = new Fixed<>(Queued.TYPE, "broker.Queued", Queued.class, 8,
+        (queued, buffer, offset) -> buffer.putLong(offset, queued.ref(), ORDER),
+        (buffer, offset) -> new Queued(buffer.getLong(offset, ORDER)));
     /** {@link Cancelled}. */
     public static final EventCodec<Cancelled> CANCELLED = new Fixed<>(
         Cancelled.TYPE, "broker.Cancelled", Cancelled.class, 9,
@@ -175,7 +183,8 @@ public final class BrokerCodecs
             countOf(buffer, offset, "unencodable", 64)));
     /** Every codec above, in type id order. */
     public static final List<EventCodec<?>> ALL = List.of(BROKER_ASK, GO, DROP, BROKER_CANCEL, CANCELLED, LENGTHS_QUERY,
-        LENGTHS, ALARM_SUBSCRIPTION, BROKER_ALARM, STOP, DONE, CONTINUE, STATS_QUERY, BROKER_STATS, REGULATOR_UPDATE);
+        LENGTHS, ALARM_SUBSCRIPTION, BROKER_ALARM, STOP, DONE, CONTINUE, STATS_QUERY, BROKER_STATS, REGULATOR_UPDATE,
+        DYNAMIC_ASK, QUEUED);
 
     private BrokerCodecs()
     {
@@ -213,6 +222,20 @@ public final class BrokerCodecs
         final long ref = in.readLong();
         final long sentNs = in.readLong();
         return new BrokerAsk(side, ref, readCounterparty(in, BrokerAsk.TYPE), sentNs, nonBlocking);
+    }
+
+    private static void writeDynamicAsk(final EventWriter out, final DynamicAsk ask)
+    {
+        out.writeByte(sideCode(ask.side(), "broker.DynamicAsk")).writeLong(ask.ref()).writeLong(ask.sentNs());
+        writeCounterparty(out, ask.counterparty(), "broker.DynamicAsk");
+    }
+
+    private static DynamicAsk readDynamicAsk(final EventReader in)
+    {
+        final Side side = sideOf(in.readByte(), DynamicAsk.TYPE, 0);
+        final long ref = in.readLong();
+        final long sentNs = in.readLong();
+        return new DynamicAsk(side, ref, readCounterparty(in, DynamicAsk.TYPE), sentNs);
     }
 
     private static void writeGo(final EventWriter out, final Go go)

@@ -39,6 +39,8 @@ final class BrokerCore
     private BrokerSpec spec;
     private long cancels;
     private long purged;
+    /** The request the queue dropped during the current enqueue (to tell whether the new one waits). */
+    private BrokerRequest droppedNow;
 
     BrokerCore(final BrokerSpec spec, final long nowNs)
     {
@@ -55,23 +57,28 @@ final class BrokerCore
     /**
      * A request arrived: matched with the other side's next request if there is one, else queued (or, if
      * non-blocking, dropped at once).
+     *
+     * @return whether it waits in its queue now (not matched, not dropped).
      */
-    void ask(final Side side, final BrokerRequest request, final boolean nonBlocking, final long nowNs, final Output out)
+    boolean ask(final Side side, final BrokerRequest request, final boolean nonBlocking, final long nowNs, final Output out)
     {
         output = out;
         final BrokerRequest match = queues[side.other().ordinal()].dequeue(nowNs, dropSinks[side.other().ordinal()]);
         if (match != null)
         {
             onMatch(side, request, match, nowNs);
+            return false;
         }
-        else if (nonBlocking)
+        if (nonBlocking)
         {
             onDrop(side, request, nowNs);
+            return false;
         }
-        else
-        {
-            queues[side.ordinal()].enqueue(request, nowNs, dropSinks[side.ordinal()]);
-        }
+        droppedNow = null;
+        queues[side.ordinal()].enqueue(request, nowNs, dropSinks[side.ordinal()]);
+        final boolean queued = droppedNow != request;
+        droppedNow = null;
+        return queued;
     }
 
     private void onMatch(final Side side, final BrokerRequest request, final BrokerRequest match, final long nowNs)
@@ -95,6 +102,7 @@ final class BrokerCore
 
     private void onDrop(final Side side, final BrokerRequest request, final long nowNs)
     {
+        droppedNow = request;
         final long sojournNs = request.sojournNs(nowNs);
         drops[side.ordinal()]++;
         lastSojournNs[side.ordinal()] = sojournNs;

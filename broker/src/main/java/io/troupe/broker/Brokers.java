@@ -163,6 +163,44 @@ public final class Brokers
     }
 
     /**
+     * A dynamic ask from a plain thread (the seed's {@code dynamic_ask}): returns at once with a handle whose
+     * {@link BrokerAwait#first()} says whether a counterparty was waiting ({@link Go}) or the request waits
+     * ({@link Queued}), whose {@link BrokerAwait#answer()} is the outcome, and which can be cancelled from this or any
+     * thread ({@link BrokerAwait#cancel()}).
+     *
+     * @param system       the actor system.
+     * @param broker       the broker (actor or service id).
+     * @param side         which queue to join.
+     * @param counterparty what the counterparty receives; null for the requester's id.
+     * @param timeout      after this the request is cancelled ({@link BrokerAwait#answer()} then completes with
+     *                     {@link Cancelled}, or with the answer that was already on its way).
+     * @return the handle.
+     */
+    public static BrokerAwait dynamicAsk(final ActorSystem system, final ActorId broker, final Side side,
+        final Object counterparty, final Duration timeout)
+    {
+        return new BrokerAwait(system, broker, side, counterparty, timeout, nextRef());
+    }
+
+    /**
+     * A dynamic ask from an actor: the broker answers {@link Go} at once if a counterparty waits, otherwise
+     * {@link Queued} at once and {@link Go} or {@link Drop} later, each an event carrying {@code cookie}; the actor
+     * handles other events meanwhile and may {@link #cancel(ActorContext, ActorId, Side, long)} the request.
+     *
+     * @param ctx          the asking actor's context.
+     * @param broker       the broker.
+     * @param side         which queue to join.
+     * @param ref          the actor's reference for the request.
+     * @param counterparty what the counterparty receives; null for the actor's id.
+     * @param cookie       the cookie of the answers.
+     */
+    public static void dynamicAsk(final ActorContext ctx, final ActorId broker, final Side side, final long ref,
+        final Object counterparty, final long cookie)
+    {
+        ctx.send(broker, new DynamicAsk(side, ref, counterparty, System.nanoTime()), DynamicAsk.TYPE, 0, cookie);
+    }
+
+    /**
      * Asks from an actor: the answer ({@link Go} or {@link Drop}) arrives as an event carrying {@code cookie}.
      *
      * @param ctx          the asking actor's context.

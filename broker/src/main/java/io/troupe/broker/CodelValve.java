@@ -91,6 +91,13 @@ final class CodelValve extends SlotValve
     }
 
     @Override
+    public boolean wouldOpen(final long nowNs)
+    {
+        return size < min ||
+            (size < max && side == BELOW && sampleUnused && growth.due(nowNs, runStartNs));
+    }
+
+    @Override
     public boolean tryOpen(final long nowNs)
     {
         if (size < min)

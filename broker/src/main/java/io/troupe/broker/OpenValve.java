@@ -43,6 +43,12 @@ final class OpenValve extends SlotValve
     }
 
     @Override
+    public boolean wouldOpen(final long nowNs)
+    {
+        return size < max;
+    }
+
+    @Override
     boolean releaseOnKeep(final long nowNs)
     {
         return size > max;

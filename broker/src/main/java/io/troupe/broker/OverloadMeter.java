@@ -15,14 +15,22 @@ package io.troupe.broker;
  * <p><b>Sampling.</b> The meter sees the sojourn only when it is updated, and assumes it stays where the last
  * update put it until the next. While a change is pending the meter asks to be updated at the time it would
  * take effect (the first opposite sample plus the interval); the broker then calls it even if nothing arrived,
- * with whatever it then reports as its message-queue sojourn. Otherwise it asks for no timed update.
+ * with whatever it then reports as its message-queue sojourn. While the alarm is raised it also asks for an update
+ * every re-check period (the target, at least 1 ms, at most the interval): a broker that went idle reports a sojourn
+ * of 0 at such a timer, so the alarm clears an interval after the load stopped even if no request ever comes again
+ * (it would otherwise stay raised until the next one). Otherwise it asks for no timed update.
  *
  * <p>Owned by the broker's actor: single-threaded, allocates nothing.
  */
 final class OverloadMeter implements Meter
 {
+    /** The shortest re-check period while the alarm is raised. */
+    static final long RECHECK_MIN_NS = 1_000_000L;
+
     private final long targetNs;
     private final long intervalNs;
+    /** While raised, how often the meter asks to be updated, so that an idle broker clears the alarm on time. */
+    private final long recheckNs;
     private final String alarmName;
     private boolean raised;
     private boolean pending;
@@ -32,6 +40,7 @@ final class OverloadMeter implements Meter
     {
         this.targetNs = targetNs;
         this.intervalNs = intervalNs;
+        this.recheckNs = Math.max(RECHECK_MIN_NS, Math.min(targetNs, intervalNs));
         this.alarmName = alarmName;
     }
 
@@ -42,7 +51,9 @@ final class OverloadMeter implements Meter
      * @param nowNs   the broker's clock.
      * @param metrics the broker's metrics; only the message-queue sojourn is read.
      * @param output  receives the alarm changes.
-     * @return the time a pending change would take effect, or {@link Long#MAX_VALUE} if none is pending.
+     * @return the time a pending change would take effect; while the alarm is raised and no change is pending, the
+     *         next re-check (the target, at least 1 ms and at most the interval, from now); otherwise
+     *         {@link Long#MAX_VALUE}.
      */
     @Override
     public long update(final long nowNs, final BrokerMetrics metrics, final MeterOutput output)
@@ -51,7 +62,7 @@ final class OverloadMeter implements Meter
         if (above == raised)
         {
             pending = false;
-            return Long.MAX_VALUE;
+            return raised ? nowNs + recheckNs : Long.MAX_VALUE;
         }
         if (!pending)
         {
@@ -63,7 +74,7 @@ final class OverloadMeter implements Meter
             raised = above;
             pending = false;
             output.alarm(alarmName, raised, nowNs);
-            return Long.MAX_VALUE;
+            return raised ? nowNs + recheckNs : Long.MAX_VALUE;
         }
         return oppositeSinceNs + intervalNs;
     }

@@ -84,6 +84,12 @@ final class RateValve extends SlotValve
     }
 
     @Override
+    public boolean wouldOpen(final long nowNs)
+    {
+        return size < max && !limited(nowNs);
+    }
+
+    @Override
     public long nextOpenNs(final long nowNs)
     {
         if (size >= max || !limited(nowNs))

@@ -11,8 +11,9 @@ import org.agrona.concurrent.NanoClock;
  * The regulator as an actor: {@link BrokerAsk} (side ignored) waits for a slot and gets {@link Go} or
  * {@link Drop}; {@link Done} releases a slot; {@link Continue} is answered {@link Go} or {@link Stop};
  * {@link RegulatorUpdate} feeds the valve; {@link BrokerCancel}, {@link LengthsQuery} and
- * {@link ReconfigureRegulator} as for brokers. Holders on other nodes are watched: when their node
- * disconnects, their slots are released.
+ * {@link ReconfigureRegulator} as for brokers; {@link AlarmSubscription} hears its meters' alarms (an
+ * {@link UnderloadMeterSpec underload meter}'s) as {@link BrokerAlarm}s. Holders on other nodes are watched: when
+ * their node disconnects, their slots are released.
  */
 final class RegulatorActor implements Behavior, BrokerCore.Output
 {
@@ -20,6 +21,7 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
     private final RegulatorSpec initialSpec;
     private final CoreDriver driver = new CoreDriver();
     private RegulatorCore core;
+    private final AlarmBoard alarms = new AlarmBoard();
     private ActorContext ctx;
     private long unknownEvents;
 
@@ -80,6 +82,14 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         {
             core.goUndelivered(undelivered.recipient(), undelivered.cookie(), nowNs, this);
         }
+        else if (event instanceof io.troupe.actor.Undelivered undelivered && undelivered.type() == BrokerAlarm.TYPE)
+        {
+            alarms.onUndelivered(undelivered.recipient());
+        }
+        else if (event instanceof AlarmSubscription subscription)
+        {
+            alarms.onSubscription(context, sender, subscription.subscribe());
+        }
         else if (event instanceof io.troupe.actor.NodeConnected)
         {
             // the answer to a subscription: nothing to do
@@ -109,8 +119,12 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
     @Override
     public void alarm(final String name, final boolean raised, final long nowNs)
     {
-        // a regulator's meters (update meters) raise no alarms; one that does is counted as a stray event
-        unknownEvents++;
+        alarms.alarm(ctx, name, raised); // an underload meter's, to the regulator's alarm subscribers
+    }
+
+    long alarmChanges()
+    {
+        return alarms.changes();
     }
 
     long unknownEvents()

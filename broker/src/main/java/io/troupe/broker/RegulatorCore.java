@@ -16,6 +16,9 @@ import java.util.Map;
  */
 final class RegulatorCore
 {
+    /** {@link #valveReadySinceNs} when the valve is not waiting for requests. */
+    private static final long NOT_READY = Long.MIN_VALUE;
+
     /** A slot's holder: the requester and its reference. */
     private record Holder(ActorId requester, long ref)
     {
@@ -50,6 +53,8 @@ final class RegulatorCore
     private long dropped;
     private long lastSojournNs;
     private long lastRelativeNs;
+    /** Since when the valve would let a request through at once with nobody waiting; NOT_READY otherwise. */
+    private long valveReadySinceNs = NOT_READY;
     private long unknownHolders;
     private long released;
 
@@ -214,7 +219,11 @@ final class RegulatorCore
         holders.put(new Holder(request.requester(), request.ref()), new Lease(request.cookie(), nowNs + leaseNs));
         matches++;
         lastSojournNs = sojournNs;
-        lastRelativeNs = sojournNs; // the valve "asked" when it opened: now
+        // the valve "asked" when it became ready: now if the request waited for it (relative = sojourn), or
+        // earlier if it waited for the request (negative: how long its capacity sat unused)
+        lastRelativeNs = valveReadySinceNs == NOT_READY ? sojournNs :
+            Math.min(sojournNs, valveReadySinceNs - Math.min(request.sentNs(), nowNs));
+        valveReadySinceNs = NOT_READY;
         output.answer(request, new Go(request.ref(), self, sojournNs, sojournNs), Go.TYPE);
     }
 
@@ -237,8 +246,21 @@ final class RegulatorCore
         {
             metrics.messageQueueSojournNs(messageQueueSojournNs);
         }
+        if (queue.size() == 0 && valve.wouldOpen(nowNs))
+        {
+            if (valveReadySinceNs == NOT_READY)
+            {
+                valveReadySinceNs = nowNs;
+            }
+        }
+        else
+        {
+            valveReadySinceNs = NOT_READY;
+        }
         metrics.ask().set(queue.size(), lastSojournNs, lastRelativeNs, queue.oldestSentNs(), matches, dropped);
-        metrics.askR().set(valve.size(), 0, -lastRelativeNs, Long.MIN_VALUE, matches, 0);
+        // the valve's side: how long it waited for its last match; while it waits now, since when (as the oldest
+        // waiting request of its side: Long.MIN_VALUE when it does not)
+        metrics.askR().set(valve.size(), 0, -lastRelativeNs, valveReadySinceNs, matches, 0);
         long nextNs = Math.min(queue.nextExpiryNs(nowNs), queue.size() > 0 ? valve.nextOpenNs(nowNs) : Long.MAX_VALUE);
         nextNs = Math.min(nextNs, nextLeaseNs()); // after admit: a slot granted just now has a lease too
         for (final Meter meter : meters)

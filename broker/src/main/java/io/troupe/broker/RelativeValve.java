@@ -54,6 +54,12 @@ final class RelativeValve extends SlotValve
     }
 
     @Override
+    public boolean wouldOpen(final long nowNs)
+    {
+        return size < min || (size < max && openGranted);
+    }
+
+    @Override
     public boolean tryOpen(final long nowNs)
     {
         if (size < min)

@@ -17,6 +17,19 @@ public interface Valve
     boolean tryOpen(long nowNs);
 
     /**
+     * Whether {@link #tryOpen} would succeed now, without opening anything (no state changes): how the regulator
+     * knows its valve waits for requests, which an {@link UnderloadMeterSpec underload meter} watches. A valve of
+     * one's own that does not say is never seen waiting.
+     *
+     * @param nowNs the regulator's clock.
+     * @return true if a request arriving now would proceed at once.
+     */
+    default boolean wouldOpen(final long nowNs)
+    {
+        return false;
+    }
+
+    /**
      * A holder is done: its slot is released.
      *
      * @param nowNs the regulator's clock.

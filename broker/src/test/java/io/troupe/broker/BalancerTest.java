@@ -54,6 +54,43 @@ class BalancerTest
     }
 
     @Test
+    void aWorkerBalancerSendsEachWorkersRequestsToOneBrokerAndSpreadsTheWorkers()
+    {
+        final int[] worker = {-1};
+        final WorkerBalancer balancer = new WorkerBalancer(List.of(A, B, C), () -> worker[0]);
+        final Map<ActorId, Integer> workersPerBroker = new HashMap<>();
+        for (int index = 0; index < 6; index++)
+        {
+            worker[0] = index; // pool 0, workers 0..5
+            final ActorId first = balancer.pick();
+            for (int i = 0; i < 100; i++)
+            {
+                assertThat(balancer.pick()).as("always the same broker for one worker").isEqualTo(first);
+            }
+            workersPerBroker.merge(first, 1, Integer::sum);
+        }
+        assertThat(workersPerBroker).containsOnlyKeys(A, B, C).allSatisfy((broker, n) -> assertThat(n).isEqualTo(2));
+        worker[0] = 1 << 16; // pool 1, worker 0: another pool's worker 0 may go elsewhere
+        assertThat(balancer.pick()).isNotNull();
+        worker[0] = -1; // a plain thread: by its thread id, stable too
+        assertThat(balancer.pick()).isEqualTo(balancer.pick());
+    }
+
+    @Test
+    void aWorkerBalancerOnRealWorkersSeesEachWorkersOwnId() throws Exception
+    {
+        try (io.troupe.actor.ActorSystem system = io.troupe.actor.ActorSystem.start(new io.troupe.actor.ActorSystemConfig()
+            .pool(io.troupe.actor.PoolConfig.named("default").threads(2))))
+        {
+            final java.util.concurrent.CompletableFuture<Integer> seen = new java.util.concurrent.CompletableFuture<>();
+            system.send(system.register((ctx, envelope) -> seen.complete(io.troupe.actor.ExecutorWorkers.current())),
+                "which worker?");
+            assertThat(seen.get(10, java.util.concurrent.TimeUnit.SECONDS)).isIn(0, 1);
+        }
+        assertThat(io.troupe.actor.ExecutorWorkers.current()).as("a plain thread").isEqualTo(-1);
+    }
+
+    @Test
     void aBalancerNeedsDistinctBrokers()
     {
         assertThatThrownBy(() -> new SojournBalancer(List.of())).hasMessageContaining("at least one broker");

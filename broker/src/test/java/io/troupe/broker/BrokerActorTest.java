@@ -202,6 +202,42 @@ class BrokerActorTest
     }
 
     @Test
+    void anOverloadAlarmRaisedUnderLoadClearsByItselfOnceTheBrokerIsIdle() throws Exception
+    {
+        final BlockingQueue<Object> alarms = new LinkedBlockingQueue<>();
+        final ActorId broker = Brokers.start(system, new BrokerSpec(DropQueueSpec.fifo(100), DropQueueSpec.fifo(100),
+            List.of(OverloadMeterSpec.of(Duration.ofNanos(1), Duration.ofMillis(50)))));
+        final ActorId subscriber = system.register((ctx, envelope) ->
+        {
+            if ("subscribe".equals(envelope.event()))
+            {
+                ctx.send(broker, new AlarmSubscription(true), AlarmSubscription.TYPE, 0, 0L);
+            }
+            else
+            {
+                alarms.add(envelope.event());
+            }
+        });
+        system.send(subscriber, "subscribe");
+        final long until = System.nanoTime() + 5_000_000_000L;
+        Object alarm = null;
+        while (alarm == null && System.nanoTime() - until < 0)
+        {
+            Brokers.askNow(system, broker, Side.ASK, null, WAIT);
+            alarm = alarms.poll(1, TimeUnit.MILLISECONDS);
+        }
+        assertThat(alarm).isEqualTo(new BrokerAlarm(broker, "overload", true));
+        final long idleFrom = System.nanoTime();
+        // not one request more: the broker's own timers must clear it, an interval (and a re-check or two) later
+        final Object cleared = alarms.poll(5, TimeUnit.SECONDS);
+        final long tookMs = (System.nanoTime() - idleFrom) / 1_000_000;
+        assertThat(cleared).isEqualTo(new BrokerAlarm(broker, "overload", false));
+        assertThat(tookMs).as("cleared within interval + re-checks of going idle (with scheduling slack)")
+            .isLessThan(1_000);
+        assertThat(Brokers.stats(system, broker, WAIT).get(10, TimeUnit.SECONDS).alarmChanges()).isEqualTo(2);
+    }
+
+    @Test
     void alarmSubscribersAreBoundedAndOneThatIsGoneIsDroppedAtTheNextAlarm() throws Exception
     {
         final BrokerActor actor = new BrokerActor(new BrokerSpec(DropQueueSpec.fifo(100), DropQueueSpec.fifo(100),

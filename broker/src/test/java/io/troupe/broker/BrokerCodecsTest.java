@@ -42,7 +42,7 @@ class BrokerCodecsTest
         final T fromOffset = codec.decode(buffer, 3, length);
         final T decoded = codec.decode(new UnsafeBuffer(exact), 0, length);
         assertThat(codec.encodedLength(decoded)).isEqualTo(length);
-        if (!(event instanceof BrokerAsk) && !(event instanceof Go))
+        if (!(event instanceof BrokerAsk) && !(event instanceof Go) && !(event instanceof DynamicAsk))
         {
             assertThat(decoded).isEqualTo(event).isEqualTo(fromOffset);
         }
@@ -102,7 +102,8 @@ class BrokerCodecsTest
         final EventCodecRegistry registry = BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs()).build();
         final List<Class<?>> crossing = List.of(BrokerAsk.class, Go.class, Drop.class, BrokerCancel.class,
             Cancelled.class, LengthsQuery.class, Lengths.class, AlarmSubscription.class, BrokerAlarm.class, Done.class,
-            Continue.class, Stop.class, StatsQuery.class, BrokerStats.class, RegulatorUpdate.class);
+            Continue.class, Stop.class, StatsQuery.class, BrokerStats.class, RegulatorUpdate.class, DynamicAsk.class,
+            Queued.class);
         assertThat(BrokerCodecs.ALL).hasSameSizeAs(crossing);
         final Set<Integer> types = new HashSet<>();
         for (final Class<?> eventClass : crossing)
@@ -120,6 +121,21 @@ class BrokerCodecsTest
         assertThat(registry.codecFor(ReconfigureRegulator.class)).isNull();
         assertThat(registry.codec(Reconfigure.TYPE)).isNull();
         assertThat(registry.codec(ReconfigureRegulator.TYPE)).isNull();
+    }
+
+    @Test
+    void aDynamicAskAndItsQueuedAnswerCrossNodesIntact()
+    {
+        for (final Object counterparty : new Object[] {null, "worker", 7L, 9, ActorId.of(3, 4, 5), new byte[] {1, 2}})
+        {
+            final DynamicAsk ask = new DynamicAsk(Side.ASK_R, 0x0102030405060708L, counterparty, -5L);
+            final DynamicAsk decoded = roundTrip(BrokerCodecs.DYNAMIC_ASK, ask);
+            assertThat(new DynamicAsk(decoded.side(), decoded.ref(), null, decoded.sentNs()))
+                .isEqualTo(new DynamicAsk(Side.ASK_R, 0x0102030405060708L, null, -5L));
+            assertCounterparty(decoded.counterparty(), counterparty);
+            assertEveryPrefixIsRejected(BrokerCodecs.DYNAMIC_ASK, ask);
+        }
+        assertThat(roundTrip(BrokerCodecs.QUEUED, new Queued(-3))).isEqualTo(new Queued(-3));
     }
 
     @Test

@@ -22,6 +22,8 @@ class OverloadMeterTest
     private static final long TARGET_NS = 100 * MS;
     private static final long INTERVAL_NS = 1_000 * MS;
     private static final long T0 = 5_000_000_000L;
+    /** While raised the meter asks for an update this often: the target (between 1 ms and the interval). */
+    private static final long RECHECK_NS = TARGET_NS;
 
     private final BrokerMetrics metrics = new BrokerMetrics();
     private final RecordingMeterOutput output = new RecordingMeterOutput();
@@ -75,8 +77,8 @@ class OverloadMeterTest
         assertThat(update(T0 + INTERVAL_NS - 1, 2 * TARGET_NS)).isEqualTo(T0 + INTERVAL_NS);
         assertThat(meter.isRaised()).isFalse();
 
-        // the timed update the meter asked for, with no new message
-        assertThat(update(T0 + INTERVAL_NS, 2 * TARGET_NS)).isEqualTo(Long.MAX_VALUE);
+        // the timed update the meter asked for, with no new message; raised, it asks for a re-check
+        assertThat(update(T0 + INTERVAL_NS, 2 * TARGET_NS)).isEqualTo(T0 + INTERVAL_NS + RECHECK_NS);
 
         assertThat(meter.isRaised()).isTrue();
         assertThat(output.alarms).containsExactly(new RecordingMeterOutput.Alarm("overload", true, T0 + INTERVAL_NS));
@@ -90,8 +92,8 @@ class OverloadMeterTest
 
         assertThat(update(t1, TARGET_NS / 2)).isEqualTo(t1 + INTERVAL_NS);
         // a lull shorter than the interval ends with a sample above: nothing changes
-        assertThat(update(t1 + 500 * MS, 2 * TARGET_NS)).isEqualTo(Long.MAX_VALUE);
-        assertThat(update(t1 + INTERVAL_NS, 2 * TARGET_NS)).isEqualTo(Long.MAX_VALUE);
+        assertThat(update(t1 + 500 * MS, 2 * TARGET_NS)).isEqualTo(t1 + 500 * MS + RECHECK_NS);
+        assertThat(update(t1 + INTERVAL_NS, 2 * TARGET_NS)).isEqualTo(t1 + INTERVAL_NS + RECHECK_NS);
         assertThat(meter.isRaised()).isTrue();
 
         final long t2 = t1 + 600 * MS;
@@ -102,6 +104,30 @@ class OverloadMeterTest
 
         assertThat(meter.isRaised()).isFalse();
         assertThat(output.alarms).containsExactly(new RecordingMeterOutput.Alarm("overload", false, t2 + INTERVAL_NS));
+    }
+
+    @Test
+    void aRaisedAlarmClearsOnTimeWhenTheBrokerGoesIdle()
+    {
+        raiseAt(T0);
+        final long lastRequestNs = T0 + INTERVAL_NS + 50 * MS;
+        long dueNs = update(lastRequestNs, 3 * TARGET_NS);
+        assertThat(dueNs).isEqualTo(lastRequestNs + RECHECK_NS);
+        // no request ever again: the broker's timers follow what the meter asks; the first timer after a request
+        // keeps the last sojourn (-1 from the driver), later ones report an empty mailbox (0)
+        dueNs = meter.update(dueNs, metrics, output);
+        int timers = 1;
+        while (meter.isRaised())
+        {
+            assertThat(timers++).as("timers before the alarm clears").isLessThan(10);
+            dueNs = meter.update(dueNs, metrics.messageQueueSojournNs(0), output);
+        }
+        assertThat(output.alarms).singleElement().satisfies(alarm ->
+        {
+            assertThat(alarm.raised()).isFalse();
+            assertThat(alarm.nowNs()).isLessThanOrEqualTo(lastRequestNs + 2 * RECHECK_NS + INTERVAL_NS);
+        });
+        assertThat(dueNs).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
@@ -128,7 +154,9 @@ class OverloadMeterTest
         final long start = -INTERVAL_NS / 2;
 
         assertThat(named.update(start, metrics.messageQueueSojournNs(1), output)).isEqualTo(start + INTERVAL_NS);
-        assertThat(named.update(start + INTERVAL_NS, metrics, output)).isEqualTo(Long.MAX_VALUE);
+        assertThat(named.update(start + INTERVAL_NS, metrics, output))
+            .as("raised, it re-checks: target 0 gives the 1 ms minimum")
+            .isEqualTo(start + INTERVAL_NS + OverloadMeter.RECHECK_MIN_NS);
 
         assertThat(named.isRaised()).isTrue();
         assertThat(output.alarms)
@@ -231,15 +259,20 @@ class OverloadMeterTest
         for (final Sample sample : samples)
         {
             final long sampleNs = nowNs + sample.gapMs() * MS;
-            if (dueNs < sampleNs)
+            while (dueNs < sampleNs)
             {
-                // the broker's timed update: nothing new arrived, the sojourn is the last one
-                assertThat(modelPending).isTrue();
-                modelRaised = !modelRaised;
-                modelPending = false;
-                expected.add(new RecordingMeterOutput.Alarm("overload", modelRaised, modelSinceNs + INTERVAL_NS));
-                dueNs = meter.update(dueNs, metrics.messageQueueSojournNs(sojournNs), output);
-                assertThat(dueNs).isEqualTo(Long.MAX_VALUE);
+                // the broker's timed update: nothing new arrived, the sojourn is the last one; either a pending
+                // change takes effect, or (raised) a re-check that changes nothing
+                final long atNs = dueNs;
+                if (modelPending)
+                {
+                    assertThat(atNs).isEqualTo(modelSinceNs + INTERVAL_NS);
+                    modelRaised = !modelRaised;
+                    modelPending = false;
+                    expected.add(new RecordingMeterOutput.Alarm("overload", modelRaised, atNs));
+                }
+                dueNs = meter.update(atNs, metrics.messageQueueSojournNs(sojournNs), output);
+                assertThat(dueNs).isEqualTo(modelRaised ? atNs + RECHECK_NS : Long.MAX_VALUE);
             }
             nowNs = sampleNs;
             sojournNs = sample.sojournMs() * MS;
@@ -261,7 +294,8 @@ class OverloadMeterTest
                 expected.add(new RecordingMeterOutput.Alarm("overload", modelRaised, nowNs));
             }
             dueNs = meter.update(nowNs, metrics.messageQueueSojournNs(sojournNs), output);
-            assertThat(dueNs).isEqualTo(modelPending ? modelSinceNs + INTERVAL_NS : Long.MAX_VALUE);
+            assertThat(dueNs).isEqualTo(modelPending ? modelSinceNs + INTERVAL_NS :
+                modelRaised ? nowNs + RECHECK_NS : Long.MAX_VALUE);
             assertThat(meter.isRaised()).isEqualTo(modelRaised);
         }
 

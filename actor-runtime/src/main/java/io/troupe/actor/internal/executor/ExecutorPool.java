@@ -116,7 +116,7 @@ public final class ExecutorPool
             final AgentRunner agentRunner = new AgentRunner(new WorkerIdleStrategy(worker), onError, null, worker);
             AgentRunner.startOnThread(agentRunner, runnable ->
             {
-                final Thread thread = new Thread(runnable);
+                final Thread thread = io.troupe.actor.ExecutorWorkers.newThread(runnable, poolId, worker.index());
                 thread.setDaemon(true);
                 worker.bind(thread); // before it starts: a sender may unpark it from the first schedule on
                 return thread;
