@@ -22,7 +22,8 @@ public final class Main
             new BrokerMatchWorkload(), new BrokerOverloadWorkload(), new RemoteThroughputWorkload(),
             new RemoteRttWorkload(), new RemotePeerWorkload(), new FlowOverheadWorkload(), new FlowFloodWorkload(),
             new RegistryConvergenceWorkload(), new ClientIngressWorkload(), new ClientAskRttWorkload(),
-            new ClientFloodWorkload(), new ClientNodeWorkload());
+            new ClientFloodWorkload(), new ClientNodeWorkload(), new SchedulerThroughputWorkload(),
+            new SchedulerFairnessWorkload());
 
     private Main()
     {

@@ -59,6 +59,7 @@ public final class Node implements AutoCloseable
     private final io.troupe.node.client.ClientIngress clients;
     private final NodeCounters counters;
     private final io.troupe.broker.BrokerDirectory brokers;
+    private final io.troupe.interconnect.scheduler.PeerScheduler peerScheduler;
     /** The local control channel (troupe drain, troupe stop), or null if its socket could not be made. */
     private volatile io.troupe.node.control.ControlServer control;
     /** The Prometheus endpoint, or null when off. */
@@ -87,6 +88,8 @@ public final class Node implements AutoCloseable
         this.interconnect = interconnect;
         this.deadLetters = deadLetters;
         this.brokers = new io.troupe.broker.BrokerDirectory(system);
+        this.peerScheduler = io.troupe.interconnect.scheduler.PeerScheduler.start(system, config.schedulerConfig(),
+            config.interconnectConfig().peers().stream().mapToInt(io.troupe.interconnect.PeerAddress::nodeId).toArray());
     }
 
     /**
@@ -188,7 +191,8 @@ public final class Node implements AutoCloseable
         counters.start(new io.troupe.node.counters.CountersPublisher.Sources(system, interconnect, registry, clients,
             node.brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost,
             () -> node.drained ? 1 : 0, () -> node.control == null ? 0 : node.control.requests(),
-            () -> node.control == null ? 0 : node.control.refused()), interconnect.incarnation());
+            () -> node.control == null ? 0 : node.control.refused(), node.peerScheduler.counters()),
+            interconnect.incarnation());
         if (metricsSettings.enabled())
         {
             try
@@ -269,6 +273,19 @@ public final class Node implements AutoCloseable
         {
             LOG.warn("node {}: closing the service directory failed", nodeId(), ex);
         }
+    }
+
+    /**
+     * The node's peer request scheduler ({@code troupe.scheduler}): senders wait by priority for offers of open
+     * channels to the configured peers that are connected; requests sent through an offer are timed out, routed back
+     * by the id it gives them, and failed over when their peer disconnects. Its counters are in the node's counters
+     * file ({@code scheduler_*}).
+     *
+     * @return the scheduler.
+     */
+    public io.troupe.interconnect.scheduler.PeerScheduler peerScheduler()
+    {
+        return peerScheduler;
     }
 
     /**
@@ -400,6 +417,7 @@ public final class Node implements AutoCloseable
             {
                 clients.stopIntake(); // clients' replies still go out while the pools drain
             }
+            peerScheduler.stop(); // its receivers fail SHUTDOWN, its senders are discarded: handled in the drain
             drained = system.shutdown(drainTimeout);
             if (clients != null)
             {

@@ -43,6 +43,7 @@ public final class NodeConfig
     private final OpsSettings ops;
     private final io.troupe.node.metrics.MetricsSettings metrics;
     private final ApplicationSettings application;
+    private final SchedulerSettings scheduler;
 
     NodeConfig(
         final String source,
@@ -59,8 +60,10 @@ public final class NodeConfig
         final io.troupe.node.client.ClientIngressConfig clients,
         final OpsSettings ops,
         final io.troupe.node.metrics.MetricsSettings metrics,
-        final ApplicationSettings application)
+        final ApplicationSettings application,
+        final SchedulerSettings scheduler)
     {
+        this.scheduler = scheduler;
         this.application = application;
         this.ops = ops;
         this.metrics = metrics;
@@ -169,6 +172,30 @@ public final class NodeConfig
     public io.troupe.node.metrics.MetricsSettings metrics()
     {
         return metrics;
+    }
+
+    /**
+     * The peer request scheduler's settings ({@code troupe.scheduler}).
+     *
+     * @return a new config.
+     */
+    public io.troupe.interconnect.scheduler.SchedulerConfig schedulerConfig()
+    {
+        return new io.troupe.interconnect.scheduler.SchedulerConfig().channelsPerPeer(scheduler.channelsPerPeer())
+            .maxInFlight(scheduler.maxInFlight()).starvationAge(scheduler.starvationAge())
+            .maxWaitingSenders(scheduler.maxWaitingSenders());
+    }
+
+    /**
+     * {@code troupe.scheduler}, checked.
+     *
+     * @param channelsPerPeer   channels each peer has.
+     * @param maxInFlight       the node-wide cap on requests in flight.
+     * @param starvationAge     after this a waiting sender goes before every priority class.
+     * @param maxWaitingSenders senders that may wait at once.
+     */
+    record SchedulerSettings(int channelsPerPeer, int maxInFlight, Duration starvationAge, int maxWaitingSenders)
+    {
     }
 
     /**

@@ -67,6 +67,18 @@ class NodeConfigErrorTest
     }
 
     @Test
+    void schedulerSettingsAreChecked()
+    {
+        assertError(MINIMAL + "\ntroupe.scheduler.channels-per-peer = 0", "troupe.scheduler.channels-per-peer",
+            "1 to 65536");
+        assertError(MINIMAL + "\ntroupe.scheduler.max-in-flight = 0", "troupe.scheduler.max-in-flight", "at least 1");
+        assertError(MINIMAL + "\ntroupe.scheduler.starvation-age = 0s", "troupe.scheduler.starvation-age", "positive");
+        assertError(MINIMAL + "\ntroupe.scheduler.max-waiting-senders = -3", "troupe.scheduler.max-waiting-senders",
+            "at least 1");
+        assertError(MINIMAL + "\ntroupe.scheduler.chanels = 3", "troupe.scheduler.chanels", "not a known key");
+    }
+
+    @Test
     void everyProblemOfAFileIsReportedAtOnce()
     {
         final String message = assertError(MINIMAL + "\ntroupe.ops.max-counters = 10\ntroupe.bind.prot = 1\n" +

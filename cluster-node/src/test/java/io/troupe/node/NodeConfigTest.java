@@ -26,6 +26,11 @@ class NodeConfigTest
     void minimalConfigGetsEveryDefault()
     {
         final NodeConfig config = NodeConfigLoader.parse(MINIMAL);
+        final io.troupe.interconnect.scheduler.SchedulerConfig scheduler = config.schedulerConfig();
+        assertThat(scheduler.channelsPerPeer()).isEqualTo(4);
+        assertThat(scheduler.maxInFlight()).isEqualTo(256);
+        assertThat(scheduler.starvationAge()).isEqualTo(java.time.Duration.ofMillis(200));
+        assertThat(scheduler.maxWaitingSenders()).isEqualTo(65_536);
 
         assertThat(config.nodeId()).isEqualTo(1);
         assertThat(config.dataDir()).isEqualTo(Path.of("./data/node-1"));
@@ -87,6 +92,7 @@ class NodeConfigTest
             "  cluster-secret = \"" + SECRET + "\"",
             "  data-dir = \"/var/lib/troupe/seven\"",
             "  shutdown-timeout = 30s",
+            "  scheduler { channels-per-peer = 2, max-in-flight = 9, starvation-age = 1s, max-waiting-senders = 10 }",
             "  bind { host = \"10.0.0.7\", port = 41000 }",
             "  peers = [",
             "    { id = 2, host = \"10.0.0.2\", port = 41002 }",
@@ -125,6 +131,11 @@ class NodeConfigTest
 
         assertThat(config.nodeId()).isEqualTo(7);
         assertThat(config.dataDir()).isEqualTo(Path.of("/var/lib/troupe/seven"));
+        final io.troupe.interconnect.scheduler.SchedulerConfig scheduler = config.schedulerConfig();
+        assertThat(scheduler.channelsPerPeer()).isEqualTo(2);
+        assertThat(scheduler.maxInFlight()).isEqualTo(9);
+        assertThat(scheduler.starvationAge()).isEqualTo(java.time.Duration.ofSeconds(1));
+        assertThat(scheduler.maxWaitingSenders()).isEqualTo(10);
 
         final InterconnectConfig interconnect = config.interconnectConfig();
         assertThat(interconnect.clusterId()).isEqualTo("prod-eu");

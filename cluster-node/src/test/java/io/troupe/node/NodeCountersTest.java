@@ -113,6 +113,41 @@ class NodeCountersTest
     }
 
     @Test
+    void theNodesPeerSchedulerReachesItsPeersAndItsCountersAreInTheFile() throws Exception
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 2);
+        final Node one = start(cluster, 1);
+        final Node two = start(cluster, 2);
+        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT,
+            "sessions up");
+        final java.util.concurrent.CompletableFuture<Object> answer = new java.util.concurrent.CompletableFuture<>();
+        final io.troupe.interconnect.scheduler.Receiver receiver = new io.troupe.interconnect.scheduler.Receiver()
+        {
+            @Override
+            public void onSuccess(final long requestId, final Object response)
+            {
+                answer.complete(response);
+            }
+
+            @Override
+            public void onFailure(final long requestId, final io.troupe.interconnect.scheduler.RequestFailure reason)
+            {
+                answer.completeExceptionally(new AssertionError("failed: " + reason));
+            }
+        };
+        one.peerScheduler().schedule(offer -> offer.request(offer.channels().get(0), TestEvents.ECHO.onNode(2),
+            new TestEvents.Note("scheduled"), Duration.ofSeconds(5), receiver),
+            io.troupe.interconnect.scheduler.Priority.NORMAL);
+        assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Note("echo: scheduled"));
+        one.counters().publishNow();
+        final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
+        assertThat(value(reader, CounterType.SCHEDULER_REQUESTS, Map.of())).isEqualTo(1);
+        assertThat(value(reader, CounterType.SCHEDULER_RESPONSES, Map.of())).isEqualTo(1);
+        assertThat(value(reader, CounterType.SCHEDULER_IN_FLIGHT_PEAK, Map.of())).isEqualTo(1);
+        assertThat(value(reader, CounterType.PEER_SCHEDULED_IN_FLIGHT, Map.of("peer", "2"))).isZero();
+    }
+
+    @Test
     void aCreditAccountHasCountersWhileItIsOpenAndNoneOnceItIsClosed()
     {
         final LocalCluster cluster = LocalCluster.create(dir, 1);

@@ -226,6 +226,9 @@ public enum CounterType
     PEER_RTT_MIN_NS(618, "peer_rtt_min_ns", CounterKind.GAUGE, "shortest heartbeat round trip"),
     /** Actors subscribed to the peer's state (gauge). */
     PEER_SUBSCRIBERS(619, "peer_subscribers", CounterKind.GAUGE, "actors subscribed to the peer's state"),
+    /** The peer scheduler's requests and notifications in flight to the peer (gauge). */
+    PEER_SCHEDULED_IN_FLIGHT(620, "peer_scheduled_in_flight", CounterKind.GAUGE,
+        "peer scheduler requests and notifications in flight to the peer"),
 
     // 700: the service directory
     /** Instances in the directory, all nodes (gauge). */
@@ -294,7 +297,54 @@ public enum CounterType
     BROKER_ALARMS_RAISED(912, "broker_alarms_raised", CounterKind.GAUGE, "the broker's alarms up now (label broker)"),
     /** Configurations applied since start; its counter's label carries the configuration now. */
     BROKER_RECONFIGURATIONS(913, "broker_reconfigurations", CounterKind.COUNT,
-        "configurations applied since start; the label ends with the configuration now (label broker)");
+        "configurations applied since start; the label ends with the configuration now (label broker)"),
+
+    // 950: the peer request scheduler (names: scheduler_ and SchedulerCounters.Counter in lower case)
+    /** Senders waiting for an offer of open channels. */
+    SCHEDULER_WAITING_SENDERS(950, "scheduler_waiting_senders", CounterKind.GAUGE,
+        "senders waiting for an offer of open channels"),
+    /** Requests and notifications in flight to all peers (closed channels). */
+    SCHEDULER_IN_FLIGHT(951, "scheduler_in_flight", CounterKind.GAUGE,
+        "requests and notifications in flight to all peers (closed channels)"),
+    /** The most ever in flight at once (never above troupe.scheduler.max-in-flight). */
+    SCHEDULER_IN_FLIGHT_PEAK(952, "scheduler_in_flight_peak", CounterKind.GAUGE,
+        "the most ever in flight at once (never above troupe.scheduler.max-in-flight)"),
+    /** Offers of open channels made to senders. */
+    SCHEDULER_OFFERS(953, "scheduler_offers", CounterKind.COUNT,
+        "offers of open channels made to senders"),
+    /** Requests sent through offers. */
+    SCHEDULER_REQUESTS(954, "scheduler_requests", CounterKind.COUNT,
+        "requests sent through offers"),
+    /** Notifications sent through offers. */
+    SCHEDULER_NOTIFICATIONS(955, "scheduler_notifications", CounterKind.COUNT,
+        "notifications sent through offers"),
+    /** Responses delivered to receivers. */
+    SCHEDULER_RESPONSES(956, "scheduler_responses", CounterKind.COUNT,
+        "responses delivered to receivers"),
+    /** Requests failed by their timeout. */
+    SCHEDULER_TIMEOUTS(957, "scheduler_timeouts", CounterKind.COUNT,
+        "requests failed by their timeout"),
+    /** Requests failed because their peer disconnected. */
+    SCHEDULER_DISCONNECT_FAILURES(958, "scheduler_disconnect_failures", CounterKind.COUNT,
+        "requests failed because their peer disconnected"),
+    /** Requests the peer reported undelivered for another reason. */
+    SCHEDULER_UNDELIVERED_FAILURES(959, "scheduler_undelivered_failures", CounterKind.COUNT,
+        "requests the peer reported undelivered for another reason"),
+    /** Responses after their request ended (timed out, answered twice): dropped. */
+    SCHEDULER_LATE_RESPONSES(960, "scheduler_late_responses", CounterKind.COUNT,
+        "responses after their request ended (timed out, answered twice): dropped"),
+    /** Responses from another node than the request's, or with no request id: dropped. */
+    SCHEDULER_STRAY_RESPONSES(961, "scheduler_stray_responses", CounterKind.COUNT,
+        "responses from another node than the request's, or with no request id: dropped"),
+    /** Requests cancelled (failed WITHDRAWN). */
+    SCHEDULER_CANCELLED(962, "scheduler_cancelled", CounterKind.COUNT,
+        "requests cancelled (failed WITHDRAWN)"),
+    /** Senders discarded: after the stop or beyond max-waiting-senders. */
+    SCHEDULER_SENDERS_DISCARDED(963, "scheduler_senders_discarded", CounterKind.COUNT,
+        "senders discarded: after the stop or beyond max-waiting-senders"),
+    /** Sender or receiver callbacks that threw. */
+    SCHEDULER_CALLBACK_ERRORS(964, "scheduler_callback_errors", CounterKind.COUNT,
+        "sender or receiver callbacks that threw");
 
     /** Type id of the first client ingress counter; the n-th {@link ClientCounter} is this plus n. */
     public static final int CLIENT_BASE = 1000;

@@ -49,7 +49,7 @@ public final class CountersPublisher implements Agent
     public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry, ClientIngress clients,
         io.troupe.broker.BrokerDirectory brokers, ErrorRecorder errors, LongSupplier remoteDeadLetters, LongSupplier remoteNoticesSent,
         LongSupplier remoteNoticesLost, LongSupplier shutdownDrained, LongSupplier controlRequests,
-        LongSupplier controlRefused)
+        LongSupplier controlRefused, io.troupe.interconnect.scheduler.SchedulerCounters scheduler)
     {
     }
 
@@ -134,6 +134,10 @@ public final class CountersPublisher implements Agent
         if (sources.interconnect() != null)
         {
             publishInterconnect(sources.interconnect(), peerList);
+            if (sources.scheduler() != null)
+            {
+                publishScheduler(sources.scheduler(), peerList);
+            }
         }
         if (sources.registry() != null)
         {
@@ -332,6 +336,22 @@ public final class CountersPublisher implements Agent
             row.set(CounterType.PEER_RTT_SMOOTHED_NS, peer.rttSmoothedNs());
             row.set(CounterType.PEER_RTT_MIN_NS, peer.rttMinNs());
             row.set(CounterType.PEER_SUBSCRIBERS, peer.subscribers());
+        }
+    }
+
+    private void publishScheduler(final io.troupe.interconnect.scheduler.SchedulerCounters scheduler,
+        final List<PeerCounters> peerList)
+    {
+        for (final io.troupe.interconnect.scheduler.SchedulerCounters.Counter counter :
+            io.troupe.interconnect.scheduler.SchedulerCounters.Counter.values())
+        {
+            set(CounterType.valueOf("SCHEDULER_" + counter.name()), scheduler.get(counter));
+        }
+        final java.util.Map<Integer, Long> inFlight = scheduler.inFlightByPeer();
+        for (final PeerCounters peer : peerList)
+        {
+            peers.row(peer.nodeId(), "peer=" + peer.nodeId())
+                .set(CounterType.PEER_SCHEDULED_IN_FLIGHT, inFlight.getOrDefault(peer.nodeId(), 0L));
         }
     }
 
