@@ -1,6 +1,8 @@
 package io.troupe.chaos;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import io.troupe.chaos.workload.ChaosWorkload;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Network.Ipam;
 import com.github.dockerjava.api.model.Volume;
@@ -14,6 +16,7 @@ import org.testcontainers.utility.MountableFile;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A cluster of node containers of the project's image ({@code -Dtroupe.image}) running the chaos workload ({@code io.troupe.chaos.workload.ChaosWorkload}, from the
@@ -32,6 +36,10 @@ import java.util.TreeMap;
 final class ChaosCluster implements AutoCloseable
 {
     static final int PORT = 40100;
+    /** A relayed node's relay listens at its own address, this port plus the peer's id, for each peer. */
+    static final int RELAY_PORT_FIRST = 31000;
+    /** The ports a relay sends from ({@code DelayRelay.FLOW_PORT_FIRST}, 300 of them), left alone by the rules. */
+    private static final String RELAY_FLOW_PORTS = "31100:31399";
     /** The data directory inside a node's container. */
     static final String DATA_DIR = "/var/lib/troupe/data";
     /** /dev/shm per container (docs/deployment.md: {@code --shm-size=256m}). */
@@ -50,6 +58,7 @@ final class ChaosCluster implements AutoCloseable
     private final Path ledgerRoot;
     private final Map<Integer, GenericContainer<?>> nodes = new TreeMap<>();
     private final DockerClient docker = DockerClientFactory.instance().client();
+    private boolean relayed;
 
     /**
      * A cluster of {@code size} nodes, ids 1..size, not started.
@@ -91,7 +100,7 @@ final class ChaosCluster implements AutoCloseable
             throw new UncheckedIOException(ex);
         }
         final String address = address(nodeId);
-        return new GenericContainer<>(image)
+        return new NodeContainer(image, () -> onStarted(nodeId))
             .withImagePullPolicy(name -> false)
             .withNetwork(network)
             .withNetworkAliases("node" + nodeId)
@@ -132,6 +141,164 @@ final class ChaosCluster implements AutoCloseable
             "  peers = " + peers + "\n" +
             "  application { setup = [\"io.troupe.chaos.workload.ChaosWorkload\"], lib-dir = \"/opt/chaos/lib\" }\n" +
             "}\n";
+    }
+
+    /**
+     * Sends every node's UDP to its peers through a {@code DelayRelay} in its own network namespace (so that
+     * {@link Faults#delay} can delay it): before {@link #start}. Node {@code i}'s datagrams to peer {@code p} are
+     * translated (iptables {@code nat OUTPUT}, installed as the container starts, before the node sends anything) to
+     * its own address, port {@code RELAY_PORT_FIRST + p}; the relay sends them on from ports the rule leaves alone.
+     */
+    void relayAll()
+    {
+        relayed = true;
+        for (final int id : nodes.keySet())
+        {
+            final StringJoiner routes = new StringJoiner(",");
+            for (int peer = 1; peer <= size; peer++)
+            {
+                if (peer != id)
+                {
+                    routes.add((RELAY_PORT_FIRST + peer) + "=" + address(peer) + ":" + PORT);
+                }
+            }
+            env(id, "CHAOS_RELAY", routes.toString());
+            env(id, "CHAOS_RELAY_HOST", address(id));
+        }
+    }
+
+    boolean relayed()
+    {
+        return relayed;
+    }
+
+    /** Starts a killed node's container again (same address, same data directory) and, if relayed, its rules. */
+    void restart(final int nodeId)
+    {
+        try
+        {
+            Files.deleteIfExists(ledgerDir(nodeId).resolve(ChaosWorkload.RELAY_RULES_FILE));
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        docker.startContainerCmd(containerId(nodeId)).exec();
+        onStarted(nodeId);
+    }
+
+    /** A node's container runs (its network namespace exists) and its JVM has not sent anything yet. */
+    private void onStarted(final int nodeId)
+    {
+        if (!relayed)
+        {
+            return;
+        }
+        for (int peer = 1; peer <= size; peer++)
+        {
+            if (peer != nodeId)
+            {
+                inNamespace(nodeId, "iptables", "-t", "nat", "-A", "OUTPUT", "-p", "udp", "-d", address(peer),
+                    "--dport", Integer.toString(PORT), "!", "--sport", RELAY_FLOW_PORTS, "-j", "DNAT",
+                    "--to-destination", address(nodeId) + ":" + (RELAY_PORT_FIRST + peer));
+            }
+        }
+        try
+        {
+            Files.writeString(ledgerDir(nodeId).resolve(ChaosWorkload.RELAY_RULES_FILE), "installed\n");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /**
+     * Runs a host command (e.g. {@code iptables}) in a started node's network namespace ({@code nsenter}; the image
+     * has no shell).
+     */
+    void inNamespace(final int nodeId, final String... args)
+    {
+        final Long pid = docker.inspectContainerCmd(containerId(nodeId)).exec().getState().getPidLong();
+        final List<String> command = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n"));
+        command.addAll(List.of(args));
+        try
+        {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0)
+            {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalStateException(String.join(" ", command) + " could not run", ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    /** A node's relay's last stats ({@code relay.txt}) on one line, or "none". */
+    String relayStats(final int nodeId)
+    {
+        final Path stats = ledgerDir(nodeId).resolve("relay.txt");
+        try
+        {
+            return Files.exists(stats) ? String.join("; ", Files.readAllLines(stats, StandardCharsets.US_ASCII)) : "none";
+        }
+        catch (final IOException ex)
+        {
+            return "unreadable: " + ex;
+        }
+    }
+
+    /** A node's relay's counts ({@code relay.txt}): per route {@code forwarded}, or an empty map before the first. */
+    Map<String, Long> relayForwarded(final int nodeId)
+    {
+        final Path stats = ledgerDir(nodeId).resolve("relay.txt");
+        final Map<String, Long> forwarded = new TreeMap<>();
+        try
+        {
+            if (!Files.exists(stats))
+            {
+                return forwarded;
+            }
+            for (final String line : Files.readAllLines(stats, StandardCharsets.US_ASCII))
+            {
+                final String[] words = line.split(" ");
+                if ("route".equals(words[0]))
+                {
+                    forwarded.put(words[2], Long.parseLong(words[4]));
+                }
+            }
+            return forwarded;
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    /** The container of a node: runs a hook once it is started, before its wait strategy. */
+    private static final class NodeContainer extends GenericContainer<NodeContainer>
+    {
+        private final Runnable onStarted;
+
+        NodeContainer(final String image, final Runnable onStarted)
+        {
+            super(image);
+            this.onStarted = onStarted;
+        }
+
+        @Override
+        protected void containerIsStarting(final InspectContainerResponse info)
+        {
+            onStarted.run();
+        }
     }
 
     /** Sets an environment variable of a node's container: before {@link #start}. */

@@ -20,6 +20,9 @@ class ChaosScenariosIT
     /** Tracked events per second each node sends each peer. */
     private static final int RATE = 100;
     private static final Duration QUIET = Duration.ofSeconds(20);
+    private static final long DELAY_MS = Long.getLong("chaos.delay.ms", 100);
+    /** 0: FIFO. A jitter reorders the datagrams, which a relayed path does not repair well (chaos-tests/README.md). */
+    private static final long DELAY_JITTER_MS = Long.getLong("chaos.delay.jitter.ms", 0);
 
     @TempDir
     Path ledgers;
@@ -158,6 +161,36 @@ class ChaosScenariosIT
             }
             run.result("throughput_under_loss", deliveredDuring * 1000 / elapsed, "events/s");
             run.finish(QUIET);
+        }
+    }
+
+    @Test
+    void udpDelayOfANodeHoldsItsEventsAndNoSessionEnds()
+    {
+        try (Scenario run = new Scenario("delay", 80, 3, ledgers, RATE))
+        {
+            run.cluster().relayAll();
+            run.startAndAwaitMesh();
+            Scenario.sleep(2_000);
+            final long delayed = run.faults().delay(1, DELAY_MS, DELAY_JITTER_MS);
+            Scenario.sleep(Long.getLong("chaos.delay.seconds", 10) * 1000);
+            final long undelayed = run.faults().undelay(1);
+            Scenario.sleep(2_000);
+            final Ledger ledger = run.ledger();
+            final long delayedP50 = Timing.medianLatencyMs(ledger, 1, delayed + 1_000, undelayed);
+            final long otherP50 = Timing.medianLatencyMs(ledger, 2, delayed + 1_000, undelayed);
+            final long afterP50 = Timing.medianLatencyMs(ledger, 1, undelayed + 1_000, System.currentTimeMillis());
+            run.result("latency_p50_delayed_node_ms", delayedP50, "ms");
+            run.result("latency_p50_other_node_ms", otherP50, "ms");
+            run.result("latency_p50_after_ms", afterP50, "ms");
+            final LedgerCheck check = run.finish(QUIET);
+            run.check(delayedP50 >= Math.max(1, DELAY_MS - DELAY_JITTER_MS) &&
+                delayedP50 < DELAY_MS + DELAY_JITTER_MS + 200,
+                "node 1's events held about the delay: median " + delayedP50 + " ms");
+            run.check(otherP50 < Math.max(1, DELAY_MS - DELAY_JITTER_MS),
+                "node 2's events not held: median " + otherP50 + " ms");
+            run.check(check.figures().get("sessions_ended") == 0, "no session ended under a delay of " + DELAY_MS +
+                " ms: " + check.figures().get("sessions_ended"));
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The long soak: three nodes with steady tracked traffic and a random schedule of faults (partition, pause, kill -9
- * and restart, UDP loss, one-way drop) for {@code -Dchaos.soak.minutes} (default 30), each fault on a random node for
+ * and restart, UDP loss, UDP delay of 20 to 300 ms, one-way drop; the cluster is relayed for the delay) for {@code -Dchaos.soak.minutes} (default 30), each fault on a random node for
  * 1 to 10 s with 2 to 8 s between; then the ledger is checked. The schedule comes from the printed seed
  * ({@code -Dchaos.seed=N} repeats it). Only in the {@code chaos-soak} profile:
  * {@code ./mvnw -B verify -Pchaos-soak -pl chaos-tests -am -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false}.
@@ -30,6 +30,7 @@ class ChaosSoakIT
         {
             final Faults faults = run.faults();
             final Random random = faults.random();
+            run.cluster().relayAll();
             run.startAndAwaitMesh();
             final long endNs = System.nanoTime() + TimeUnit.MINUTES.toNanos(minutes);
             int count = 0;
@@ -37,7 +38,7 @@ class ChaosSoakIT
             {
                 final int node = 1 + random.nextInt(3);
                 final long holdMs = 1_000 + random.nextInt(9_000);
-                switch (random.nextInt(5))
+                switch (random.nextInt(6))
                 {
                     case 0 ->
                     {
@@ -66,6 +67,12 @@ class ChaosSoakIT
                         faults.loss(node, 0.10 + random.nextInt(11) / 100.0);
                         Thread.sleep(holdMs);
                         faults.clearRules(node);
+                    }
+                    case 4 ->
+                    {
+                        faults.delay(node, 20 + random.nextInt(281), 0);
+                        Thread.sleep(holdMs);
+                        faults.undelay(node);
                     }
                     default ->
                     {

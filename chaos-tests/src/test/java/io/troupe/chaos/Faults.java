@@ -3,19 +3,22 @@ package io.troupe.chaos;
 import com.github.dockerjava.api.model.ContainerNetwork;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The faults a chaos scenario injects into a {@link ChaosCluster}, each one a logged step on the run's timeline:
  * symmetric partition (the container leaves the network) and heal (it joins again at its address), asymmetric
  * partition (iptables in the node's network namespace drops what one peer sends it), pause and unpause
  * ({@code docker pause}), {@code kill -9} and restart of the same container (same address, same data directory),
- * and UDP loss (iptables' random match in the node's namespace). The namespace rules run with the host's
- * {@code nsenter} and {@code iptables} (the image has no shell). The seed of anything random is printed so that a
+ * UDP loss (iptables' random match in the node's namespace) and UDP delay (the relays of a relayed cluster,
+ * {@link #delay}). The namespace rules run with the host's {@code nsenter} and {@code iptables} (the image has no
+ * shell). The seed of anything random is printed so that a
  * run can be repeated ({@code -Dchaos.seed=N}).
  */
 final class Faults
@@ -121,7 +124,7 @@ final class Faults
     long restart(final int node)
     {
         final long began = System.currentTimeMillis();
-        cluster.docker().startContainerCmd(cluster.containerId(node)).exec();
+        cluster.restart(node);
         return step("restart node " + node, began);
     }
 
@@ -137,10 +140,52 @@ final class Faults
     long loss(final int node, final double probability)
     {
         final long began = System.currentTimeMillis();
-        iptables(node, "-A", "INPUT", "-p", "udp", "-m", "statistic", "--mode", "random", "--probability",
+        // not on loopback: a relayed node's datagrams pass through its relay on their way out
+        iptables(node, "-A", "INPUT", "!", "-i", "lo", "-p", "udp", "-m", "statistic", "--mode", "random", "--probability",
             Double.toString(probability), "-j", "DROP");
         return step(String.format("loss: node %d drops %.0f%% of the UDP packets it receives", node,
             probability * 100), began);
+    }
+
+    /**
+     * Delays every datagram the node sends its peers by {@code delayMs} plus a uniform jitter of up to
+     * {@code jitterMs} either way (which reorders them), one way (what the peers answer is not delayed), through the
+     * relays of a {@linkplain ChaosCluster#relayAll relayed} cluster: this kernel has no {@code netem}. It takes
+     * effect within 50 ms.
+     */
+    long delay(final int node, final long delayMs, final long jitterMs)
+    {
+        final long began = System.currentTimeMillis();
+        writeDelay(node, delayMs + " " + jitterMs + " " + random.nextLong());
+        return step("delay: node " + node + "'s UDP to its peers held " + delayMs + " ms +- " + jitterMs + " ms", began);
+    }
+
+    /** Ends {@link #delay}: what the relay holds still goes out at its time. */
+    long undelay(final int node)
+    {
+        final long began = System.currentTimeMillis();
+        writeDelay(node, "0 0 0");
+        return step("delay of node " + node + " ended", began);
+    }
+
+    private void writeDelay(final int node, final String setting)
+    {
+        if (!cluster.relayed())
+        {
+            throw new IllegalStateException("a delay needs a relayed cluster (ChaosCluster.relayAll before start)");
+        }
+        final Path file = cluster.ledgerDir(node).resolve("delay");
+        final Path tmp = file.resolveSibling("delay.tmp");
+        try
+        {
+            Files.writeString(tmp, setting + "\n");
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING,
+                StandardCopyOption.ATOMIC_MOVE);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
     }
 
     /** Removes every rule {@link #dropFrom} and {@link #loss} added to the node. */
@@ -153,27 +198,9 @@ final class Faults
 
     private void iptables(final int node, final String... args)
     {
-        final Long pid = cluster.docker().inspectContainerCmd(cluster.containerId(node)).exec().getState()
-            .getPidLong();
-        final List<String> command = new ArrayList<>(List.of("nsenter", "-t", Long.toString(pid), "-n", "iptables"));
-        command.addAll(List.of(args));
-        try
-        {
-            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0)
-            {
-                throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new IllegalStateException(String.join(" ", command) + " could not run", ex);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
-        }
+        final String[] command = new String[args.length + 1];
+        command[0] = "iptables";
+        System.arraycopy(args, 0, command, 1, args.length);
+        cluster.inNamespace(node, command);
     }
 }

@@ -61,6 +61,23 @@ final class Scenario implements AutoCloseable
         faults.step("nodes started");
         awaitUntil(() -> meshSince(starting), Duration.ofSeconds(30), "every node connected to every other");
         faults.step("mesh up");
+        if (cluster.relayed())
+        {
+            awaitUntil(this::everyRouteRelayed, Duration.ofSeconds(5), "every node's UDP to every peer through its relay");
+        }
+    }
+
+    private boolean everyRouteRelayed()
+    {
+        for (int node = 1; node <= cluster.size(); node++)
+        {
+            final java.util.Map<String, Long> forwarded = cluster.relayForwarded(node);
+            if (forwarded.size() != cluster.size() - 1 || forwarded.containsValue(0L))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether every node's current incarnation has logged {@code C} for every peer at or after {@code sinceMs}. */
@@ -156,6 +173,17 @@ final class Scenario implements AutoCloseable
             check = LedgerCheck.of(ledger(), killed);
         }
         faults.step("quiet after " + (System.currentTimeMillis() - stopped) + " ms: " + check.figures());
+        if (cluster.relayed())
+        {
+            for (int node = 1; node <= cluster.size(); node++)
+            {
+                faults.step("relay of node " + node + ": " + cluster.relayStats(node));
+            }
+        }
+        if (Boolean.getBoolean("chaos.print.logs"))
+        {
+            System.out.println(cluster.logs());
+        }
         check.figures().forEach((figure, value) -> result(figure, value, "events"));
         if (!check.violations().isEmpty())
         {

@@ -41,4 +41,40 @@ final class Timing
         }
         return false;
     }
+
+    /**
+     * The median time from sending to delivery (the sender's {@code S} line to the recipient's {@code D} line; host
+     * and containers share a clock) of the events {@code sender} sent between the two times and that were delivered.
+     *
+     * @return ms, or -1 if none was.
+     */
+    static long medianLatencyMs(final Ledger ledger, final int sender, final long fromMs, final long toMs)
+    {
+        final java.util.Map<String, Long> sentAt = new java.util.HashMap<>();
+        for (final Ledger.Line line : ledger.senderLines())
+        {
+            if (line.node() == sender && "S".equals(line.kind()) && line.epochMs() >= fromMs && line.epochMs() <= toMs)
+            {
+                sentAt.put(line.incarnation() + "/" + line.intField(0) + "/" + line.longField(1), line.epochMs());
+            }
+        }
+        final java.util.List<Long> latencies = new java.util.ArrayList<>();
+        for (final Ledger.Line line : ledger.receiverLines())
+        {
+            if (line.intField(0) == sender)
+            {
+                final Long sent = sentAt.get(line.longField(1) + "/" + line.node() + "/" + line.longField(2));
+                if (sent != null)
+                {
+                    latencies.add(line.epochMs() - sent);
+                }
+            }
+        }
+        if (latencies.isEmpty())
+        {
+            return -1;
+        }
+        latencies.sort(Long::compare);
+        return latencies.get(latencies.size() / 2);
+    }
 }

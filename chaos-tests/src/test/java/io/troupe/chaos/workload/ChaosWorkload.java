@@ -60,10 +60,39 @@ public final class ChaosWorkload implements NodeSetup
             .writeLong(tick.receiverIncarnation()),
         in -> new Tick(in.readInt(), in.readLong(), in.readLong(), in.readLong()));
     private static final Duration PERIOD = Duration.ofMillis(10);
+    /** The file the host writes in the ledger directory once the rules through the relay are in place. */
+    public static final String RELAY_RULES_FILE = "relay-rules";
 
-    /** Makes the setup ({@code troupe.application.setup} names this class). */
+    /** How long the workload waits, before the node starts, for the host's rules that route through the relay. */
+    private static final Duration RELAY_RULES_WAIT = Duration.ofSeconds(60);
+
+    /**
+     * Makes the setup ({@code troupe.application.setup} names this class), before the node starts. With
+     * {@code CHAOS_RELAY} ({@code port=peerHost:peerPort,...}) and {@code CHAOS_RELAY_HOST} (the node's own address)
+     * it starts the {@link DelayRelay} and waits until the host has installed the rules that send the node's UDP to
+     * its peers through it (the host writes {@value #RELAY_RULES_FILE} in the ledger directory), so that not one of
+     * the node's packets passes by the relay.
+     */
     public ChaosWorkload()
     {
+        final String relay = env("CHAOS_RELAY", "");
+        if (relay.isEmpty())
+        {
+            return;
+        }
+        final Path dir = Path.of(env("CHAOS_LEDGER_DIR", "/chaos"));
+        new DelayRelay(env("CHAOS_RELAY_HOST", "0.0.0.0"), DelayRelay.routes(relay), dir.resolve("delay"),
+            dir.resolve("relay.txt")).start();
+        final long deadline = System.nanoTime() + RELAY_RULES_WAIT.toNanos();
+        while (!java.nio.file.Files.exists(dir.resolve(RELAY_RULES_FILE)))
+        {
+            if (System.nanoTime() - deadline > 0)
+            {
+                throw new IllegalStateException("chaos workload: no " + dir.resolve(RELAY_RULES_FILE) + " after " +
+                    RELAY_RULES_WAIT.toSeconds() + " s: the host did not route this node's UDP through the relay");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+        }
     }
 
     @Override
