@@ -7,7 +7,6 @@ import org.agrona.collections.Long2ObjectHashMap;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
@@ -32,54 +31,11 @@ final class SchedulerCore
     /** No deadline pending. */
     static final long NO_DEADLINE = Long.MAX_VALUE;
 
-    /** A connected peer: one incarnation of a session with it. */
-    private static final class Peer
-    {
-        final int nodeId;
-        final java.util.concurrent.atomic.AtomicLong gauge;
-        int channels;
-        boolean[] busy;
-        int inFlight;
-        /** Smoothed round trip of its responses, ns (0 before the first). */
-        long rttNs;
-
-        Peer(final int nodeId, final int channels, final java.util.concurrent.atomic.AtomicLong gauge)
-        {
-            this.nodeId = nodeId;
-            this.channels = channels;
-            this.busy = new boolean[channels];
-            this.gauge = gauge;
-        }
-
-        boolean isOpen(final int index)
-        {
-            return index < channels && !busy[index];
-        }
-    }
-
-    /** A sender in the queue. */
-    private static final class Waiting
-    {
-        final Sender sender;
-        final int priority;
-        final long order;
-        final long sinceNs;
-        long seenVersion = -1;
-
-        Waiting(final Sender sender, final int priority, final long order, final long sinceNs)
-        {
-            this.sender = sender;
-            this.priority = priority;
-            this.order = order;
-            this.sinceNs = sinceNs;
-        }
-    }
-
     /** A message holding a channel closed: a request (with a receiver until it is withdrawn) or a notification. */
     private static final class InFlight
     {
         final long id;
-        final Peer peer;
+        final PeerChannels.Peer peer;
         final int index;
         final long sentNs;
         final long deadlineNs;
@@ -87,7 +43,7 @@ final class SchedulerCore
         Receiver receiver;
         boolean done;
 
-        InFlight(final long id, final Peer peer, final int index, final long sentNs, final long deadlineNs,
+        InFlight(final long id, final PeerChannels.Peer peer, final int index, final long sentNs, final long deadlineNs,
             final Receiver receiver)
         {
             this.id = id;
@@ -104,18 +60,14 @@ final class SchedulerCore
     private final LongSupplier clock;
     private final Transport transport;
     private final SchedulerCounters counters;
-    private final Map<Integer, Peer> peers = new HashMap<>();
-    private final Map<Integer, Integer> channelsByPeer = new HashMap<>();
-    private final List<ArrayDeque<Waiting>> waiting = new ArrayList<>();
+    private final PeerChannels peers;
+    private final SenderQueue waiting;
     private final Long2ObjectHashMap<InFlight> inFlight = new Long2ObjectHashMap<>();
     /** Messages in flight by timeout: within one, deadlines come in the order of sending. */
     private final Map<Long, ArrayDeque<InFlight>> deadlines = new HashMap<>();
-    private final long starvationNs;
     /** Bumped whenever a channel opens: a sender that declined an offer is offered again only after that. */
     private long version;
-    private long order;
     private long nextRequestId = 1;
-    private int waitingCount;
     private int inFlightCount;
     private int peakInFlight;
     private boolean stopped;
@@ -129,11 +81,8 @@ final class SchedulerCore
         this.clock = clock;
         this.transport = transport;
         this.counters = counters;
-        this.starvationNs = config.starvationAge().toNanos();
-        for (int i = 0; i < Priority.values().length; i++)
-        {
-            waiting.add(new ArrayDeque<>());
-        }
+        this.waiting = new SenderQueue(config.starvationAge().toNanos());
+        this.peers = new PeerChannels(config.channelsPerPeer());
     }
 
     // ----- peers
@@ -141,13 +90,11 @@ final class SchedulerCore
     /** A session with the peer came up: its channels are open. A peer already up is left as it is. */
     void peerUp(final int nodeId)
     {
-        if (stopped || peers.containsKey(nodeId))
+        if (stopped || peers.contains(nodeId))
         {
             return;
         }
-        final int channels = channelsByPeer.getOrDefault(nodeId, config.channelsPerPeer());
-        peers.put(nodeId, new Peer(nodeId, channels, counters.peerGauge(nodeId)));
-        if (channels > 0)
+        if (peers.add(nodeId, counters.peerGauge(nodeId)).channels > 0)
         {
             version++;
             makeOffers();
@@ -157,7 +104,7 @@ final class SchedulerCore
     /** The peer's session ended: its requests fail with {@link RequestFailure#DISCONNECTED}, its channels are gone. */
     void peerDown(final int nodeId)
     {
-        final Peer peer = peers.remove(nodeId);
+        final PeerChannels.Peer peer = peers.remove(nodeId);
         if (peer == null)
         {
             return;
@@ -191,28 +138,16 @@ final class SchedulerCore
         {
             throw new IllegalArgumentException("channels must be 0 to 65536, got " + count);
         }
-        channelsByPeer.put(nodeId, count);
-        final Peer peer = peers.get(nodeId);
-        if (peer == null)
-        {
-            return;
-        }
-        if (count > peer.busy.length)
-        {
-            peer.busy = java.util.Arrays.copyOf(peer.busy, count);
-        }
-        if (count > peer.channels)
+        if (peers.setChannels(nodeId, count))
         {
             version++;
         }
-        peer.channels = count; // a closed channel beyond the count is retired when it opens
         makeOffers();
     }
 
     boolean isOpen(final Channel channel)
     {
-        final Peer peer = peers.get(channel.nodeId());
-        return peer != null && peer.isOpen(channel.index());
+        return peers.isOpen(channel);
     }
 
     // ----- senders
@@ -220,36 +155,22 @@ final class SchedulerCore
     /** Queues a sender; it may be offered channels before this returns. */
     void schedule(final Sender sender, final Priority priority)
     {
-        if (stopped || waitingCount >= config.maxWaitingSenders())
+        if (stopped || waiting.size() >= config.maxWaitingSenders())
         {
             counters.add(Counter.SENDERS_DISCARDED, 1);
             discard(sender);
             return;
         }
-        waiting.get(priority.ordinal()).addLast(new Waiting(sender, priority.ordinal(), order++, clock.getAsLong()));
-        waitingCount++;
-        counters.set(Counter.WAITING_SENDERS, waitingCount);
+        waiting.add(sender, priority, clock.getAsLong());
+        counters.set(Counter.WAITING_SENDERS, waiting.size());
         makeOffers();
     }
 
     /** Takes every queued entry of the sender out without calling it; whether there was one. */
     boolean withdraw(final Sender sender)
     {
-        boolean found = false;
-        for (final ArrayDeque<Waiting> queue : waiting)
-        {
-            final Iterator<Waiting> entries = queue.iterator();
-            while (entries.hasNext())
-            {
-                if (entries.next().sender == sender)
-                {
-                    entries.remove();
-                    waitingCount--;
-                    found = true;
-                }
-            }
-        }
-        counters.set(Counter.WAITING_SENDERS, waitingCount);
+        final boolean found = waiting.withdraw(sender);
+        counters.set(Counter.WAITING_SENDERS, waiting.size());
         return found;
     }
 
@@ -301,16 +222,11 @@ final class SchedulerCore
             finish(message);
             fail(message, RequestFailure.SHUTDOWN);
         }
-        for (final ArrayDeque<Waiting> queue : waiting)
+        waiting.drain(sender ->
         {
-            Waiting entry;
-            while ((entry = queue.pollFirst()) != null)
-            {
-                waitingCount--;
-                counters.add(Counter.SENDERS_DISCARDED, 1);
-                discard(entry.sender);
-            }
-        }
+            counters.add(Counter.SENDERS_DISCARDED, 1);
+            discard(sender);
+        });
         counters.set(Counter.WAITING_SENDERS, 0);
     }
 
@@ -325,13 +241,11 @@ final class SchedulerCore
     long send(final Channel channel, final ActorId target, final Object event, final long timeoutNs,
         final Receiver receiver)
     {
-        final Peer peer = peers.get(channel.nodeId());
+        final PeerChannels.Peer peer = peers.get(channel.nodeId());
         final long now = clock.getAsLong();
         final long id = nextRequestId++;
         final InFlight message = new InFlight(id, peer, channel.index(), now, now + timeoutNs, receiver);
-        peer.busy[channel.index()] = true;
-        peer.inFlight++;
-        peer.gauge.lazySet(peer.inFlight);
+        peer.close(channel.index());
         inFlightCount++;
         counters.set(Counter.IN_FLIGHT, inFlightCount);
         if (inFlightCount > peakInFlight)
@@ -360,8 +274,7 @@ final class SchedulerCore
             counters.add(Counter.STRAY_RESPONSES, 1);
             return;
         }
-        final long rtt = clock.getAsLong() - message.sentNs;
-        message.peer.rttNs = message.peer.rttNs == 0 ? rtt : message.peer.rttNs + (rtt - message.peer.rttNs) / 8;
+        message.peer.onRoundTrip(clock.getAsLong() - message.sentNs);
         finish(message);
         if (message.receiver != null)
         {
@@ -419,7 +332,7 @@ final class SchedulerCore
                 fail(message, RequestFailure.TIMEOUT);
             }
         }
-        if (!expired.isEmpty() || waitingCount > 0)
+        if (!expired.isEmpty() || waiting.size() > 0)
         {
             makeOffers();
         }
@@ -458,7 +371,7 @@ final class SchedulerCore
 
     int waitingCount()
     {
-        return waitingCount;
+        return waiting.size();
     }
 
     // ----- internals
@@ -470,16 +383,9 @@ final class SchedulerCore
         inFlight.remove(message.id);
         inFlightCount--;
         counters.set(Counter.IN_FLIGHT, inFlightCount);
-        final Peer peer = message.peer;
-        if (peers.get(peer.nodeId) == peer)
+        if (peers.isConnected(message.peer) && message.peer.open(message.index))
         {
-            peer.busy[message.index] = false;
-            peer.inFlight--;
-            peer.gauge.lazySet(peer.inFlight);
-            if (message.index < peer.channels)
-            {
-                version++;
-            }
+            version++;
         }
         final ArrayDeque<InFlight> queue = deadlines.get(message.deadlineNs - message.sentNs);
         while (queue != null && !queue.isEmpty() && queue.peekFirst().done)
@@ -548,22 +454,22 @@ final class SchedulerCore
             while (!stopped)
             {
                 final int budget = config.maxInFlight() - inFlightCount;
-                if (budget <= 0 || waitingCount == 0)
+                if (budget <= 0 || waiting.size() == 0)
                 {
                     return;
                 }
-                final Waiting next = nextEligible(clock.getAsLong());
+                final SenderQueue.Waiting next = waiting.next(clock.getAsLong(), version);
                 if (next == null)
                 {
                     return;
                 }
-                final List<Channel> open = openChannels();
+                final List<Channel> open = peers.open();
                 if (open.isEmpty())
                 {
                     return;
                 }
                 next.seenVersion = version;
-                final int size = Math.min(waitingCount > 1 ? 1 : open.size(), budget);
+                final int size = Math.min(waiting.size() > 1 ? 1 : open.size(), budget);
                 final Offer offer = new Offer(this, open, size);
                 counters.add(Counter.OFFERS, 1);
                 try
@@ -579,10 +485,9 @@ final class SchedulerCore
                 {
                     offer.invalidate();
                 }
-                if (offer.used() > 0 && waiting.get(next.priority).remove(next))
+                if (offer.used() > 0 && waiting.remove(next))
                 {
-                    waitingCount--;
-                    counters.set(Counter.WAITING_SENDERS, waitingCount);
+                    counters.set(Counter.WAITING_SENDERS, waiting.size());
                 }
             }
         }
@@ -590,66 +495,5 @@ final class SchedulerCore
         {
             offering = false;
         }
-    }
-
-    /**
-     * The sender to offer to next among those that have not seen the channels open now: the longest waiting of
-     * those that starve (waited {@link SchedulerConfig#starvationAge} or more), else the first of the highest class.
-     */
-    private Waiting nextEligible(final long now)
-    {
-        Waiting starving = null;
-        Waiting first = null;
-        for (final ArrayDeque<Waiting> queue : waiting)
-        {
-            for (final Waiting entry : queue)
-            {
-                if (entry.seenVersion == version)
-                {
-                    continue;
-                }
-                if (first == null)
-                {
-                    first = entry;
-                }
-                if (now - entry.sinceNs >= starvationNs)
-                {
-                    if (starving == null || entry.order < starving.order)
-                    {
-                        starving = entry;
-                    }
-                }
-                break; // within a class the queue is in arrival order: the first unseen one is its oldest
-            }
-        }
-        return starving != null ? starving : first;
-    }
-
-    /** Every open channel of every connected peer, least loaded peer first, then lowest round trip. */
-    private List<Channel> openChannels()
-    {
-        final List<Peer> order = new ArrayList<>(peers.values());
-        order.sort((a, b) ->
-        {
-            final long loadA = (long)a.inFlight * Math.max(1, b.channels);
-            final long loadB = (long)b.inFlight * Math.max(1, a.channels);
-            if (loadA != loadB)
-            {
-                return Long.compare(loadA, loadB);
-            }
-            return a.rttNs != b.rttNs ? Long.compare(a.rttNs, b.rttNs) : Integer.compare(a.nodeId, b.nodeId);
-        });
-        final List<Channel> open = new ArrayList<>();
-        for (final Peer peer : order)
-        {
-            for (int i = 0; i < peer.channels; i++)
-            {
-                if (!peer.busy[i])
-                {
-                    open.add(new Channel(peer.nodeId, i));
-                }
-            }
-        }
-        return open;
     }
 }
