@@ -171,9 +171,9 @@ class ChaosScenariosIT
         {
             run.cluster().relayAll();
             run.startAndAwaitMesh();
-            Scenario.sleep(2_000);
+            Scenario.sleep(1_000);
             final long delayed = run.faults().delay(1, DELAY_MS, DELAY_JITTER_MS);
-            Scenario.sleep(Long.getLong("chaos.delay.seconds", 10) * 1000);
+            Scenario.sleep(Long.getLong("chaos.delay.seconds", 8) * 1000);
             final long undelayed = run.faults().undelay(1);
             Scenario.sleep(2_000);
             final Ledger ledger = run.ledger();
