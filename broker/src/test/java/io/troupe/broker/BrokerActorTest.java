@@ -171,30 +171,10 @@ class BrokerActorTest
     @Test
     void alarmSubscribersHearTheOverloadMeter() throws Exception
     {
-        final BlockingQueue<Object> alarms = new LinkedBlockingQueue<>();
         final ActorId broker = Brokers.start(system, new BrokerSpec(DropQueueSpec.fifo(100), DropQueueSpec.fifo(100),
             List.of(OverloadMeterSpec.of(Duration.ofNanos(1), Duration.ofMillis(20)))));
-        final ActorId subscriber = system.register((ctx, envelope) ->
-        {
-            if ("subscribe".equals(envelope.event()))
-            {
-                ctx.send(broker, new AlarmSubscription(true), AlarmSubscription.TYPE, 0, 0L);
-            }
-            else
-            {
-                alarms.add(envelope.event());
-            }
-        });
-        system.send(subscriber, "subscribe");
-        // a stream of requests, each of which waited more than 1 ns in the broker's mailbox: overloaded
-        final long until = System.nanoTime() + 5_000_000_000L;
-        Object alarm = null;
-        while (alarm == null && System.nanoTime() - until < 0)
-        {
-            Brokers.askNow(system, broker, Side.ASK, null, WAIT);
-            alarm = alarms.poll(1, TimeUnit.MILLISECONDS);
-        }
-        assertThat(alarm).isEqualTo(new BrokerAlarm(broker, "overload", true));
+        final BlockingQueue<Object> alarms = subscribeToAlarms(broker);
+        assertThat(loadUntilAnAlarm(broker, alarms)).isEqualTo(new BrokerAlarm(broker, "overload", true));
         final BrokerStats stats = Brokers.stats(system, broker, WAIT).get(10, TimeUnit.SECONDS);
         assertThat(stats.alarmChanges()).isEqualTo(1);
         assertThat(stats.askDrops()).as("every non-blocking ask found nobody").isPositive();
@@ -204,29 +184,10 @@ class BrokerActorTest
     @Test
     void anOverloadAlarmRaisedUnderLoadClearsByItselfOnceTheBrokerIsIdle() throws Exception
     {
-        final BlockingQueue<Object> alarms = new LinkedBlockingQueue<>();
         final ActorId broker = Brokers.start(system, new BrokerSpec(DropQueueSpec.fifo(100), DropQueueSpec.fifo(100),
             List.of(OverloadMeterSpec.of(Duration.ofNanos(1), Duration.ofMillis(50)))));
-        final ActorId subscriber = system.register((ctx, envelope) ->
-        {
-            if ("subscribe".equals(envelope.event()))
-            {
-                ctx.send(broker, new AlarmSubscription(true), AlarmSubscription.TYPE, 0, 0L);
-            }
-            else
-            {
-                alarms.add(envelope.event());
-            }
-        });
-        system.send(subscriber, "subscribe");
-        final long until = System.nanoTime() + 5_000_000_000L;
-        Object alarm = null;
-        while (alarm == null && System.nanoTime() - until < 0)
-        {
-            Brokers.askNow(system, broker, Side.ASK, null, WAIT);
-            alarm = alarms.poll(1, TimeUnit.MILLISECONDS);
-        }
-        assertThat(alarm).isEqualTo(new BrokerAlarm(broker, "overload", true));
+        final BlockingQueue<Object> alarms = subscribeToAlarms(broker);
+        assertThat(loadUntilAnAlarm(broker, alarms)).isEqualTo(new BrokerAlarm(broker, "overload", true));
         final long idleFrom = System.nanoTime();
         // not one request more: the broker's own timers must clear it, an interval (and a re-check or two) later
         final Object cleared = alarms.poll(5, TimeUnit.SECONDS);
@@ -310,6 +271,41 @@ class BrokerActorTest
         assertThat(go.counterparty()).isIn("w1", "w2");
         assertThat(balancer.recentSojournNs(chosen)).isEqualTo(go.sojournTimeNs());
         assertThat((chosen == first ? w1 : w2).get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+    }
+
+    /** An actor subscribed to the broker's alarms; what it hears goes to the queue. */
+    private BlockingQueue<Object> subscribeToAlarms(final ActorId broker)
+    {
+        final BlockingQueue<Object> alarms = new LinkedBlockingQueue<>();
+        final ActorId subscriber = system.register((ctx, envelope) ->
+        {
+            if ("subscribe".equals(envelope.event()))
+            {
+                ctx.send(broker, new AlarmSubscription(true), AlarmSubscription.TYPE, 0, 0L);
+            }
+            else
+            {
+                alarms.add(envelope.event());
+            }
+        });
+        system.send(subscriber, "subscribe");
+        return alarms;
+    }
+
+    /**
+     * A stream of requests, each of which waited more than 1 ns in the broker's mailbox (overloaded for a 1 ns target),
+     * until the first alarm arrives (at most 5 s).
+     */
+    private Object loadUntilAnAlarm(final ActorId broker, final BlockingQueue<Object> alarms) throws Exception
+    {
+        final long until = System.nanoTime() + 5_000_000_000L;
+        Object alarm = null;
+        while (alarm == null && System.nanoTime() - until < 0)
+        {
+            Brokers.askNow(system, broker, Side.ASK, null, WAIT);
+            alarm = alarms.poll(1, TimeUnit.MILLISECONDS);
+        }
+        return alarm;
     }
 
     private void awaitLengths(final ActorId broker, final int ask, final int askR) throws Exception

@@ -100,6 +100,22 @@ class SchedulerCoreTest
         };
     }
 
+    /** A step that sends a request on every channel it may, in the offer's order. */
+    private static Consumer<Offer> requestEvery(final Receiver receiver, final List<Long> ids)
+    {
+        return offer ->
+        {
+            for (final Channel channel : offer.channels())
+            {
+                if (offer.remaining() == 0)
+                {
+                    return;
+                }
+                ids.add(offer.request(channel, service(channel.nodeId()), "get", TIMEOUT, receiver));
+            }
+        };
+    }
+
     @Test
     void aLoneSenderMayCloseEveryOpenChannelAndOneOfSeveralOnlyOne()
     {
@@ -126,13 +142,7 @@ class SchedulerCoreTest
         core.peerUp(2);
         final Calls calls = new Calls();
         final List<Long> ids = new ArrayList<>();
-        core.schedule(new Recording(offer ->
-        {
-            for (final Channel channel : offer.channels())
-            {
-                ids.add(offer.request(channel, service(2), "get", TIMEOUT, calls));
-            }
-        }), Priority.NORMAL);
+        core.schedule(new Recording(requestEvery(calls, ids)), Priority.NORMAL);
         assertThat(ids).containsExactly(1L, 2L);
         assertThat(sent).extracting(Sent::requestId).containsExactly(1L, 2L);
         assertThat(sent).allMatch(Sent::tracked);
@@ -258,13 +268,7 @@ class SchedulerCoreTest
         core.peerUp(2);
         final Calls calls = new Calls();
         final List<Long> ids = new ArrayList<>();
-        core.schedule(new Recording(offer ->
-        {
-            for (final Channel channel : offer.channels())
-            {
-                ids.add(offer.request(channel, service(2), "get", TIMEOUT, calls));
-            }
-        }), Priority.NORMAL);
+        core.schedule(new Recording(requestEvery(calls, ids)), Priority.NORMAL);
         // 1: response, then its timeout passes, then a duplicate
         core.onResponse(ids.get(0), 2, "one");
         // 2: timeout first, then the response
@@ -288,13 +292,7 @@ class SchedulerCoreTest
         core.peerUp(3);
         final Calls calls = new Calls();
         final List<Long> ids = new ArrayList<>();
-        core.schedule(new Recording(offer ->
-        {
-            for (final Channel channel : offer.channels())
-            {
-                ids.add(offer.request(channel, service(channel.nodeId()), "get", TIMEOUT, calls));
-            }
-        }), Priority.NORMAL);
+        core.schedule(new Recording(requestEvery(calls, ids)), Priority.NORMAL);
         assertThat(ids).hasSize(4);
         core.peerDown(3);
         final List<Long> toThree = new ArrayList<>();
@@ -410,16 +408,7 @@ class SchedulerCoreTest
         core.peerUp(3);
         final Calls calls = new Calls();
         final List<Long> ids = new ArrayList<>();
-        final Recording greedy = new Recording(offer ->
-        {
-            for (final Channel channel : offer.channels())
-            {
-                if (offer.remaining() > 0)
-                {
-                    ids.add(offer.request(channel, service(channel.nodeId()), "get", TIMEOUT, calls));
-                }
-            }
-        });
+        final Recording greedy = new Recording(requestEvery(calls, ids));
         core.schedule(greedy, Priority.NORMAL);
         assertThat(greedy.sizes).containsExactly(3);
         assertThat(core.inFlightCount()).isEqualTo(3);
