@@ -27,15 +27,22 @@ final class ObservingDispatcher extends Dispatcher
     void receive(final ContextImpl ctx, final Behavior behavior, final Envelope envelope)
     {
         final long startNs = System.nanoTime();
-        super.receive(ctx, behavior, envelope);
-        final long nanos = System.nanoTime() - startNs;
         try
         {
-            observer.handled(behavior instanceof TypedActor<?> typed ? typed.behaviorClass() : behavior.getClass(), nanos);
+            super.receive(ctx, behavior, envelope);
         }
-        catch (final RuntimeException ignore)
+        finally
         {
-            // an observer that fails must not stop the mailbox
+            final long nanos = System.nanoTime() - startNs;
+            try
+            {
+                observer.handled(behavior instanceof TypedActor<?> typed ? typed.behaviorClass() : behavior.getClass(),
+                    nanos);
+            }
+            catch (final RuntimeException ignore)
+            {
+                // an observer that fails must not stop the mailbox
+            }
         }
     }
 }
