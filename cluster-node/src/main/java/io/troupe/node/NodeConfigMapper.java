@@ -50,10 +50,6 @@ final class NodeConfigMapper
     static final String DATA_DIR = "troupe.data-dir";
     static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
     static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
-    static final String SCHEDULER_CHANNELS = "troupe.scheduler.channels-per-peer";
-    static final String SCHEDULER_MAX_IN_FLIGHT = "troupe.scheduler.max-in-flight";
-    static final String SCHEDULER_STARVATION_AGE = "troupe.scheduler.starvation-age";
-    static final String SCHEDULER_MAX_WAITING = "troupe.scheduler.max-waiting-senders";
     static final String REGISTRY_REPLICA = "troupe.registry.replica";
     static final String CLIENT_SECRET = "troupe.client.secret";
     static final String CLIENT_SECRET_FILE = "troupe.client.secret-file";
@@ -250,7 +246,7 @@ final class NodeConfigMapper
         final Duration shutdownTimeout = read(() -> in.duration(SHUTDOWN_TIMEOUT), Duration.ZERO);
         final io.troupe.registry.RegistryConfig registry = read(this::registry, null);
         final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
-        final NodeConfig.SchedulerSettings scheduler = read(this::scheduler, null);
+        final NodeConfig.SchedulerSettings scheduler = read(() -> SchedulerConfigMapper.read(in), null);
         final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
         final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile, this::path);
         final NodeConfig.OpsSettings ops = read(operations::ops, null);
@@ -335,32 +331,6 @@ final class NodeConfigMapper
             throw in.invalid(setting, "secret".equals(ex.setting()) ? "allowed " + ex.allowed() +
                 " (the secret has " + clients.secret().length + " bytes)" : "allowed " + ex.allowed(), ex);
         }
-    }
-
-    /** {@code troupe.scheduler}: each value checked by {@link io.troupe.interconnect.scheduler.SchedulerConfig}. */
-    private NodeConfig.SchedulerSettings scheduler()
-    {
-        final io.troupe.interconnect.scheduler.SchedulerConfig check = new io.troupe.interconnect.scheduler.SchedulerConfig();
-        final int channels = in.integer(SCHEDULER_CHANNELS);
-        final int maxInFlight = in.integer(SCHEDULER_MAX_IN_FLIGHT);
-        final Duration starvationAge = in.duration(SCHEDULER_STARVATION_AGE);
-        final int maxWaiting = in.integer(SCHEDULER_MAX_WAITING);
-        String key = SCHEDULER_CHANNELS;
-        try
-        {
-            check.channelsPerPeer(channels);
-            key = SCHEDULER_MAX_IN_FLIGHT;
-            check.maxInFlight(maxInFlight);
-            key = SCHEDULER_STARVATION_AGE;
-            check.starvationAge(starvationAge);
-            key = SCHEDULER_MAX_WAITING;
-            check.maxWaitingSenders(maxWaiting);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw in.invalid(key, ex.getMessage(), ex);
-        }
-        return new NodeConfig.SchedulerSettings(channels, maxInFlight, starvationAge, maxWaiting);
     }
 
     private io.troupe.registry.RegistryConfig registry()
