@@ -23,7 +23,7 @@ public final class Main
             new RemoteRttWorkload(), new RemotePeerWorkload(), new FlowOverheadWorkload(), new FlowFloodWorkload(),
             new RegistryConvergenceWorkload(), new ClientIngressWorkload(), new ClientAskRttWorkload(),
             new ClientFloodWorkload(), new ClientNodeWorkload(), new SchedulerThroughputWorkload(),
-            new SchedulerFairnessWorkload());
+            new SchedulerFairnessWorkload(), new RawAeronWorkload());
 
     private Main()
     {
