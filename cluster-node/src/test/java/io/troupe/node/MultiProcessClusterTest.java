@@ -306,7 +306,7 @@ class MultiProcessClusterTest
             {
                 assertThat(peer(node, 3).handshakesRefused()).as("handshakes refused between node %d and node 3 " +
                     "(cycle %d)", node.nodeId(), cycle).isZero();
-                assertThat(node.interconnect().rejectedFrames(FrameRejection.BAD_PROOF)).as("steps with a wrong proof " +
+                assertThat(node.interconnect().counters().rejectedFrames(FrameRejection.BAD_PROOF)).as("steps with a wrong proof " +
                     "of the secret at node %d (cycle %d)", node.nodeId(), cycle).isZero();
             }
         }
@@ -370,7 +370,7 @@ class MultiProcessClusterTest
         long stale = 0;
         for (final Node node : nodes)
         {
-            stale += node.interconnect().rejectedFrames(FrameRejection.STALE_HANDSHAKE);
+            stale += node.interconnect().counters().rejectedFrames(FrameRejection.STALE_HANDSHAKE);
         }
         return stale;
     }

@@ -1,7 +1,7 @@
 package io.troupe.interconnect;
 
 /**
- * Why the interconnect dropped something that arrived, counted per reason ({@link Interconnect#rejectedFrames}).
+ * Why the interconnect dropped something that arrived, counted per reason ({@link InterconnectCounters#rejectedFrames}).
  * None of these reach an actor or change a session; only {@link #SEQUENCE_GAP}, found on a verified frame, ends
  * one (its stream is no longer whole).
  */

@@ -48,9 +48,9 @@ class FrameForgeryTest
         relay.inject(dataStream, tampered);
         relay.inject(dataStream, genuine); // a replay
         relay.inject(dataStream, unsealedEnvelope(pair.sink, genuine.length));
-        Await.until(() -> two.interconnect.rejectedFrames(FrameRejection.BAD_TAG) >= 1 &&
-            two.interconnect.rejectedFrames(FrameRejection.REPLAYED) >= 1 &&
-            two.interconnect.rejectedFrames(FrameRejection.UNSEALED) >= 1, RelayedPair.WAIT,
+        Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.BAD_TAG) >= 1 &&
+            two.interconnect.counters().rejectedFrames(FrameRejection.REPLAYED) >= 1 &&
+            two.interconnect.counters().rejectedFrames(FrameRejection.UNSEALED) >= 1, RelayedPair.WAIT,
             "each forgery dropped and counted");
         assertThat(pair.one.interconnect.isConnected(2)).as("forgeries change no session").isTrue();
         assertThat(two.interconnect.isConnected(1)).isTrue();
@@ -64,7 +64,7 @@ class FrameForgeryTest
             Await.until(() -> relay.captured(dataStream).size() > before, RelayedPair.WAIT,
                 "event " + cookie + " on the wire");
         }
-        Await.until(() -> two.interconnect.rejectedFrames(FrameRejection.SEQUENCE_GAP) >= 1, RelayedPair.WAIT,
+        Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.SEQUENCE_GAP) >= 1, RelayedPair.WAIT,
             "the gap noticed");
 
         // every tracked event ends exactly once: delivered, or reported to its sender

@@ -65,10 +65,10 @@ class HandshakeForgeryTest
             offer(toTwo, step(HandshakePhase.CONFIRM, clusterId, 1, one.interconnect.incarnation(), 2,
                 two.interconnect.incarnation(), bytes(0), bytes(32), bytes(32)));
         }
-        Await.until(() -> two.interconnect.rejectedFrames(FrameRejection.BAD_PROOF) >= 200 &&
-            one.interconnect.rejectedFrames(FrameRejection.REFUSE_RECEIVED) >= 200 &&
-            one.interconnect.rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 200 &&
-            two.interconnect.rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 200, CONNECT, "every forged step counted");
+        Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.BAD_PROOF) >= 200 &&
+            one.interconnect.counters().rejectedFrames(FrameRejection.REFUSE_RECEIVED) >= 200 &&
+            one.interconnect.counters().rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 200 &&
+            two.interconnect.counters().rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 200, CONNECT, "every forged step counted");
 
         assertThat(one.interconnect.isConnected(2)).isTrue();
         assertThat(two.interconnect.isConnected(1)).isTrue();
@@ -97,7 +97,7 @@ class HandshakeForgeryTest
                     FrameProtection.AUTHENTICATED), new byte[0]));
         }
         // a burst of 8 is answered, then one per 50 ms: most of a quick hundred are not
-        Await.until(() -> two.interconnect.rejectedFrames(FrameRejection.HELLO_RATE_LIMITED) >= 50, CONNECT,
+        Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.HELLO_RATE_LIMITED) >= 50, CONNECT,
             "HELLOs beyond the rate dropped");
         // an older incarnation's HELLO is stale, however valid
         final byte[] challenge = auth.newChallenge();
@@ -105,12 +105,12 @@ class HandshakeForgeryTest
         offer(toTwo, step(HandshakePhase.HELLO, clusterId, 1, older, 2, 0L, challenge,
             auth.prove(HandshakePhase.HELLO, clusterId, 1, older, 2, 0L, challenge, new byte[0],
                 FrameProtection.AUTHENTICATED), new byte[0]));
-        Await.until(() -> two.interconnect.rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 1, CONNECT,
+        Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 1, CONNECT,
             "the older incarnation's HELLO ignored");
 
         // the answered ones started attempts that nobody completes (the real node 1 ignores their WELCOMEs); the
         // session they would replace is still there
-        Await.until(() -> one.interconnect.rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 1, CONNECT,
+        Await.until(() -> one.interconnect.counters().rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 1, CONNECT,
             "node 1 ignoring the WELCOMEs it never asked for");
         assertThat(two.interconnect.isConnected(1)).isTrue();
         assertThat(two.interconnect.peerCounters().get(0).sessionsDown()).isZero();
@@ -152,13 +152,13 @@ class HandshakeForgeryTest
         flood.start();
         try
         {
-            Await.until(() -> two.interconnect.rejectedFrames(FrameRejection.BAD_PROOF) >= 20, CONNECT,
+            Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.BAD_PROOF) >= 20, CONNECT,
                 "the flood reaching node 2");
             cluster.start(one, cluster.config(one));
             cluster.awaitConnected(CONNECT);
-            Await.until(() -> one.interconnect.rejectedFrames(FrameRejection.REFUSE_RECEIVED) >= 20, CONNECT,
+            Await.until(() -> one.interconnect.counters().rejectedFrames(FrameRejection.REFUSE_RECEIVED) >= 20, CONNECT,
                 "the flood reaching node 1");
-            assertThat(two.interconnect.rejectedFrames(FrameRejection.HELLO_RATE_LIMITED)).as("forged HELLOs use up " +
+            assertThat(two.interconnect.counters().rejectedFrames(FrameRejection.HELLO_RATE_LIMITED)).as("forged HELLOs use up " +
                 "none of the genuine node's budget").isZero();
             assertRoundTrip(one, two);
         }

@@ -99,11 +99,11 @@ class HostileInputTest
                     Thread.onSpinWait();
                 }
             }
-            Await.until(() -> two.interconnect.unauthenticatedFrames() >= 1_000, CONNECT, "forged frames counted");
+            Await.until(() -> two.interconnect.counters().unauthenticatedFrames() >= 1_000, CONNECT, "forged frames counted");
             long before = -1;
-            while (before != two.interconnect.unauthenticatedFrames()) // until the first flood is all counted
+            while (before != two.interconnect.counters().unauthenticatedFrames()) // until the first flood is all counted
             {
-                before = two.interconnect.unauthenticatedFrames();
+                before = two.interconnect.counters().unauthenticatedFrames();
                 Thread.sleep(300);
             }
             final long counted = before;
@@ -132,9 +132,9 @@ class HostileInputTest
                 }
             }
             // each message is dropped whole, unopened (no seal), before any frame in it is read
-            Await.until(() -> two.interconnect.unauthenticatedFrames() >= counted + 200, CONNECT,
+            Await.until(() -> two.interconnect.counters().unauthenticatedFrames() >= counted + 200, CONNECT,
                 "forged compact frames counted");
-            assertThat(two.interconnect.rejectedFrames(FrameRejection.UNSEALED)).isGreaterThanOrEqualTo(200);
+            assertThat(two.interconnect.counters().rejectedFrames(FrameRejection.UNSEALED)).isGreaterThanOrEqualTo(200);
         }
 
         one.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
@@ -152,7 +152,7 @@ class HostileInputTest
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
         final long incarnation = one.interconnect.incarnation();
-        final long dropsBefore = two.interconnect.unauthenticatedFrames();
+        final long dropsBefore = two.interconnect.counters().unauthenticatedFrames();
 
         final String dir = System.getProperty("java.io.tmpdir") + "/troupe-spoof-" + System.nanoTime();
         try (MediaDriver driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir)
@@ -190,10 +190,10 @@ class HostileInputTest
                 message.putBytes(FrameSeal.HEADER + length, tag);
                 offer(control, message, 0, FrameSeal.HEADER + length + FrameSeal.TAG);
             }
-            Await.until(() -> two.interconnect.unauthenticatedFrames() >= dropsBefore + 6, CONNECT,
+            Await.until(() -> two.interconnect.counters().unauthenticatedFrames() >= dropsBefore + 6, CONNECT,
                 "every forgery dropped and counted");
         }
-        assertThat(two.interconnect.rejectedFrames(FrameRejection.UNKNOWN_SESSION)).isGreaterThanOrEqualTo(3);
+        assertThat(two.interconnect.counters().rejectedFrames(FrameRejection.UNKNOWN_SESSION)).isGreaterThanOrEqualTo(3);
         Thread.sleep(300); // heartbeats keep flowing: the sessions stay as they were
         assertThat(two.interconnect.isConnected(1)).isTrue();
         assertThat(one.interconnect.isConnected(2)).isTrue();

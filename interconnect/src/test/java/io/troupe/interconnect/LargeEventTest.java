@@ -98,7 +98,7 @@ class LargeEventTest
         assertThat(undelivered.recipient()).isEqualTo(sink);
         assertThat(undelivered.cookie()).isEqualTo(tooBig.length() + 5);
         assertThat(undelivered.reason()).isEqualTo(io.troupe.actor.UndeliveredReason.DISCONNECTED);
-        assertThat(two.interconnect.chunkFramesDropped()).isEqualTo(1);
+        assertThat(two.interconnect.counters().chunkFramesDropped()).isEqualTo(1);
         assertThat(arrivals).isEmpty();
 
         cluster.awaitConnected(CONNECT);

@@ -89,7 +89,7 @@ class MaliciousMemberTest
             1L, null, null), 99, 5L, 100, payload, 0, payloadLength);
         member.sendData(frame, length);
         assertThat(received.poll(5, TimeUnit.SECONDS)).isEqualTo("from member");
-        assertThat(one.interconnect.foreignAccountArrivals()).isEqualTo(1);
+        assertThat(one.interconnect.counters().foreignAccountArrivals()).isEqualTo(1);
         assertThat(one.system.flow().shadowCount()).as("no shadow of node 99's account").isZero();
 
         // charged to the member's own account with a cost far out of range
@@ -97,7 +97,7 @@ class MaliciousMemberTest
             2L, null, null), 2, 6L, Integer.MAX_VALUE, payload, 0, payloadLength);
         member.sendData(frame, length);
         assertThat(received.poll(5, TimeUnit.SECONDS)).isEqualTo("from member");
-        assertThat(one.interconnect.clampedCosts()).isEqualTo(1);
+        assertThat(one.interconnect.counters().clampedCosts()).isEqualTo(1);
         member.heartbeat();
         assertThat(one.interconnect.isConnected(2)).isTrue();
     }
@@ -112,7 +112,7 @@ class MaliciousMemberTest
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[512]);
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
         final int payloadLength = textPayload(payload, "misaddressed");
-        final long before = one.interconnect.rejectedFrames(FrameRejection.NOT_FOR_THIS_NODE);
+        final long before = one.interconnect.counters().rejectedFrames(FrameRejection.NOT_FOR_THIS_NODE);
 
         for (final int node : new int[] {0, 3})
         {
@@ -127,7 +127,7 @@ class MaliciousMemberTest
 
         assertThat(received.poll(5, TimeUnit.SECONDS)).as("only the one that names node 1").isEqualTo("misaddressed");
         assertThat(received.poll(200, TimeUnit.MILLISECONDS)).isNull();
-        assertThat(one.interconnect.rejectedFrames(FrameRejection.NOT_FOR_THIS_NODE) - before).isEqualTo(2);
+        assertThat(one.interconnect.counters().rejectedFrames(FrameRejection.NOT_FOR_THIS_NODE) - before).isEqualTo(2);
     }
 
     @Test
@@ -150,14 +150,14 @@ class MaliciousMemberTest
         member.sendControl(frame, length);
         final DirectoryUpdate update = heard.poll(5, TimeUnit.SECONDS);
         assertThat(update.entries()).extracting(io.troupe.serialization.wire.DirectoryEntry::service).containsExactly(own);
-        assertThat(one.interconnect.directoryEntriesRefused()).isEqualTo(2);
+        assertThat(one.interconnect.counters().directoryEntriesRefused()).isEqualTo(2);
 
-        final long malformed = one.interconnect.rejectedFrames(FrameRejection.MALFORMED);
+        final long malformed = one.interconnect.counters().rejectedFrames(FrameRejection.MALFORMED);
         length = member.encoder().encodeDirectoryUpdate(frame, 0, 2, member.incarnation() + 1, 2, true, entries);
         member.sendControl(frame, length);
         length = member.encoder().encodeDirectoryUpdate(frame, 0, 3, member.incarnation(), 3, true, entries);
         member.sendControl(frame, length);
-        Await.until(() -> one.interconnect.rejectedFrames(FrameRejection.MALFORMED) == malformed + 2,
+        Await.until(() -> one.interconnect.counters().rejectedFrames(FrameRejection.MALFORMED) == malformed + 2,
             Duration.ofSeconds(5), "another incarnation's and another node's updates refused");
         assertThat(heard).isEmpty();
     }

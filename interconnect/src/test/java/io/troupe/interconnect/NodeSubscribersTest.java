@@ -71,6 +71,6 @@ class NodeSubscribersTest
         assertThat(notice).isEqualTo(new NodeDisconnected(2));
         Await.until(() -> one.interconnect.peerCounters().get(0).subscribers() == 1, CONNECT,
             "the gone watcher forgotten");
-        assertThat(one.interconnect.subscriptionsRefused()).isZero();
+        assertThat(one.interconnect.counters().subscriptionsRefused()).isZero();
     }
 }

@@ -48,7 +48,7 @@ class RogueImageTest
         final Publication hugeTerm = publication(two.port, config.controlStreamId(), 16 * 1024 * 1024);
         final Publication hugeData = publication(two.port, config.dataStreamId(), 16 * 1024 * 1024);
         final Publication hugeBulk = publication(two.port, config.bulkStreamId(), 64 * 1024 * 1024);
-        Await.until(() -> two.interconnect.rejectedFrames(FrameRejection.ROGUE_IMAGE) >= 3, CONNECT,
+        Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.ROGUE_IMAGE) >= 3, CONNECT,
             "their SETUPs refused");
         Thread.sleep(QUIET.toMillis());
         assertThat(List.of(hugeTerm, hugeData, hugeBulk)).as("images for terms longer than the node's")

@@ -34,9 +34,9 @@ class StreamStallTest
         {
             pair.send(cookie);
         }
-        Await.until(() -> pair.two.interconnect.streamsStalled() == 1, RelayedPair.WAIT,
+        Await.until(() -> pair.two.interconnect.counters().streamsStalled() == 1, RelayedPair.WAIT,
             "node 2 notices the stream standing");
-        Await.until(() -> pair.one.interconnect.publicationsRenewed() == 1, RelayedPair.WAIT,
+        Await.until(() -> pair.one.interconnect.counters().publicationsRenewed() == 1, RelayedPair.WAIT,
             "node 1 renews what it sends on");
         pair.awaitOutcomes(List.of(2L, 3L, 4L));
 
@@ -44,7 +44,7 @@ class StreamStallTest
         pair.send(5);
         Await.until(() -> pair.atSink.contains(RelayedPair.text(5)), RelayedPair.WAIT,
             "an event in the new session, on the new stream");
-        assertThat(pair.two.interconnect.streamsStalled()).isEqualTo(1);
-        assertThat(pair.one.interconnect.publicationsRenewed()).isEqualTo(1);
+        assertThat(pair.two.interconnect.counters().streamsStalled()).isEqualTo(1);
+        assertThat(pair.one.interconnect.counters().publicationsRenewed()).isEqualTo(1);
     }
 }

@@ -212,7 +212,7 @@ class TypedRemoteTest
         final TestCluster.Node two = cluster.node(2);
 
         // node 1 initiates: it verifies node 2's WELCOME, finds the conflict and refuses
-        Await.until(() -> one.interconnect.typeConflicts() >= 2, WAIT, "node 1 refuses node 2 (and retries)");
+        Await.until(() -> one.interconnect.counters().typeConflicts() >= 2, WAIT, "node 1 refuses node 2 (and retries)");
         Await.until(() -> two.interconnect.peerCounters().get(0).handshakesRefused() >= 1, WAIT, "node 2 is told");
         assertThat(one.interconnect.isConnected(2)).isFalse();
         assertThat(two.interconnect.isConnected(1)).isFalse();
@@ -264,7 +264,7 @@ class TypedRemoteTest
         final Undelivered notice = Await.next(notices);
         assertThat(notice.cookie()).isEqualTo(77L);
         assertThat(notice.reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
-        assertThat(two.interconnect.unknownTypeEvents()).isEqualTo(1);
+        assertThat(two.interconnect.counters().unknownTypeEvents()).isEqualTo(1);
         assertThat(received).isEmpty();
         assertThat(cluster.handlerFailures()).isZero();
     }

@@ -229,7 +229,7 @@ public final class CountersPublisher implements Agent
     {
         for (final FrameRejection reason : FrameRejection.values())
         {
-            final long rejected = interconnect.rejectedFrames(reason);
+            final long rejected = interconnect.counters().rejectedFrames(reason);
             AtomicCounter counter = rejections.get(reason);
             if (counter == null && rejected != 0) // a reason appears the first time it happens
             {
@@ -244,19 +244,19 @@ public final class CountersPublisher implements Agent
                 counter.setRelease(rejected);
             }
         }
-        set(CounterType.UNAUTHENTICATED_FRAMES, interconnect.unauthenticatedFrames());
-        set(CounterType.TYPE_CONFLICTS, interconnect.typeConflicts());
-        set(CounterType.UNKNOWN_TYPE_EVENTS, interconnect.unknownTypeEvents());
-        set(CounterType.SUBSCRIPTIONS_REFUSED, interconnect.subscriptionsRefused());
-        set(CounterType.FOREIGN_ACCOUNT_ARRIVALS, interconnect.foreignAccountArrivals());
-        set(CounterType.CLAMPED_COSTS, interconnect.clampedCosts());
-        set(CounterType.CHUNK_FRAMES_DROPPED, interconnect.chunkFramesDropped());
-        set(CounterType.DIRECTORY_UPDATES_DROPPED, interconnect.directoryUpdatesDropped());
-        set(CounterType.DIRECTORY_ENTRIES_REFUSED, interconnect.directoryEntriesRefused());
-        set(CounterType.STREAMS_STALLED, interconnect.streamsStalled());
-        set(CounterType.PUBLICATIONS_RENEWED, interconnect.publicationsRenewed());
+        set(CounterType.UNAUTHENTICATED_FRAMES, interconnect.counters().unauthenticatedFrames());
+        set(CounterType.TYPE_CONFLICTS, interconnect.counters().typeConflicts());
+        set(CounterType.UNKNOWN_TYPE_EVENTS, interconnect.counters().unknownTypeEvents());
+        set(CounterType.SUBSCRIPTIONS_REFUSED, interconnect.counters().subscriptionsRefused());
+        set(CounterType.FOREIGN_ACCOUNT_ARRIVALS, interconnect.counters().foreignAccountArrivals());
+        set(CounterType.CLAMPED_COSTS, interconnect.counters().clampedCosts());
+        set(CounterType.CHUNK_FRAMES_DROPPED, interconnect.counters().chunkFramesDropped());
+        set(CounterType.DIRECTORY_UPDATES_DROPPED, interconnect.counters().directoryUpdatesDropped());
+        set(CounterType.DIRECTORY_ENTRIES_REFUSED, interconnect.counters().directoryEntriesRefused());
+        set(CounterType.STREAMS_STALLED, interconnect.counters().streamsStalled());
+        set(CounterType.PUBLICATIONS_RENEWED, interconnect.counters().publicationsRenewed());
         set(CounterType.LARGEST_EVENT_BYTES, interconnect.largestEventBytes());
-        set(CounterType.HANDSHAKE_STEPS_DEFERRED, interconnect.handshakeStepsDeferred());
+        set(CounterType.HANDSHAKE_STEPS_DEFERRED, interconnect.counters().handshakeStepsDeferred());
         publishPeers(peerList);
     }
 
