@@ -472,6 +472,7 @@ final class InterconnectAgent implements Agent
         {
             outbound.replaceCollapsedQueue(peer, queue);
         }
+        queue.releaseTaken();
         peer.lostQueued += lost;
     }
 

@@ -13,31 +13,142 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+
+/** What senders and the agent both read, rarely written. */
+abstract class OutboundQueueShared
+{
+    /** Written once, by whoever collapses the queue; read by every send and receive. */
+    volatile CollapseReason collapsed;
+}
+
+/** Padding between the shared fields and the senders' fields of an {@link OutboundQueue}. */
+abstract class OutboundQueuePadBefore extends OutboundQueueShared
+{
+    /** Fills a 4-byte hole the fields above may leave, so no sender field is placed among them. */
+    int holeFill;
+    long p00;
+    long p01;
+    long p02;
+    long p03;
+    long p04;
+    long p05;
+    long p06;
+    long p07;
+    long p08;
+    long p09;
+    long p10;
+    long p11;
+    long p12;
+    long p13;
+    long p14;
+    long p15;
+}
+
+/** The fields senders write on every frame, on cache lines of their own. */
+abstract class OutboundQueueSenderFields extends OutboundQueuePadBefore
+{
+    /** Frames senders counted in (a refused one counts itself out again), incremented by every sender. */
+    volatile long counted;
+    /** The last frame linked; exchanged by every sender. */
+    volatile OutboundFrame tail;
+    /**
+     * A recent value of {@code taken}, so a send reads the agent's line only when the queue looks full. Written by
+     * senders only then, racily: any value it holds is at most the real count, so a stale one can only make a send
+     * look again, never let it past the capacity.
+     */
+    volatile long takenSeen;
+}
+
+/** Padding between the senders' fields and the agent's fields of an {@link OutboundQueue}. */
+abstract class OutboundQueuePadAfter extends OutboundQueueSenderFields
+{
+    /** Fills the hole the senders' fields may leave: an agent field there would share their line. */
+    int holeFill;
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    long q08;
+    long q09;
+    long q10;
+    long q11;
+    long q12;
+    long q13;
+    long q14;
+    long q15;
+}
+
+/** The fields the interconnect agent writes on every frame it takes. */
+abstract class OutboundQueueAgentFields extends OutboundQueuePadAfter
+{
+    /** The consumer's position: the next frame to take, or the stub. */
+    OutboundFrame head;
+    /** Frames taken; written by the agent only. */
+    volatile long taken;
+    /** Bytes of taken frames not yet given back to the quota: returned in one release per drain. */
+    long unreleasedBytes;
+}
+
+/** Padding behind the agent's fields. */
+abstract class OutboundQueuePadEnd extends OutboundQueueAgentFields
+{
+    int holeFill;
+    long r00;
+    long r01;
+    long r02;
+    long r03;
+    long r04;
+    long r05;
+    long r06;
+    long r07;
+    long r08;
+    long r09;
+    long r10;
+    long r11;
+    long r12;
+    long r13;
+    long r14;
+    long r15;
+}
 
 /**
  * The frames waiting for one peer: a bounded, memory-quota-tracked queue that allocates nothing per frame. It is
  * an intrusive many-to-one linked list (each {@link OutboundFrame} carries its own link and enqueue stamp):
  * senders on any thread link frames with one exchange on the tail; the interconnect agent alone unlinks them.
  *
+ * <p>Senders and the agent share no cache line they write per frame: senders count frames in ({@code counted}) and
+ * link them on their lines, the agent counts them out ({@code taken}) on its own; a sender reads the agent's count
+ * only when its cached copy says the queue is full. The agent gives the taken frames' bytes back to the memory quota
+ * once per drain ({@link #releaseTaken}) rather than once per frame, so the quota's use overstates the queue by at
+ * most the frames of the drain in progress.
+ *
  * <p>Collapse: when the memory quota reclaims the queue (it held the oldest data while the node was over its
  * quota), its claimed bytes are forgotten at once and every later send is refused with a
  * {@link CollapsedException}; the frames still in it are handed to the agent's drop handler by the agent
- * itself ({@link #drainCollapsed}), so no second thread ever unlinks. A sender counts itself in {@link #size}
- * before it checks for a collapse, so once the agent has seen the collapse and a size of 0, no frame can still
- * arrive: {@code drainCollapsed} returns true only then, and the agent replaces the queue.
+ * itself ({@link #drainCollapsed}), so no second thread ever unlinks. A sender counts itself in before it checks
+ * for a collapse, so once the agent has seen the collapse and nothing counted in that it has not taken, no frame
+ * can still arrive: {@code drainCollapsed} returns true only then, and the agent replaces the queue.
  */
-final class OutboundQueue implements Participant
+final class OutboundQueue extends OutboundQueuePadEnd implements Participant
 {
     private static final VarHandle TAIL;
+    private static final VarHandle COUNTED;
+    private static final VarHandle TAKEN;
     private static final CompletableFuture<Reclaimed> COLLAPSING = CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
 
     static
     {
         try
         {
-            TAIL = MethodHandles.lookup().findVarHandle(OutboundQueue.class, "tail", OutboundFrame.class);
+            final MethodHandles.Lookup lookup = MethodHandles.lookup();
+            TAIL = lookup.findVarHandle(OutboundQueueSenderFields.class, "tail", OutboundFrame.class);
+            COUNTED = lookup.findVarHandle(OutboundQueueSenderFields.class, "counted", long.class);
+            TAKEN = lookup.findVarHandle(OutboundQueueAgentFields.class, "taken", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -50,15 +161,8 @@ final class OutboundQueue implements Participant
     private final int capacity;
     /** Room above the capacity that only notices may take. */
     private final int reserve;
-    /** Frames sent and not yet taken, counting senders still linking theirs. */
-    private final AtomicInteger size = new AtomicInteger();
     /** Never handed out: it stands in the list when the last frame is taken, so no taken frame stays linked. */
     private final OutboundFrame stub = new OutboundFrame();
-    /** The consumer's position: the next frame to take, or the stub. */
-    private OutboundFrame head = stub;
-    @SuppressWarnings("unused") // accessed through TAIL
-    private volatile OutboundFrame tail = stub;
-    private volatile CollapseReason collapsed;
 
     /** The least room kept for notices, whatever the capacity. */
     static final int MIN_RESERVE = 1024;
@@ -77,6 +181,8 @@ final class OutboundQueue implements Participant
         this.capacity = capacity;
         this.reserve = Math.max(MIN_RESERVE, capacity / 8);
         this.clock = clock;
+        this.head = stub;
+        this.tail = stub;
         this.participation = account.register(this);
     }
 
@@ -107,15 +213,22 @@ final class OutboundQueue implements Participant
     boolean send(final OutboundFrame frame, final boolean notice)
     {
         // counted before the collapse check: see the class comment
-        if (size.incrementAndGet() > (notice ? capacity + reserve : capacity))
+        final long count = (long)COUNTED.getAndAdd(this, 1L) + 1;
+        final int limit = notice ? capacity + reserve : capacity;
+        if (count - takenSeen > limit)
         {
-            size.decrementAndGet();
-            return false;
+            final long takenNow = taken;
+            takenSeen = takenNow;
+            if (count - takenNow > limit)
+            {
+                countOut();
+                return false;
+            }
         }
         final CollapseReason reason = collapsed;
         if (reason != null)
         {
-            size.decrementAndGet();
+            countOut();
             throw new CollapsedException(reason);
         }
         try
@@ -124,18 +237,24 @@ final class OutboundQueue implements Participant
         }
         catch (final MemoryQuotaException.QuotaExhausted ex)
         {
-            size.decrementAndGet();
+            countOut();
             return false; // back-pressure: the quota is at max until reclamation frees the oldest data
         }
         catch (final MemoryQuotaException ex)
         {
-            size.decrementAndGet();
+            countOut();
             final CollapseReason now = collapsed;
             throw now != null ? new CollapsedException(now) : ex;
         }
         frame.enqueuedAt(clock.nowNs());
         link(frame);
         return true;
+    }
+
+    /** A sender that counted itself in and then did not link its frame. */
+    private void countOut()
+    {
+        COUNTED.getAndAdd(this, -1L);
     }
 
     /**
@@ -154,9 +273,23 @@ final class OutboundQueue implements Participant
         final OutboundFrame frame = unlink();
         if (frame != null)
         {
-            participation.release(frame.memoryCost());
+            unreleasedBytes += frame.memoryCost();
         }
         return frame;
+    }
+
+    /**
+     * Gives the bytes of the frames taken since the last call back to the memory quota, in one release. The
+     * interconnect agent only, at the end of each drain.
+     */
+    void releaseTaken()
+    {
+        final long bytes = unreleasedBytes;
+        if (bytes != 0)
+        {
+            unreleasedBytes = 0;
+            participation.release(bytes);
+        }
     }
 
     /**
@@ -172,7 +305,7 @@ final class OutboundQueue implements Participant
         {
             dropped.accept(frame);
         }
-        return collapsed != null && size.get() == 0;
+        return collapsed != null && counted - taken == 0;
     }
 
     private OutboundFrame unlink()
@@ -205,7 +338,8 @@ final class OutboundQueue implements Participant
         }
         head = next;
         first.linkNext(null);
-        size.decrementAndGet();
+        // single writer: a release store senders may read, with no fence and no read-modify-write
+        TAKEN.setRelease(this, (long)TAKEN.get(this) + 1);
         return first;
     }
 
@@ -223,7 +357,8 @@ final class OutboundQueue implements Participant
      */
     int size()
     {
-        return Math.max(0, size.get());
+        final long takenNow = taken;
+        return (int)Math.max(0, counted - takenNow);
     }
 
     /**

@@ -108,6 +108,7 @@ final class OutboundSender
             peer.dataUntil[bucket] = Long.MAX_VALUE; // not on the wire yet: the pair's bulk frames wait
             sent++;
         }
+        queue.releaseTaken(); // the taken frames' bytes, in one release per drain
         offerBatch(peer);
         sent += drainBulkLane(peer);
         peer.bulkLaneSize = peer.bulkLane.size();

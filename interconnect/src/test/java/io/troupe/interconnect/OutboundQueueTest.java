@@ -68,6 +68,59 @@ class OutboundQueueTest
     }
 
     @Test
+    void aFullQueueHasRoomAgainForExactlyTheFramesTakenAndNoticesKeepTheirReserve()
+    {
+        final OutboundQueue queue = new OutboundQueue(tracker.newAccount(), clockNs::get, 4);
+        for (int i = 0; i < 4; i++)
+        {
+            assertThat(queue.send(frame(10, i))).isTrue();
+        }
+        assertThat(queue.send(frame(10, 99))).as("full").isFalse();
+        assertThat(queue.size()).as("a refused send counts itself out").isEqualTo(4);
+        assertThat(id(queue.receive())).isZero();
+        assertThat(id(queue.receive())).isEqualTo(1);
+        assertThat(queue.send(frame(10, 4))).as("room the agent made, seen once the sender looks again").isTrue();
+        assertThat(queue.send(frame(10, 5))).isTrue();
+        assertThat(queue.send(frame(10, 6))).as("full again").isFalse();
+        for (int i = 0; i < OutboundQueue.MIN_RESERVE; i++)
+        {
+            assertThat(queue.send(frame(10, 1000 + i), true)).as("notice %d in the reserve", i).isTrue();
+        }
+        assertThat(queue.send(frame(10, 7), true)).as("the reserve is used up too").isFalse();
+        assertThat(queue.size()).isEqualTo(4 + OutboundQueue.MIN_RESERVE);
+        for (int expected = 2; expected < 6; expected++)
+        {
+            assertThat(id(queue.receive())).isEqualTo(expected);
+        }
+        assertThat(queue.size()).isEqualTo(OutboundQueue.MIN_RESERVE);
+    }
+
+    @Test
+    void takenFramesGiveTheirBytesBackToTheQuotaOncePerDrain()
+    {
+        final OutboundQueue queue = new OutboundQueue(tracker.newAccount(), clockNs::get, 10);
+        for (int i = 0; i < 3; i++)
+        {
+            assertThat(queue.send(frame(100_000, i))).isTrue();
+        }
+        final long queued = tracker.usedBytes();
+        assertThat(queued).isGreaterThanOrEqualTo(3 * 100_000);
+        while (queue.receive() != null)
+        {
+            // a drain takes what is queued
+        }
+        assertThat(tracker.usedBytes()).as("still held until the drain ends").isEqualTo(queued);
+        queue.releaseTaken();
+        assertThat(tracker.usedBytes()).as("given back in one release, but for the participation's local cache")
+            .isLessThanOrEqualTo(io.troupe.memquota.Participation.LOCAL_CACHE_MAX_BYTES);
+        queue.releaseTaken();
+        assertThat(tracker.usedBytes()).as("nothing is released twice")
+            .isLessThanOrEqualTo(io.troupe.memquota.Participation.LOCAL_CACHE_MAX_BYTES);
+        assertThat(queue.send(frame(100_000, 3))).isTrue();
+        assertThat(tracker.usedBytes()).isGreaterThanOrEqualTo(100_000);
+    }
+
+    @Test
     void aTakenFrameCanBeQueuedAgainAtOnceAsThePoolDoes()
     {
         final OutboundQueue queue = new OutboundQueue(tracker.newAccount(), clockNs::get, 10);

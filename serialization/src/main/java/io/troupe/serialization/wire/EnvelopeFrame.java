@@ -33,6 +33,14 @@ public final class EnvelopeFrame extends Frame
     private static final int FORWARD_RAW2 = ForwardedEnvelopeDecoder.forwardRaw2EncodingOffset();
 
     private boolean forwarded;
+    /**
+     * The codec {@link #toEnvelope} found last, for the registry and type it was found for: a stream of one type
+     * (the usual case) looks its codec up once, not once per frame. Registries are immutable, so it never goes stale;
+     * a frame flyweight is used by one thread at a time, so neither does anyone else see it.
+     */
+    private EventCodecRegistry lastRegistry;
+    private int lastType;
+    private io.troupe.actor.EventDecoder<?> lastCodec;
 
     EnvelopeFrame()
     {
@@ -253,8 +261,21 @@ public final class EnvelopeFrame extends Frame
     public Envelope toEnvelope(final EventCodecRegistry codecs)
     {
         final int type = RawAccess.getInt(buffer, blockOffset + EVENT_TYPE);
-        final WirePayload payload = WirePayload.copyOf(type, buffer, varOffsets[0], varLengths[0], codecs.codec(type));
+        final WirePayload payload = WirePayload.copyOf(type, buffer, varOffsets[0], varLengths[0], codec(codecs, type));
         return new Envelope(recipient(), sender(), type, RawAccess.getInt(buffer, blockOffset + FLAGS), RawAccess.getLong(buffer, blockOffset + COOKIE), payload, forwardTo());
+    }
+
+    private io.troupe.actor.EventDecoder<?> codec(final EventCodecRegistry codecs, final int type)
+    {
+        if (type == lastType && codecs == lastRegistry)
+        {
+            return lastCodec;
+        }
+        final io.troupe.actor.EventDecoder<?> codec = codecs.codec(type);
+        lastRegistry = codecs;
+        lastType = type;
+        lastCodec = codec;
+        return codec;
     }
 
     /**
