@@ -7,7 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * This node's shadow of another node's credit account: charges (events charged to the account that arrive
  * here, and the fan-out they cause) and repayments (events handled here, or sent on to another node) made on
  * this node accumulate as a net delta, which the transport flushes to the owner in batches. Once the pending
- * delta reaches the flush bound in either direction the shadow asks for a flush at once. Thread-safe.
+ * charges reach the flush bound the shadow asks for a flush at once (the owner understates the debt until then);
+ * once pending repayments do, for a flush soon (the owner overstates it, which only holds the source back; see
+ * {@link FlowControl#isRepaymentFlushRequested}). Thread-safe.
  *
  * <p>A shadow with a pending delta is queued for the next flush (once, however many changes it sees), so a
  * flush visits only the shadows that changed. A shadow idle for a while is forgotten by its node (see
@@ -111,9 +113,13 @@ public final class ShadowAccount implements Chargeable
         {
             flow.queueForFlush(this);
         }
-        if (now >= flow.flushBound() || -now >= flow.flushBound())
+        if (now >= flow.flushBound())
         {
-            flow.requestFlush();
+            flow.requestFlush(); // the owner understates the debt: report it at once
+        }
+        else if (-now >= flow.flushBound())
+        {
+            flow.requestRepaymentFlush(); // the owner overstates it: report soon, with what else is repaid meanwhile
         }
     }
 

@@ -84,7 +84,7 @@ class ShadowAccountsTest
     }
 
     @Test
-    void aShadowAsksForAFlushOnceItsPendingDeltaReachesTheBoundEitherWay()
+    void aShadowAsksForAFlushAtOnceForChargesAndSoonForRepaymentsOnceItsPendingDeltaReachesTheBound()
     {
         final ShadowAccount shadow = (ShadowAccount)flow.resolve(7, 1L);
         shadow.charge(9);
@@ -102,11 +102,23 @@ class ShadowAccountsTest
         assertThat(shadow.pending()).isZero();
         assertThat(flow.isFlushRequested()).isFalse();
 
-        shadow.repay(10);
-        assertThat(flushRequests.get()).isEqualTo(2);
+        shadow.repay(9);
+        assertThat(flushRequests.get()).isEqualTo(1);
+        shadow.repay(1);
+        assertThat(flushRequests.get()).as("repayments at the bound wake the transport too").isEqualTo(2);
+        assertThat(flow.isFlushRequested()).as("but not for a flush at once: the owner only overstates the debt")
+            .isFalse();
+        assertThat(flow.isRepaymentFlushRequested()).isTrue();
+        shadow.repay(5);
+        assertThat(flushRequests.get()).as("one request until the flush").isEqualTo(2);
         sent.clear();
         flow.drainShadows(recordingInto(sent));
-        assertThat(sent).containsExactly("7:1=-10");
+        assertThat(sent).containsExactly("7:1=-15");
+        assertThat(flow.isRepaymentFlushRequested()).isFalse();
+
+        shadow.repay(10);
+        shadow.charge(30);
+        assertThat(flow.isFlushRequested()).as("charges past the bound: at once").isTrue();
     }
 
     @Test

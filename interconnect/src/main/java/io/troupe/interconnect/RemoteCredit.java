@@ -38,6 +38,9 @@ final class RemoteCredit implements ShadowDeltaSink
     private int lastHeldPeer;
     private final Int2ObjectHashMap<Batch> batches = new Int2ObjectHashMap<>();
     private long nextFlushNs;
+    /** When the last flush ran: repayments that reached the bound wait until a quarter period has passed since. */
+    private long lastFlushNs;
+    private final long repaymentGapNs;
     private long nextSweepNs;
     long deltasSent;
     long framesSent;
@@ -51,10 +54,12 @@ final class RemoteCredit implements ShadowDeltaSink
         this.agent = agent;
         this.flow = flow;
         this.flushPeriodNs = flushPeriodNs;
+        this.repaymentGapNs = flushPeriodNs / 4;
     }
 
     /**
-     * Flushes the shadows' pending deltas if the period has passed or a shadow asked.
+     * Flushes the shadows' pending deltas if the period has passed, a shadow's charges reached the flush bound, or its
+     * repayments did and a quarter period has passed since the last flush.
      *
      * @param nowNs the agent's clock.
      * @return work done.
@@ -67,10 +72,12 @@ final class RemoteCredit implements ShadowDeltaSink
             nextSweepNs = nowNs + flow.shadowIdleTimeoutNs();
             work += flow.sweepIdleShadows();
         }
-        if (nowNs - nextFlushNs < 0 && !flow.isFlushRequested())
+        if (nowNs - nextFlushNs < 0 && !flow.isFlushRequested() &&
+            !(flow.isRepaymentFlushRequested() && nowNs - lastFlushNs >= repaymentGapNs))
         {
             return work;
         }
+        lastFlushNs = nowNs;
         nextFlushNs = nowNs + flushPeriodNs;
         final int taken = flow.drainShadows(this);
         for (final Batch batch : batches.values())

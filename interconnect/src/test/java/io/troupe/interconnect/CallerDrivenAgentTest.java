@@ -143,6 +143,37 @@ class CallerDrivenAgentTest
     }
 
     @Test
+    void aShadowsChargesAtTheBoundAreReportedAtOnceItsRepaymentsAQuarterPeriodAfterTheLastReport()
+    {
+        handshake();
+        final long periodNs = cluster.config(cluster.node(2)).creditFlushInterval().toNanos();
+        final RemoteCredit credit = two.agentCredit();
+        final long bound = systemTwo.flow().flushBound();
+        final io.troupe.actor.ShadowAccount shadow = (io.troupe.actor.ShadowAccount)systemTwo.flow().resolve(1, 42L);
+        final long before = credit.framesSent;
+
+        shadow.charge(bound);
+        two.dutyCycle(); // the clock stands still
+        assertThat(credit.framesSent).as("charges at the bound: reported in the next cycle").isEqualTo(before + 1);
+        assertThat(shadow.pending()).isZero();
+
+        shadow.repay(bound);
+        for (int i = 0; i < 20; i++)
+        {
+            two.dutyCycle();
+        }
+        clockTwo.advance(periodNs / 4 - 1);
+        two.dutyCycle();
+        assertThat(credit.framesSent).as("repayments at the bound wait a quarter period after the last report")
+            .isEqualTo(before + 1);
+        assertThat(shadow.pending()).isEqualTo(-bound);
+        clockTwo.advance(1);
+        two.dutyCycle();
+        assertThat(credit.framesSent).as("then go in one frame, long before the period").isEqualTo(before + 2);
+        assertThat(shadow.pending()).isZero();
+    }
+
+    @Test
     void anEventIsAcknowledgedAtTheNextAckTickOfTheReceiversClockNotBefore()
     {
         handshake();
