@@ -9,6 +9,13 @@ import io.troupe.actor.MailboxType;
 import io.troupe.interconnect.IdleMode;
 
 import java.time.Duration;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -32,6 +39,10 @@ final class FlowOverheadWorkload implements Workload
     private static final String PAIRS = "pairs";
     private static final String ROUNDS = "rounds";
     private static final String WORKLOAD = "workload";
+    private static final String JVM = "jvm";
+    /** Internal: measure one side in this JVM and print it (what a child of {@code --jvm fresh} runs). */
+    private static final String SIDE = "side";
+    private static final String SIDE_RESULT = "flow.overhead.side";
     private static final List<String> WORKLOADS = List.of("pingpong", "pingpong4", "fanin", "remote");
     private static final int FANIN_PRODUCERS = 4;
     private static final int MAX_PAIRS = 100_000;
@@ -48,16 +59,18 @@ final class FlowOverheadWorkload implements Workload
     @Override
     public List<String> options()
     {
-        return List.of(PAIRS, ROUNDS, WORKLOAD, RemoteNodes.IDLE);
+        return List.of(PAIRS, ROUNDS, WORKLOAD, RemoteNodes.IDLE, JVM, SIDE);
     }
 
     @Override
     public String usage()
     {
         return "  flow.overhead [--workload pingpong|pingpong4|fanin|remote|all] [--rounds R] [--pairs N]\n" +
+            "                [--jvm fresh|shared]\n" +
             "                                 each workload (default all four) with credit accounts on and off,\n" +
-            "                                 alternately, R rounds each (default 7), --seconds 5 each; prints the\n" +
-            "                                 medians and their ratio (on / off) per workload";
+            "                                 alternately, R rounds each (default 7), --seconds 5 each, each\n" +
+            "                                 measurement in a JVM of its own (default; shared: all in this one);\n" +
+            "                                 prints the medians and their ratio (on / off) per workload";
     }
 
     @Override
@@ -68,11 +81,18 @@ final class FlowOverheadWorkload implements Workload
         final List<String> workloads = chosen.equals("all") ? WORKLOADS : List.of(chosen);
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs(DEFAULT_SECONDS);
+        if (options.has(SIDE))
+        {
+            final boolean flowOn = options.choice(SIDE, "on", List.of("on", "off")).equals("on");
+            Report.result(SIDE_RESULT, side(chosen, options, warmupNs, measureNs).measure(flowOn), "msgs/s");
+            return;
+        }
+        final boolean fresh = options.choice(JVM, "fresh", List.of("fresh", "shared")).equals("fresh");
         for (final String workload : workloads)
         {
-            final Side side = side(workload, options, warmupNs, measureNs);
-            Report.progress("flow.overhead.%s: rounds=%d warmup=%.1fs window=%.1fs", workload, rounds,
-                warmupNs / 1e9, measureNs / 1e9);
+            final Side side = fresh ? inChildJvm(workload, options) : side(workload, options, warmupNs, measureNs);
+            Report.progress("flow.overhead.%s: rounds=%d warmup=%.1fs window=%.1fs jvm=%s", workload, rounds,
+                warmupNs / 1e9, measureNs / 1e9, fresh ? "fresh per measurement" : "shared");
             final double[] on = new double[rounds];
             final double[] off = new double[rounds];
             for (int round = 0; round < rounds; round++)
@@ -133,6 +153,65 @@ final class FlowOverheadWorkload implements Workload
             default:
                 throw new UsageException("unknown flow.overhead workload " + workload);
         }
+    }
+
+    /**
+     * A side measured in a JVM of its own, started with this JVM's flags: on and off then share no JIT profile, no
+     * heap layout and no class state, which in one JVM made the ratio swing by more than accounts cost (0.80-1.02
+     * between runs of one build).
+     */
+    private static Side inChildJvm(final String workload, final Options options)
+    {
+        return flowOn ->
+        {
+            final List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(PeerProcess.jvmFlags());
+            command.add("-cp");
+            command.add(PeerProcess.classPath());
+            command.add(Main.class.getName());
+            command.add("flow.overhead");
+            command.addAll(List.of("--" + WORKLOAD, workload, "--" + SIDE, flowOn ? "on" : "off"));
+            command.addAll(options.passOn(List.of(PAIRS, RemoteNodes.IDLE, Options.WARMUP, Options.SECONDS, Options.THREADS)));
+            return runChild(command);
+        };
+    }
+
+    private static double runChild(final List<String> command) throws InterruptedException
+    {
+        final Process process;
+        try
+        {
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("could not start a JVM for one side of flow.overhead", ex);
+        }
+        double value = Double.NaN;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+        {
+            String line;
+            while ((line = out.readLine()) != null)
+            {
+                final String prefix = "RESULT name=" + SIDE_RESULT + " value=";
+                if (line.startsWith(prefix))
+                {
+                    value = Double.parseDouble(line.substring(prefix.length(), line.indexOf(' ', prefix.length())));
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            process.destroyForcibly();
+            throw new UncheckedIOException("could not read the result of one side of flow.overhead", ex);
+        }
+        final int exit = process.waitFor();
+        if (exit != 0 || Double.isNaN(value))
+        {
+            throw new IllegalStateException("one side of flow.overhead failed (exit " + exit + "): " + String.join(" ", command));
+        }
+        return value;
     }
 
     private static FlowControlConfig flowConfig(final boolean flowOn)

@@ -199,6 +199,27 @@ final class Options
         return values.containsKey(name);
     }
 
+    /**
+     * The given options as they were on the command line, for a child process to run with the same settings.
+     *
+     * @param names option names, without the dashes; those not given are left out.
+     * @return {@code --name value} pairs.
+     */
+    java.util.List<String> passOn(final java.util.List<String> names)
+    {
+        final java.util.List<String> args = new java.util.ArrayList<>();
+        for (final String name : names)
+        {
+            final String value = values.get(name);
+            if (value != null)
+            {
+                args.add("--" + name);
+                args.add(value);
+            }
+        }
+        return args;
+    }
+
     private long secondsToNanos(final String name, final double defaultSeconds, final double minSeconds)
     {
         final String text = values.get(name);

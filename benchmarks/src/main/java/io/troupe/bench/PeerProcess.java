@@ -179,7 +179,7 @@ final class PeerProcess implements AutoCloseable
         }
     }
 
-    private static List<String> jvmFlags()
+    static List<String> jvmFlags()
     {
         final List<String> flags = new ArrayList<>();
         boolean exported = false;
@@ -215,7 +215,7 @@ final class PeerProcess implements AutoCloseable
         return flag.substring(0, start) + peerName + flag.substring(end);
     }
 
-    private static String classPath()
+    static String classPath()
     {
         try
         {
