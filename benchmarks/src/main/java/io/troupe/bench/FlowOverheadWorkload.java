@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -164,15 +163,10 @@ final class FlowOverheadWorkload implements Workload
     {
         return flowOn ->
         {
-            final List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(PeerProcess.jvmFlags());
-            command.add("-cp");
-            command.add(PeerProcess.classPath());
-            command.add(Main.class.getName());
-            command.add("flow.overhead");
-            command.addAll(List.of("--" + WORKLOAD, workload, "--" + SIDE, flowOn ? "on" : "off"));
-            command.addAll(options.passOn(List.of(PAIRS, RemoteNodes.IDLE, Options.WARMUP, Options.SECONDS, Options.THREADS)));
+            final List<String> args = new ArrayList<>(List.of(
+                "flow.overhead", "--" + WORKLOAD, workload, "--" + SIDE, flowOn ? "on" : "off"));
+            args.addAll(options.passOn(List.of(PAIRS, RemoteNodes.IDLE, Options.WARMUP, Options.SECONDS, Options.THREADS)));
+            final List<String> command = PeerProcess.javaCommand(args);
             return runChild(command);
         };
     }
@@ -188,13 +182,13 @@ final class FlowOverheadWorkload implements Workload
         {
             throw new UncheckedIOException("could not start a JVM for one side of flow.overhead", ex);
         }
+        final String prefix = "RESULT name=" + SIDE_RESULT + " value=";
         double value = Double.NaN;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
         {
             String line;
             while ((line = out.readLine()) != null)
             {
-                final String prefix = "RESULT name=" + SIDE_RESULT + " value=";
                 if (line.startsWith(prefix))
                 {
                     value = Double.parseDouble(line.substring(prefix.length(), line.indexOf(' ', prefix.length())));

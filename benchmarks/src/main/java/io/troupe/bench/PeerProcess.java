@@ -57,13 +57,7 @@ final class PeerProcess implements AutoCloseable
      */
     static PeerProcess start(final List<String> workloadArgs)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(jvmFlags());
-        command.add("-cp");
-        command.add(classPath());
-        command.add(Main.class.getName());
-        command.addAll(workloadArgs);
+        final List<String> command = javaCommand(workloadArgs);
         Report.progress("  starting the peer: %s", String.join(" ", command));
         final Process process;
         try
@@ -179,7 +173,25 @@ final class PeerProcess implements AutoCloseable
         }
     }
 
-    static List<String> jvmFlags()
+    /**
+     * The command that runs a workload of this jar in a child JVM with this JVM's flags (see the class comment).
+     *
+     * @param workloadArgs the workload and its options.
+     * @return {@code java <flags> -cp <jar> io.troupe.bench.Main <workloadArgs>}.
+     */
+    static List<String> javaCommand(final List<String> workloadArgs)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmFlags());
+        command.add("-cp");
+        command.add(classPath());
+        command.add(Main.class.getName());
+        command.addAll(workloadArgs);
+        return command;
+    }
+
+    private static List<String> jvmFlags()
     {
         final List<String> flags = new ArrayList<>();
         boolean exported = false;
@@ -215,7 +227,7 @@ final class PeerProcess implements AutoCloseable
         return flag.substring(0, start) + peerName + flag.substring(end);
     }
 
-    static String classPath()
+    private static String classPath()
     {
         try
         {

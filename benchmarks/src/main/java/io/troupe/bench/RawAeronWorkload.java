@@ -13,7 +13,6 @@ import io.troupe.interconnect.InterconnectConfig;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -176,7 +175,7 @@ final class RawAeronWorkload implements Workload
     {
         try
         {
-            return Files.createTempDirectory(new File(System.getProperty("java.io.tmpdir")).toPath(), "troupe-raw-aeron-");
+            return Files.createTempDirectory("troupe-raw-aeron-");
         }
         catch (final java.io.IOException ex)
         {
