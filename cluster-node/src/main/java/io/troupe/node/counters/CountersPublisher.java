@@ -6,6 +6,7 @@ import io.troupe.actor.PoolCounters;
 import io.troupe.actor.SystemCounters;
 import io.troupe.interconnect.FrameRejection;
 import io.troupe.interconnect.Interconnect;
+import io.troupe.interconnect.InterconnectCounters;
 import io.troupe.interconnect.PeerCounters;
 import io.troupe.memquota.MemoryQuotaCounters;
 import io.troupe.node.client.ClientCounter;
@@ -227,9 +228,10 @@ public final class CountersPublisher implements Agent
 
     private void publishInterconnect(final Interconnect interconnect, final List<PeerCounters> peerList)
     {
+        final InterconnectCounters counts = interconnect.counters();
         for (final FrameRejection reason : FrameRejection.values())
         {
-            final long rejected = interconnect.counters().rejectedFrames(reason);
+            final long rejected = counts.rejectedFrames(reason);
             AtomicCounter counter = rejections.get(reason);
             if (counter == null && rejected != 0) // a reason appears the first time it happens
             {
@@ -244,19 +246,19 @@ public final class CountersPublisher implements Agent
                 counter.setRelease(rejected);
             }
         }
-        set(CounterType.UNAUTHENTICATED_FRAMES, interconnect.counters().unauthenticatedFrames());
-        set(CounterType.TYPE_CONFLICTS, interconnect.counters().typeConflicts());
-        set(CounterType.UNKNOWN_TYPE_EVENTS, interconnect.counters().unknownTypeEvents());
-        set(CounterType.SUBSCRIPTIONS_REFUSED, interconnect.counters().subscriptionsRefused());
-        set(CounterType.FOREIGN_ACCOUNT_ARRIVALS, interconnect.counters().foreignAccountArrivals());
-        set(CounterType.CLAMPED_COSTS, interconnect.counters().clampedCosts());
-        set(CounterType.CHUNK_FRAMES_DROPPED, interconnect.counters().chunkFramesDropped());
-        set(CounterType.DIRECTORY_UPDATES_DROPPED, interconnect.counters().directoryUpdatesDropped());
-        set(CounterType.DIRECTORY_ENTRIES_REFUSED, interconnect.counters().directoryEntriesRefused());
-        set(CounterType.STREAMS_STALLED, interconnect.counters().streamsStalled());
-        set(CounterType.PUBLICATIONS_RENEWED, interconnect.counters().publicationsRenewed());
+        set(CounterType.UNAUTHENTICATED_FRAMES, counts.unauthenticatedFrames());
+        set(CounterType.TYPE_CONFLICTS, counts.typeConflicts());
+        set(CounterType.UNKNOWN_TYPE_EVENTS, counts.unknownTypeEvents());
+        set(CounterType.SUBSCRIPTIONS_REFUSED, counts.subscriptionsRefused());
+        set(CounterType.FOREIGN_ACCOUNT_ARRIVALS, counts.foreignAccountArrivals());
+        set(CounterType.CLAMPED_COSTS, counts.clampedCosts());
+        set(CounterType.CHUNK_FRAMES_DROPPED, counts.chunkFramesDropped());
+        set(CounterType.DIRECTORY_UPDATES_DROPPED, counts.directoryUpdatesDropped());
+        set(CounterType.DIRECTORY_ENTRIES_REFUSED, counts.directoryEntriesRefused());
+        set(CounterType.STREAMS_STALLED, counts.streamsStalled());
+        set(CounterType.PUBLICATIONS_RENEWED, counts.publicationsRenewed());
         set(CounterType.LARGEST_EVENT_BYTES, interconnect.largestEventBytes());
-        set(CounterType.HANDSHAKE_STEPS_DEFERRED, interconnect.counters().handshakeStepsDeferred());
+        set(CounterType.HANDSHAKE_STEPS_DEFERRED, counts.handshakeStepsDeferred());
         publishPeers(peerList);
     }
 
