@@ -46,6 +46,7 @@ public final class CountersPublisher implements Agent
      * @param shutdownDrained   1 once a clean stop drained completely.
      * @param controlRequests   control requests taken.
      * @param controlRefused    control requests refused.
+     * @param scheduler         the peer scheduler's counts, or null.
      */
     public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry, ClientIngress clients,
         io.troupe.broker.BrokerDirectory brokers, ErrorRecorder errors, LongSupplier remoteDeadLetters, LongSupplier remoteNoticesSent,

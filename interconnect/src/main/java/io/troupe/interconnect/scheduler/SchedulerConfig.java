@@ -14,6 +14,12 @@ public final class SchedulerConfig
     private Duration starvationAge = Duration.ofMillis(200);
     private int maxWaitingSenders = 65_536;
 
+    /** Settings with the defaults above. */
+    public SchedulerConfig()
+    {
+        // the defaults are the fields' initial values
+    }
+
     /**
      * Channels each peer has unless set per peer at run time ({@link PeerScheduler#channels}).
      *

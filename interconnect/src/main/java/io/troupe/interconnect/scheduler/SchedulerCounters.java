@@ -51,6 +51,12 @@ public final class SchedulerCounters
     private final AtomicLongArray values = new AtomicLongArray(COUNTERS.length);
     private final ConcurrentHashMap<Integer, AtomicLong> inFlightByPeer = new ConcurrentHashMap<>();
 
+    /** Counts that all start at zero. */
+    public SchedulerCounters()
+    {
+        // every count starts at zero
+    }
+
     /**
      * A counter's value now.
      *
