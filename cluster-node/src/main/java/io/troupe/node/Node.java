@@ -68,6 +68,8 @@ public final class Node implements AutoCloseable
     private final Object closeLock = new Object();
     private boolean closeStarted;
     private volatile boolean drained;
+    /** Why the node stopped itself (its transport gone), or null. */
+    private volatile String failure;
 
     private Node(
         final NodeConfig config,
@@ -210,7 +212,33 @@ public final class Node implements AutoCloseable
         }
         LOG.info("node {}: up (incarnation {}, pid {}; counters in {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid(), counters.path());
+        interconnect.onTransportLost(node::stopOnTransportLoss);
         return node;
+    }
+
+    /**
+     * The interconnect's Aeron client closed under it (the media driver stopped, or they timed each other out): a
+     * node that cannot reach its peers must not run on as if it could. It stops as on SIGTERM, on a thread of its
+     * own, and {@link #failure()} says why; a node process then exits with 1, so its supervisor restarts it.
+     */
+    private void stopOnTransportLoss(final String why)
+    {
+        failure = why;
+        LOG.error("node {}: stopping: {}", nodeId(), why);
+        final Thread closer = new Thread(this::close, "troupe-" + nodeId() + "-stop-on-transport-loss");
+        closer.setDaemon(true);
+        closer.start();
+    }
+
+    /**
+     * Why the node stopped itself: its transport (the Aeron client and media driver) went away under it. Null for a
+     * node that runs, or that was stopped by a caller, a signal or a control request.
+     *
+     * @return the reason, or null.
+     */
+    public String failure()
+    {
+        return failure;
     }
 
     /**

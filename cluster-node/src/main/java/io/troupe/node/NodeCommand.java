@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * {@code troupe node --config FILE}: runs one node until SIGTERM or Ctrl-C, then closes it cleanly from a
  * shutdown hook and exits with 0 (a drain cut short by the deadline is still a clean close: what was left has
  * been reported). A config error prints its message and exits with 2; a node that cannot start (a port in use,
- * say) or fails to close exits with 1.
+ * say), fails to close, or stops itself because its transport went away (its media driver stopped) exits with 1.
  *
  * <p>An application that runs nodes with services of its own (the samples' demo, say) calls
  * {@link #run(String[], PrintStream, PrintStream, Consumer, EventCodec[])} from its own main, with what to
@@ -164,7 +164,20 @@ public final class NodeCommand
         {
             Thread.currentThread().interrupt();
         }
-        return EXIT_CLEAN; // not reached in practice: the shutdown hook closed the node and halts with its code
+        // reached when the node stopped itself (its transport gone); otherwise the shutdown hook halts first
+        return exitCode(node);
+    }
+
+    /**
+     * The exit code of a node that closed: {@link #EXIT_FAILED} if it stopped itself because its transport went
+     * away ({@link Node#failure()}), else {@link #EXIT_CLEAN}.
+     *
+     * @param node the closed node.
+     * @return the code.
+     */
+    static int exitCode(final Node node)
+    {
+        return node.failure() == null ? EXIT_CLEAN : EXIT_FAILED;
     }
 
     /** The longest a SIGTERM during the start waits for it to end before the JVM goes. */
@@ -227,7 +240,11 @@ public final class NodeCommand
         try
         {
             node.close();
-            exitCode = EXIT_CLEAN;
+            exitCode = exitCode(node);
+            if (node.failure() != null)
+            {
+                err.println("troupe node: node " + node.nodeId() + " stopped itself: " + node.failure());
+            }
             out.println("troupe node " + node.nodeId() + " stopped in " +
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs) + " ms" +
                 (node.drained() ? "" : " (the drain deadline passed)"));

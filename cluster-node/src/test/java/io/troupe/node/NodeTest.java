@@ -237,6 +237,50 @@ class NodeTest
     }
 
     @Test
+    void aNodeWhoseMediaDriverStopsStopsItselfSaysWhyAndWouldExitWithOne()
+    {
+        cluster = LocalCluster.create(dir, 2);
+        final String aeronDir = dir.resolve("external-driver").toString();
+        final io.aeron.driver.MediaDriver driver = io.aeron.driver.MediaDriver.launch(new io.aeron.driver.MediaDriver.Context()
+            .aeronDirectoryName(aeronDir).threadingMode(io.aeron.driver.ThreadingMode.SHARED)
+            .sharedIdleStrategy(new org.agrona.concurrent.BackoffIdleStrategy()).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
+        try
+        {
+            final Properties external = new Properties();
+            external.setProperty(NodeConfigMapper.EMBEDDED_DRIVER, "false");
+            external.setProperty(NodeConfigMapper.AERON_DIR, aeronDir);
+            // with a client ingress: its removal from the interconnect's thread must not wait out its 10 s limit
+            external.setProperty(NodeConfigMapper.CLIENT_SECRET, "a client secret of 32 bytes or so");
+            final Node one = Node.start(NodeConfigLoader.load(cluster.configFile(1), external), TestEvents::registerEcho,
+                TestEvents.NOTE_CODEC);
+            nodes.add(one);
+            final Node two = start(cluster, 2);
+            Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+            assertThat(one.failure()).isNull();
+            final long errorsBefore = one.counters().recorder().errors();
+
+            driver.close();
+
+            final long stoppingNs = System.nanoTime();
+            Await.until(one::isClosed, Duration.ofSeconds(15), "node 1 stopped itself");
+            assertThat(Duration.ofNanos(System.nanoTime() - stoppingNs)).as("no part of the close waits for a transport " +
+                "that is gone").isLessThan(Duration.ofSeconds(5));
+            assertThat(one.clients()).isNotNull();
+            assertThat(one.failure()).contains("Aeron client has closed").contains("no peer can be reached");
+            assertThat(NodeCommand.exitCode(one)).isEqualTo(NodeCommand.EXIT_FAILED);
+            assertThat(one.counters().recorder().errors()).as("recorded").isGreaterThan(errorsBefore);
+            Await.until(() -> !two.interconnect().isConnected(1), CONNECT, "node 2 sees node 1 go");
+            assertThat(two.failure()).isNull();
+            two.close();
+            assertThat(NodeCommand.exitCode(two)).as("a node stopped from outside exits cleanly").isEqualTo(NodeCommand.EXIT_CLEAN);
+        }
+        finally
+        {
+            org.agrona.CloseHelper.quietClose(driver);
+        }
+    }
+
+    @Test
     void aNodeThatCannotStartStopsWhatItStarted()
     {
         final LocalCluster cluster = LocalCluster.create(dir, 2);

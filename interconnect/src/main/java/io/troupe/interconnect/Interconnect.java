@@ -541,6 +541,44 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         return config;
     }
 
+    /**
+     * Why the node's Aeron client closed under this interconnect (its media driver stopped, or the client and the
+     * driver timed each other out), or null while the transport works. Once set, every session has ended, sends to
+     * other nodes fail fast with {@code Undelivered(DISCONNECTED)}, and nothing reconnects: the owner should stop
+     * the node (a node process does, and exits with 1).
+     *
+     * @return the reason, or null.
+     */
+    public String transportLost()
+    {
+        return agent.transportLostReason;
+    }
+
+    /**
+     * Sets who hears, once, that the transport is gone ({@link #transportLost}); if it is gone already, the listener
+     * hears at once. The listener runs on the interconnect's thread (or the caller's) and must not block: start the
+     * node's close on a thread of its own.
+     *
+     * @param listener takes the reason.
+     */
+    public void onTransportLost(final java.util.function.Consumer<String> listener)
+    {
+        final java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
+        final java.util.function.Consumer<String> once = why ->
+        {
+            if (told.compareAndSet(false, true))
+            {
+                listener.accept(why);
+            }
+        };
+        agent.onTransportLost = once;
+        final String already = agent.transportLostReason;
+        if (already != null)
+        {
+            once.accept(already);
+        }
+    }
+
     private void linger()
     {
         agent.linger();
@@ -568,6 +606,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      */
     private void awaitGoodbyesSent()
     {
+        if (aeron.isClosed())
+        {
+            return; // the transport is gone (see transportLost): no goodbye went out, and its counters are unmapped
+        }
         final long deadlineNs = System.nanoTime() + GOODBYE_SEND_LIMIT_NS;
         for (final Peer peer : agent.peers)
         {

@@ -94,6 +94,7 @@ final class InterconnectAgent implements Agent
     /** Other agents whose duty cycles run in this one's (the node's client ingress); changed by commands only. */
     private Agent[] duties = NO_DUTIES;
     private final org.agrona.ErrorHandler dutyErrors;
+    private final org.agrona.ErrorHandler transportErrors;
     private final long heartbeatIntervalNs;
     private final long ackIntervalNs;
     private volatile boolean closing;
@@ -102,6 +103,10 @@ final class InterconnectAgent implements Agent
     private volatile boolean lingering;
     /** Whether every established peer has acknowledged everything queued and sent to it (while lingering). */
     private volatile boolean flushed;
+    /** Why the Aeron client closed under the agent ({@link #transportClosed}), or null while it is open. */
+    volatile String transportLostReason;
+    /** Hears once that the transport is gone; set by the owner before the agent runs. */
+    volatile Consumer<String> onTransportLost = why -> { };
 
     /**
      * Pooled outbound frames: senders take them in {@link Interconnect#send}, this agent gives them back. As many
@@ -139,6 +144,8 @@ final class InterconnectAgent implements Agent
         this.incarnation = incarnation;
         this.clock = clock;
         this.dutyErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": a duty on the interconnect thread",
+            system.errorRecorder());
+        this.transportErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": transport",
             system.errorRecorder());
         this.peers = peers;
         for (final Peer peer : peers)
@@ -197,6 +204,11 @@ final class InterconnectAgent implements Agent
         cycleNs = nowNs;
         int work = driverInvoker == null ? 0 : driverInvoker.invoke();
         work += clientInvoker.invoke();
+        if (clientInvoker.isClosed())
+        {
+            // commands still run (a duty's removal waits for one); one that needs Aeron throws and is logged
+            return transportClosed() + commands.drain(Runnable::run, 64);
+        }
         work += commands.drain(Runnable::run, 64);
         work += controlSubscription.poll(controlAssembler, FRAGMENT_LIMIT);
         work += dataSubscription.poll(dataAssembler, FRAGMENT_LIMIT);
@@ -233,6 +245,38 @@ final class InterconnectAgent implements Agent
             flushed = allAcknowledged();
         }
         return work;
+    }
+
+    /**
+     * The node's Aeron client has closed under it: its media driver stopped, or one of the two timed the other out.
+     * Nothing can be sent or received any more, and every Aeron object the agent holds is closed. The first time:
+     * every session ends as if its peer had failed (what was in flight and queued becomes
+     * {@code Undelivered(DISCONNECTED)}), the error is recorded, and {@link #onTransportLost} hears why, once. From
+     * then a cycle runs only the agent's commands and touches no Aeron object of its own (each would throw), so new
+     * sends to peers fail fast.
+     *
+     * @return 1 the first time, 0 after.
+     */
+    private int transportClosed()
+    {
+        if (lingering)
+        {
+            flushed = true; // nothing more can be acknowledged
+        }
+        if (transportLostReason != null)
+        {
+            return 0;
+        }
+        final String why = "the node's Aeron client has closed (its media driver stopped or timed out, or timed this " +
+            "node out): no peer can be reached";
+        transportLostReason = why;
+        transportErrors.onError(new IllegalStateException(why));
+        for (final Peer peer : peers)
+        {
+            sessionLost(peer, why);
+        }
+        onTransportLost.accept(why);
+        return 1;
     }
 
     /**
