@@ -229,6 +229,33 @@ class NodeCountersTest
     }
 
     @Test
+    void errorsAFullErrorLogHasNoRoomForAreCountedApart()
+    {
+        final LocalCluster cluster = LocalCluster.create(dir, 1);
+        final Properties smallLog = new Properties();
+        smallLog.setProperty("troupe.ops.error-log-size", "64KiB");
+        final Node one = Node.start(NodeConfigLoader.load(cluster.configFile(1), smallLog));
+        nodes.add(one);
+        final ActorId failing = one.system().register((ctx, envelope) ->
+        {
+            throw new IllegalStateException("broken handler, distinct error " + envelope.event());
+        });
+        final int count = 300; // each distinct error takes its stack trace's room: 64 KiB holds far fewer
+        for (int i = 0; i < count; i++)
+        {
+            one.system().send(failing, i);
+        }
+        Await.until(() -> one.system().counters().handlerFailures() == count, CONNECT, "all failed");
+        one.counters().publishNow();
+
+        final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
+        final long unrecorded = value(reader, CounterType.AGENT_ERRORS_UNRECORDED, Map.of());
+        assertThat(value(reader, CounterType.AGENT_ERRORS, Map.of())).isEqualTo(count);
+        assertThat(unrecorded).as("the full log's overflow is counted").isPositive();
+        assertThat(reader.errors()).as("what the log kept and what it could not add up").hasSize((int)(count - unrecorded));
+    }
+
+    @Test
     void aRestartMakesAFreshFileWithTheNewIncarnation()
     {
         final LocalCluster cluster = LocalCluster.create(dir, 1);

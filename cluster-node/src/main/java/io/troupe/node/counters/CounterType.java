@@ -74,6 +74,9 @@ public enum CounterType
     /** Control requests refused: wrong token, no line in time (count). */
     CONTROL_REFUSED(125, "control_refused", CounterKind.COUNT,
         "control requests refused: wrong token, or no request line in time"),
+    /** Errors counted in agent_errors that the full error log had no room for (count). */
+    AGENT_ERRORS_UNRECORDED(126, "agent_errors_unrecorded", CounterKind.COUNT,
+        "errors counted in agent_errors that the full error log had no room for"),
 
     // 200: executor pools (label pool)
     /** Worker threads of the pool (gauge). */

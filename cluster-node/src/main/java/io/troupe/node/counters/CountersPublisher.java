@@ -125,6 +125,7 @@ public final class CountersPublisher implements Agent
         publishFlow(sources.system().flow());
         set(CounterType.CREDIT_ACCOUNTS_UNPUBLISHED, keyed.publishAccounts(sources.system().flow()));
         set(CounterType.AGENT_ERRORS, sources.errors().errors());
+        set(CounterType.AGENT_ERRORS_UNRECORDED, sources.errors().unrecorded());
         set(CounterType.REMOTE_DEAD_LETTERS, sources.remoteDeadLetters().getAsLong());
         set(CounterType.REMOTE_NOTICES_SENT, sources.remoteNoticesSent().getAsLong());
         set(CounterType.REMOTE_NOTICES_LOST, sources.remoteNoticesLost().getAsLong());
