@@ -68,6 +68,8 @@ public final class Node implements AutoCloseable
     private final Object closeLock = new Object();
     private boolean closeStarted;
     private volatile boolean drained;
+    /** The data directory's lock, held until the close has ended; set once the start is through. */
+    private volatile DataDirLock dirLock;
     /** Why the node stopped itself (its transport gone), or null. */
     private volatile String failure;
 
@@ -122,7 +124,8 @@ public final class Node implements AutoCloseable
      * @return the running node.
      * @throws UncheckedIOException  if the data directory cannot be created.
      * @throws IllegalStateException if two codecs claim one type id or one class.
-     * @throws NodeStartException   if a port is in use (the node's or the Prometheus endpoint's), naming the key;
+     * @throws NodeStartException   if a port is in use (the node's or the Prometheus endpoint's), naming the key, or
+     *                               the data directory is another running node's;
      *                               whatever started is stopped again.
      * @throws RuntimeException      if the actor system or the interconnect cannot start otherwise, or the setup
      *                               throws; whatever started is stopped again.
@@ -134,6 +137,22 @@ public final class Node implements AutoCloseable
         LOG.info("starting {}", config.describe());
         // 0700, of this user, no link, and a node's own (see PrivateDirectory); a problem says what and why
         io.troupe.interconnect.PrivateDirectory.prepare(config.dataDir(), "data directory (node " + config.nodeId() + ")");
+        // one node per data directory: a second start fails here, before it touches anything of the first's
+        final DataDirLock dirLock = DataDirLock.acquire(config.dataDir(), config.nodeId());
+        try
+        {
+            return startLocked(config, setup, codecs, dirLock);
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            dirLock.close();
+            throw ex;
+        }
+    }
+
+    private static Node startLocked(final NodeConfig config, final Consumer<ActorSystem> setup,
+        final EventCodecRegistry codecs, final DataDirLock dirLock)
+    {
         // durable before the node announces itself: a restart is always a new incarnation
         final NodeIdentity identity = NodeIdentity.advance(config.dataDir(), config.nodeId());
         // first, so that every agent's errors from the start on are in its error log
@@ -189,6 +208,7 @@ public final class Node implements AutoCloseable
         final io.troupe.node.client.ClientIngress clients = clientConfig == null ? null :
             io.troupe.node.client.ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
         final Node node = new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
+        node.dirLock = dirLock; // from here on the node's close releases it
         node.control = io.troupe.node.control.ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(node)::onControl);
         counters.start(new io.troupe.node.counters.CountersPublisher.Sources(system, interconnect, registry, clients,
             node.brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost,
@@ -471,6 +491,11 @@ public final class Node implements AutoCloseable
         }
         finally
         {
+            final DataDirLock held = dirLock;
+            if (held != null)
+            {
+                held.close(); // last: the directory is free for the next start only once this node is done with it
+            }
             closed.countDown();
         }
     }

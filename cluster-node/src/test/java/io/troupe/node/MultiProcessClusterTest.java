@@ -161,6 +161,43 @@ class MultiProcessClusterTest
     }
 
     @Test
+    void aSecondNodeOnARunningNodesDataDirectoryFailsAtOnceNamingItsPidAndLeavesItsFilesAlone() throws Exception
+    {
+        cluster = LocalCluster.create(dir, 2);
+        final NodeProcess one = cluster.start(1);
+        final NodeConfig config = NodeConfigLoader.load(cluster.configFile(1), new Properties());
+        await(() -> logContains(one, "troupe node 1 is up"), STARTUP, "node 1 up", one);
+        final long incarnation = io.troupe.node.counters.CountersFileReader.open(config.dataDir()).incarnation();
+
+        final long startNs = System.nanoTime();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> startHere(1))
+            .isInstanceOf(NodeStartException.class)
+            .hasMessageContaining("troupe.data-dir = " + config.dataDir() + " is in use by another node (pid " + one.pid() + ")");
+        assertThat(Duration.ofNanos(System.nanoTime() - startNs)).as("at once, not after a wait for Chronicle's file lock")
+            .isLessThan(Duration.ofSeconds(5));
+        assertThat(io.troupe.node.counters.CountersFileReader.open(config.dataDir()).incarnation())
+            .as("the running node's counters file is still its own").isEqualTo(incarnation);
+        assertThat(one.isAlive()).isTrue();
+
+        one.terminate();
+        assertThat(one.awaitExit(Duration.ofSeconds(20))).as("exit code; log:%n%s", one.logTail(10)).isEqualTo(0);
+        final Node again = startHere(1);
+        assertThat(again.system().isRunning()).as("the directory is free once its node is gone").isTrue();
+    }
+
+    private static boolean logContains(final NodeProcess process, final String text)
+    {
+        try
+        {
+            return Files.exists(process.logFile()) && Files.readString(process.logFile()).contains(text);
+        }
+        catch (final java.io.IOException ex)
+        {
+            return false;
+        }
+    }
+
+    @Test
     void aNodeStoppedWithSigtermSaysGoodbyeSoTheOthersSeeItGoAtOnceAndExitsWith0WithoutItsAeronDir() throws Exception
     {
         cluster = LocalCluster.create(dir, 3);

@@ -281,6 +281,21 @@ class NodeTest
     }
 
     @Test
+    void twoNodesOfOneProcessCannotShareADataDirectoryAndACloseFreesIt()
+    {
+        cluster = LocalCluster.create(dir, 2);
+        final NodeConfig config = NodeConfigLoader.load(cluster.configFile(1), new Properties());
+        final Node one = start(cluster, 1);
+        assertThatThrownBy(() -> Node.start(config)).isInstanceOf(NodeStartException.class)
+            .hasMessageContaining("is in use by another node (pid " + ProcessHandle.current().pid() + ")")
+            .hasMessageContaining("node 1 needs a data directory of its own");
+        assertThat(one.system().isRunning()).isTrue();
+        one.close();
+        final Node again = start(cluster, 1);
+        assertThat(again.system().isRunning()).isTrue();
+    }
+
+    @Test
     void aNodeThatCannotStartStopsWhatItStarted()
     {
         final LocalCluster cluster = LocalCluster.create(dir, 2);
