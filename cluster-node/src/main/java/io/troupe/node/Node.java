@@ -68,7 +68,7 @@ public final class Node implements AutoCloseable
     private final Object closeLock = new Object();
     private boolean closeStarted;
     private volatile boolean drained;
-    /** The data directory's lock, held until the close has ended; set once the start is through. */
+    /** The data directory's lock, held until the close has ended; set as soon as the node object exists. */
     private volatile DataDirLock dirLock;
     /** Why the node stopped itself (its transport gone), or null. */
     private volatile String failure;

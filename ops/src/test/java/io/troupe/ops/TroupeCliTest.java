@@ -221,7 +221,7 @@ class TroupeCliTest
         assertThat(filtered.code()).isZero();
         assertThat(filtered.out().lines().skip(2)).isNotEmpty().allMatch(line -> line.contains("peer=2"));
 
-        final Run watched = troupe("counters", "--watch", "0.1", "--count", "2", "--filter", "agent_errors",
+        final Run watched = troupe("counters", "--watch", "0.1", "--count", "2", "--filter", "^agent_errors$",
             "--data-dir", dataDir(one));
         assertThat(watched.out().lines().filter(line -> line.contains("agent_errors"))).hasSize(2);
 
