@@ -245,9 +245,18 @@ public final class Node implements AutoCloseable
     {
         failure = why;
         LOG.error("node {}: stopping: {}", nodeId(), why);
-        final Thread closer = new Thread(this::close, "troupe-" + nodeId() + "-stop-on-transport-loss");
-        closer.setDaemon(true);
-        closer.start();
+        closeInBackground(config.shutdownTimeout());
+    }
+
+    /**
+     * Starts {@link #close(Duration)} on a thread of its own and returns at once: for a close asked for on a thread
+     * that must not wait for it (the control channel's, the interconnect's).
+     *
+     * @param drainTimeout how long the pools may drain.
+     */
+    void closeInBackground(final Duration drainTimeout)
+    {
+        new Thread(() -> close(drainTimeout), "troupe-node-close-" + nodeId()).start();
     }
 
     /**

@@ -164,7 +164,8 @@ public final class NodeCommand
         {
             Thread.currentThread().interrupt();
         }
-        // reached when the node stopped itself (its transport gone); otherwise the shutdown hook halts first
+        // reached when the node closed from within (troupe drain or stop, or its transport gone); after a signal the
+        // shutdown hook halts first
         return exitCode(node);
     }
 

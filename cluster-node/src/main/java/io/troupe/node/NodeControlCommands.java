@@ -116,8 +116,7 @@ final class NodeControlCommands
             return "error node " + node.nodeId() + " is already shutting down";
         }
         LOG.info("node {}: control request: {}", node.nodeId(), what);
-        final Thread closer = new Thread(() -> node.close(drainTimeout), "troupe-node-close-" + node.nodeId());
-        closer.start();
+        node.closeInBackground(drainTimeout);
         return "ok node " + node.nodeId() + " is " + what;
     }
 }
