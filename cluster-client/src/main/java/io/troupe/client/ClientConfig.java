@@ -314,8 +314,8 @@ public final class ClientConfig
     }
 
     /**
-     * The client streams' ids: the nodes' {@code clientControlStreamId} and {@code clientDataStreamId} (20 and 21
-     * unless changed).
+     * The client streams' ids: the nodes' ({@code ClientStreamSettings.controlStreamId} and {@code dataStreamId}; 20
+     * and 21 unless changed).
      *
      * @param control the control stream's id.
      * @param data    the data stream's id.
@@ -339,7 +339,7 @@ public final class ClientConfig
     }
 
     /**
-     * The term length of the client's publications: at most the nodes' {@code clientTermLength}. An event must fit
+     * The term length of the client's publications: at most the nodes' {@code ClientStreamSettings.termLength}. An event must fit
      * one message, an eighth of it (32 KiB by default, less the envelope).
      *
      * @param value a power of 2, 64 KiB..1 GiB.

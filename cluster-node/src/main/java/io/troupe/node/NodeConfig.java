@@ -333,8 +333,8 @@ public final class NodeConfig
             duration(interconnect.creditFlushInterval()) + ", idle shadows forgotten after " +
             duration(flow.shadowIdleTimeout()) : "off");
         line(text, "clients", clients == null ? "none admitted (no troupe.client.secret)" : "at most " +
-            clients.maxClients() + " on streams " + interconnect.clientControlStreamId() + "/" +
-            interconnect.clientDataStreamId() + ", credit threshold " + clients.creditThreshold() + " each, " +
+            clients.maxClients() + " on streams " + interconnect.clientStreams().controlStreamId() + "/" +
+            interconnect.clientStreams().dataStreamId() + ", credit threshold " + clients.creditThreshold() + " each, " +
             clients.maxPendingAsks() + " asks waiting each");
         line(text, "failure", "heartbeat every " + duration(interconnect.heartbeatInterval()) + ", peer down after " +
             duration(interconnect.failureTimeout()) + " of silence");
@@ -407,11 +407,8 @@ public final class NodeConfig
             .handshakeRetryMin(from.handshakeRetryMin())
             .handshakeRetryMax(from.handshakeRetryMax())
             .ackInterval(from.ackInterval())
-            .creditFlushInterval(from.creditFlushInterval())
-            .clientControlStreamId(from.clientControlStreamId())
-            .clientDataStreamId(from.clientDataStreamId())
-            .clientTermLength(from.clientTermLength())
-            .clientImagesPerAddress(from.clientImagesPerAddress());
+            .creditFlushInterval(from.creditFlushInterval());
+        to.clientStreams().copyFrom(from.clientStreams());
         for (final PeerAddress peer : from.peers())
         {
             to.peer(peer);

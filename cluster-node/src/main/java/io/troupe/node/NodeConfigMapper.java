@@ -214,9 +214,9 @@ final class NodeConfigMapper
         apply(() -> interconnect.handshakeRetryMax(in.duration(HANDSHAKE_RETRY_MAX)));
         apply(() -> interconnect.ackInterval(in.duration(ACK_INTERVAL)));
         apply(() -> interconnect.creditFlushInterval(in.duration(CREDIT_FLUSH_INTERVAL)));
-        apply(() -> interconnect.clientControlStreamId(in.integer(CLIENT_CONTROL_STREAM)));
-        apply(() -> interconnect.clientDataStreamId(in.integer(CLIENT_DATA_STREAM)));
-        apply(() -> interconnect.clientTermLength(in.intBytes(CLIENT_TERM_LENGTH)));
+        apply(() -> interconnect.clientStreams().controlStreamId(in.integer(CLIENT_CONTROL_STREAM)));
+        apply(() -> interconnect.clientStreams().dataStreamId(in.integer(CLIENT_DATA_STREAM)));
+        apply(() -> interconnect.clientStreams().termLength(in.intBytes(CLIENT_TERM_LENGTH)));
         final io.troupe.node.client.ClientIngressConfig clients = read(this::clients, null);
         if (clients != null)
         {
@@ -227,7 +227,7 @@ final class NodeConfigMapper
                 {
                     throw in.invalid(CLIENT_IMAGES_PER_ADDRESS, "allowed 1..65,536");
                 }
-                interconnect.clientImagesPerAddress(images);
+                interconnect.clientStreams().imagesPerAddress(images);
             });
         }
         if (nodeId != 0) // the peers are checked against the node's own id

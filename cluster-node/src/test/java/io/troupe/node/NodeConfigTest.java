@@ -63,10 +63,10 @@ class NodeConfigTest
         assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(1));
         assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(true, 1024, 64, java.time.Duration.ofSeconds(10)));
         assertThat(config.clientIngressConfig()).as("no client secret: no client admitted").isNull();
-        assertThat(interconnect.clientImagesPerAddress()).isZero();
-        assertThat(interconnect.clientControlStreamId()).isEqualTo(20);
-        assertThat(interconnect.clientDataStreamId()).isEqualTo(21);
-        assertThat(interconnect.clientTermLength()).isEqualTo(256 * KIB);
+        assertThat(interconnect.clientStreams().imagesPerAddress()).isZero();
+        assertThat(interconnect.clientStreams().controlStreamId()).isEqualTo(20);
+        assertThat(interconnect.clientStreams().dataStreamId()).isEqualTo(21);
+        assertThat(interconnect.clientStreams().termLength()).isEqualTo(256 * KIB);
 
         final ActorSystemConfig actorSystem = config.actorSystemConfig();
         assertThat(actorSystem.nodeId()).isEqualTo(1);
@@ -283,10 +283,10 @@ class NodeConfigTest
         assertThat(clients.maxPendingAsks()).isEqualTo(9);
         assertThat(clients.askTimeout()).isEqualTo(Duration.ofSeconds(2));
         final InterconnectConfig interconnect = config.interconnectConfig();
-        assertThat(interconnect.clientImagesPerAddress()).isEqualTo(5);
-        assertThat(interconnect.clientControlStreamId()).isEqualTo(30);
-        assertThat(interconnect.clientDataStreamId()).isEqualTo(31);
-        assertThat(interconnect.clientTermLength()).isEqualTo(128 * KIB);
+        assertThat(interconnect.clientStreams().imagesPerAddress()).isEqualTo(5);
+        assertThat(interconnect.clientStreams().controlStreamId()).isEqualTo(30);
+        assertThat(interconnect.clientStreams().dataStreamId()).isEqualTo(31);
+        assertThat(interconnect.clientStreams().termLength()).isEqualTo(128 * KIB);
         assertThat(config.describe()).contains("clients   ").contains("at most 12 on streams 30/31")
             .doesNotContain("client-secret-0123456");
         assertThat(config.clientIngressConfig()).as("a copy each time").isNotSameAs(clients);

@@ -18,9 +18,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <li>while its source address holds fewer images on that stream than two per peer configured at that address
  *     (a restarting peer briefly has two) plus {@link #SPARE_IMAGES}; an address where no peer is configured gets
  *     the spare ones only.</li>
- * <li>or, on a client stream ({@link InterconnectConfig#clientImagesPerAddress} above 0), with a term length no longer
- *     than {@link InterconnectConfig#clientTermLength} while its source address holds fewer images on that stream
- *     than {@code clientImagesPerAddress};</li>
+ * <li>or, on a client stream ({@link ClientStreamSettings#imagesPerAddress} above 0), with a term length no longer
+ *     than {@link ClientStreamSettings#termLength} while its source address holds fewer images on that stream
+ *     than {@code imagesPerAddress};</li>
  * </ul>
  * What a rogue publisher can make a node hold is thus bounded by the addresses it can send from, and it never
  * gets a frame read: the frames of a session no handshake set up are dropped unopened. (An image is not made to
@@ -66,13 +66,13 @@ final class ImageGuard
     /** Images allowed at once on a stream from an address: a client stream's limit is the configured one. */
     private int imagesAllowed(final int streamId, final String address)
     {
-        return isClientStream(streamId) ? config.clientImagesPerAddress() : imagesAllowed(address);
+        return isClientStream(streamId) ? config.clientStreams().imagesPerAddress() : imagesAllowed(address);
     }
 
     private boolean isClientStream(final int streamId)
     {
-        return config.clientImagesPerAddress() > 0 &&
-            (streamId == config.clientControlStreamId() || streamId == config.clientDataStreamId());
+        return config.clientStreams().imagesPerAddress() > 0 &&
+            (streamId == config.clientStreams().controlStreamId() || streamId == config.clientStreams().dataStreamId());
     }
 
     /**
@@ -130,7 +130,7 @@ final class ImageGuard
         {
             return config.bulkTermLength();
         }
-        return isClientStream(streamId) ? config.clientTermLength() : -1;
+        return isClientStream(streamId) ? config.clientStreams().termLength() : -1;
     }
 
     private int count(final int streamId, final String address)

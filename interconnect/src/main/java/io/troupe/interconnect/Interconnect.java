@@ -511,7 +511,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /**
      * Tells the image guard that an image of a client stream appeared on a subscription of the node's client ingress
      * (its {@code AvailableImageHandler}), so that the images per source address stay bounded
-     * ({@link InterconnectConfig#clientImagesPerAddress}); with an external driver, an image beyond the bound is
+     * ({@link ClientStreamSettings#imagesPerAddress}); with an external driver, an image beyond the bound is
      * rejected here.
      *
      * @param image the image.

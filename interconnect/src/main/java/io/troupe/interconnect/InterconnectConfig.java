@@ -47,10 +47,7 @@ public final class InterconnectConfig
     private int controlTermLength = 64 * 1024;
     private int dataTermLength = 256 * 1024;
     private int bulkTermLength = 1024 * 1024;
-    private int clientControlStreamId = 20;
-    private int clientDataStreamId = 21;
-    private int clientTermLength = 256 * 1024;
-    private int clientImagesPerAddress;
+    private final ClientStreamSettings clientStreams = new ClientStreamSettings();
     private int mtuLength = 1408;
     private int bulkThresholdBytes = 8 * 1024;
     private int maxEventBytes = 16 * 1024 * 1024;
@@ -462,95 +459,15 @@ public final class InterconnectConfig
     }
 
     /**
-     * The stream id on which clients (processes outside the cluster, {@code cluster-client}) send their handshake and
-     * heartbeats to this node's endpoint; only read when clients are admitted ({@link #clientImagesPerAddress}).
+     * The settings of the streams on which client processes ({@code cluster-client}) reach this node: their stream
+     * ids, the longest term of their publications, and how many of their images one address may hold (0, the
+     * default, admits no client). Change them in place.
      *
-     * @param value a stream id different from the node streams'.
-     * @return this.
+     * @return the settings, this config's own.
      */
-    public InterconnectConfig clientControlStreamId(final int value)
+    public ClientStreamSettings clientStreams()
     {
-        this.clientControlStreamId = value;
-        return this;
-    }
-
-    /**
-     * The stream id of clients' handshakes and heartbeats.
-     *
-     * @return the value.
-     */
-    public int clientControlStreamId()
-    {
-        return clientControlStreamId;
-    }
-
-    /**
-     * The stream id on which clients send their events to this node's endpoint.
-     *
-     * @param value a stream id different from every other.
-     * @return this.
-     */
-    public InterconnectConfig clientDataStreamId(final int value)
-    {
-        this.clientDataStreamId = value;
-        return this;
-    }
-
-    /**
-     * The stream id of clients' events.
-     *
-     * @return the value.
-     */
-    public int clientDataStreamId()
-    {
-        return clientDataStreamId;
-    }
-
-    /**
-     * The longest term a client's publication may have: an image of a longer one is refused before a byte of it
-     * is read, like a node's ({@code ImageGuard}).
-     *
-     * @param value a power of 2, 64 KiB..1 GiB.
-     * @return this.
-     */
-    public InterconnectConfig clientTermLength(final int value)
-    {
-        this.clientTermLength = value;
-        return this;
-    }
-
-    /**
-     * The longest term a client's publication may have.
-     *
-     * @return the value.
-     */
-    public int clientTermLength()
-    {
-        return clientTermLength;
-    }
-
-    /**
-     * How many images of each client stream one source address may hold on this node's driver at once (a client
-     * has one per stream while it is connected, two for a moment when it reconnects): 0, the default, admits no
-     * client image at all. The node's client ingress sets it from its own limit.
-     *
-     * @param value 0..65,536.
-     * @return this.
-     */
-    public InterconnectConfig clientImagesPerAddress(final int value)
-    {
-        this.clientImagesPerAddress = value;
-        return this;
-    }
-
-    /**
-     * How many images of each client stream one source address may hold; 0 admits none.
-     *
-     * @return the value.
-     */
-    public int clientImagesPerAddress()
-    {
-        return clientImagesPerAddress;
+        return clientStreams;
     }
 
     /**

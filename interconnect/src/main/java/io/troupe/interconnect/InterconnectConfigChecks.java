@@ -32,10 +32,10 @@ final class InterconnectConfigChecks
         final int controlTermLength = config.controlTermLength();
         final int dataTermLength = config.dataTermLength();
         final int bulkTermLength = config.bulkTermLength();
-        final int clientImagesPerAddress = config.clientImagesPerAddress();
-        final int clientControlStreamId = config.clientControlStreamId();
-        final int clientDataStreamId = config.clientDataStreamId();
-        final int clientTermLength = config.clientTermLength();
+        final int clientImagesPerAddress = config.clientStreams().imagesPerAddress();
+        final int clientControlStreamId = config.clientStreams().controlStreamId();
+        final int clientDataStreamId = config.clientStreams().dataStreamId();
+        final int clientTermLength = config.clientStreams().termLength();
         final int mtuLength = config.mtuLength();
         final int bulkThresholdBytes = config.bulkThresholdBytes();
         final io.troupe.serialization.wire.FrameProtection frameProtection = config.frameProtection();

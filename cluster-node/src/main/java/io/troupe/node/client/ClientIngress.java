@@ -37,7 +37,7 @@ public final class ClientIngress implements AutoCloseable
 
     /**
      * Starts the ingress of a node whose interconnect admits client images
-     * ({@link io.troupe.interconnect.InterconnectConfig#clientImagesPerAddress} above 0).
+     * ({@link io.troupe.interconnect.ClientStreamSettings#imagesPerAddress} above 0).
      *
      * @param config       the ingress's settings; validated here.
      * @param system       the node's actor system.
@@ -55,7 +55,7 @@ public final class ClientIngress implements AutoCloseable
         final EventCodecRegistry codecs)
     {
         config.validate();
-        if (interconnect.config().clientImagesPerAddress() <= 0)
+        if (interconnect.config().clientStreams().imagesPerAddress() <= 0)
         {
             throw new IllegalArgumentException("the interconnect admits no client images (clientImagesPerAddress 0): " +
                 "its driver would refuse every client");
@@ -65,7 +65,7 @@ public final class ClientIngress implements AutoCloseable
             interconnect);
         interconnect.addDuty(agent);
         LOG.info("node {}: clients admitted on streams {}/{} (at most {})", system.nodeId(),
-            interconnect.config().clientControlStreamId(), interconnect.config().clientDataStreamId(), config.maxClients());
+            interconnect.config().clientStreams().controlStreamId(), interconnect.config().clientStreams().dataStreamId(), config.maxClients());
         return new ClientIngress(agent, interconnect);
     }
 

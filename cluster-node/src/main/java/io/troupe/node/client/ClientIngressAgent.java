@@ -98,9 +98,9 @@ final class ClientIngressAgent implements Agent
         this.clusterId = transport.clusterId();
         this.nodeId = system.nodeId();
         this.incarnation = incarnation;
-        this.controlStreamId = transport.clientControlStreamId();
-        this.dataStreamId = transport.clientDataStreamId();
-        this.termLength = transport.clientTermLength();
+        this.controlStreamId = transport.clientStreams().controlStreamId();
+        this.dataStreamId = transport.clientStreams().dataStreamId();
+        this.termLength = transport.clientStreams().termLength();
         this.mtu = transport.mtuLength();
         this.maxMessage = InterconnectConfig.maxMessageLength(termLength);
         this.batchCapacity = maxMessage - FrameSeal.OVERHEAD;

@@ -9,8 +9,8 @@ import java.time.Duration;
 /**
  * Settings of a node's client ingress: who may connect (the client secret), how many at once, and what one client
  * may have outstanding. Clients connect to the node's own endpoint ({@code troupe.transport.bind-host/port}) on two
- * streams of their own ({@link io.troupe.interconnect.InterconnectConfig#clientControlStreamId},
- * {@link io.troupe.interconnect.InterconnectConfig#clientDataStreamId}). Not thread safe: build it, then hand it
+ * streams of their own ({@link io.troupe.interconnect.ClientStreamSettings#controlStreamId},
+ * {@link io.troupe.interconnect.ClientStreamSettings#dataStreamId}). Not thread safe: build it, then hand it
  * over.
  */
 public final class ClientIngressConfig
