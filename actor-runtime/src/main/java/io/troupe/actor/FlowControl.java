@@ -146,6 +146,17 @@ public final class FlowControl
     }
 
     /**
+     * The cost of every event type, when no type has a cost of its own: a worker's context keeps it, so that a
+     * send reads nothing of this shared object.
+     *
+     * @return the default cost, or -1 when some types have their own.
+     */
+    public int uniformCost()
+    {
+        return hasTypeCosts ? -1 : defaultCost;
+    }
+
+    /**
      * The threshold of accounts opened without one.
      *
      * @return the threshold.

@@ -65,6 +65,26 @@ abstract class ContextFields extends ContextPadLeft
     Chargeable heldAccount;
     /** What is held back for {@link #heldAccount}: paid when the account changes or the activation ends. */
     long heldRepayment;
+    // read on every event too, so inside the padding: the final class's own fields would come after it
+    final LocalActorSystem system;
+    final Router router;
+    final Worker worker;
+    final int nodeId;
+    final FlowControl flow;
+    final boolean flowEnabled;
+    /** The cost of every event type when no type has its own ({@link FlowControl#costOf}), else -1. */
+    final int uniformCost;
+
+    ContextFields(final LocalActorSystem system, final Router router, final Worker worker)
+    {
+        this.system = system;
+        this.router = router;
+        this.worker = worker;
+        this.nodeId = system.nodeId();
+        this.flow = system.flow();
+        this.flowEnabled = flow.isEnabled();
+        this.uniformCost = flow.uniformCost();
+    }
 }
 
 /** 128 bytes behind the context's fields. */
@@ -86,6 +106,11 @@ abstract class ContextPadRight extends ContextFields
     long q13;
     long q14;
     long q15;
+
+    ContextPadRight(final LocalActorSystem system, final Router router, final Worker worker)
+    {
+        super(system, router, worker);
+    }
 }
 
 /**
@@ -105,21 +130,9 @@ abstract class ContextPadRight extends ContextFields
  */
 final class ContextImpl extends ContextPadRight implements ActorContext
 {
-    private final LocalActorSystem system;
-    private final Router router;
-    private final Worker worker;
-    private final int nodeId;
-    private final FlowControl flow;
-    private final boolean flowEnabled;
-
     ContextImpl(final LocalActorSystem system, final Router router, final Worker worker)
     {
-        this.system = system;
-        this.router = router;
-        this.worker = worker;
-        this.nodeId = system.nodeId();
-        this.flow = system.flow();
-        this.flowEnabled = flow.isEnabled();
+        super(system, router, worker);
     }
 
     void enter(final Mailbox mailbox)
@@ -270,7 +283,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         if (flowEnabled)
         {
             final Chargeable charged = account != null ? account : account();
-            final int units = cost >= 0 ? cost : flow.costOf(envelope.type());
+            final int units = cost >= 0 ? cost : uniformCost >= 0 ? uniformCost : flow.costOf(envelope.type());
             if (charged == creditAccount && credit > 0)
             {
                 // draw on the handled event's own cost before charging more

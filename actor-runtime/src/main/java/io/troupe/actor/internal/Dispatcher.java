@@ -6,6 +6,7 @@ import io.troupe.actor.FailureHandler;
 import io.troupe.actor.MailboxCollapsed;
 import io.troupe.actor.UndeliveredReason;
 
+import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.internal.executor.ExecutorPool;
 import io.troupe.actor.internal.executor.MailboxRunner;
 import io.troupe.actor.internal.executor.Worker;
@@ -16,27 +17,18 @@ import io.troupe.actor.internal.queue.QueueNode;
 
 import java.util.List;
 
-/**
- * Runs activations: takes events from a mailbox and hands each to the actor it is addressed to, within the
- * pool's quantum. The clock is read only when an activation has a second event, and then every 8 events (or
- * every event once they turn out to be slow), so one-event activations cost no clock reads. Measuring handling
- * times by actor type is {@link ObservingDispatcher}'s: while no observer is configured that class is never loaded,
- * so {@link #receive} has one implementation and the JIT inlines it into the loop as if the code were written there.
- */
-class Dispatcher implements MailboxRunner
+/** The dispatcher's fields, behind {@link LinePadding}: every worker reads them on every activation. */
+abstract class DispatcherFields extends LinePadding
 {
-    private static final int CHECK_MASK_FAST = 7;
-    private static final int CHECK_MASK_SLOW = 0;
-
-    private final Router router;
-    private final MailboxTable table;
-    private final RuntimeCounters counters;
-    private final FailureHandler failureHandler;
+    final Router router;
+    final MailboxTable table;
+    final RuntimeCounters counters;
+    final FailureHandler failureHandler;
     /** Every handler failure, whole (the node's distinct error log), or null. */
-    private final org.agrona.ErrorHandler recorder;
-    private final int nodeId;
+    final org.agrona.ErrorHandler recorder;
+    final int nodeId;
 
-    Dispatcher(
+    DispatcherFields(
         final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler,
         final org.agrona.ErrorHandler recorder, final int nodeId)
     {
@@ -46,6 +38,44 @@ class Dispatcher implements MailboxRunner
         this.failureHandler = failureHandler;
         this.recorder = recorder;
         this.nodeId = nodeId;
+    }
+}
+
+/**
+ * Runs activations: takes events from a mailbox and hands each to the actor it is addressed to, within the
+ * pool's quantum. The clock is read only when an activation has a second event, and then every 8 events (or
+ * every event once they turn out to be slow), so one-event activations cost no clock reads. Measuring handling
+ * times by actor type is {@link ObservingDispatcher}'s: while no observer is configured that class is never loaded,
+ * so {@link #receive} has one implementation and the JIT inlines it into the loop as if the code were written there.
+ */
+class Dispatcher extends DispatcherFields implements MailboxRunner
+{
+    private static final int CHECK_MASK_FAST = 7;
+    private static final int CHECK_MASK_SLOW = 0;
+
+    /** Padding behind the fields (see {@link LinePadding}). */
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    long q08;
+    long q09;
+    long q10;
+    long q11;
+    long q12;
+    long q13;
+    long q14;
+    long q15;
+
+    Dispatcher(
+        final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler,
+        final org.agrona.ErrorHandler recorder, final int nodeId)
+    {
+        super(router, table, counters, failureHandler, recorder, nodeId);
     }
 
     @Override

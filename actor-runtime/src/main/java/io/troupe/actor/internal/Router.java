@@ -7,6 +7,7 @@ import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 
+import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.internal.executor.ExecutorPool;
 import io.troupe.actor.internal.executor.Worker;
 import io.troupe.actor.internal.mailbox.Mailbox;
@@ -14,30 +15,23 @@ import io.troupe.actor.internal.mailbox.MailboxMemory;
 import io.troupe.actor.internal.mailbox.MailboxTable;
 import io.troupe.actor.internal.queue.QueueNode;
 
-/**
- * Finds the mailbox of an envelope's recipient and enqueues it, or takes the non-delivery path. Called on
- * any thread: a worker passes itself so that a mailbox it activates can be handed off to it directly.
- *
- * <p>Non-delivery: forward to the forward target if set; else, if tracked, send {@link Undelivered} to the
- * sender on behalf of the recipient; else drop and count. A tracked event with nobody to notify (sent from
- * outside, or the node is stopping) goes to the {@link DeadLetterHandler}.
- */
-final class Router
+/** The router's fields, behind {@link LinePadding}: every worker reads them on every send. */
+abstract class RouterFields extends LinePadding
 {
     static final int RUNNING = 0;
     static final int DRAINING = 1;
     static final int STOPPED = 2;
 
-    private final int nodeId;
-    private final MailboxTable table;
-    private final ServiceTable services;
-    private final RuntimeCounters counters;
-    private final DeadLetterHandler deadLetters;
-    private ExecutorPool[] pools;
-    private volatile int phase = RUNNING;
-    private volatile RemoteTransport remote;
+    final int nodeId;
+    final MailboxTable table;
+    final ServiceTable services;
+    final RuntimeCounters counters;
+    final DeadLetterHandler deadLetters;
+    ExecutorPool[] pools;
+    volatile int phase = RUNNING;
+    volatile RemoteTransport remote;
 
-    Router(
+    RouterFields(
         final int nodeId,
         final MailboxTable table,
         final ServiceTable services,
@@ -49,6 +43,46 @@ final class Router
         this.services = services;
         this.counters = counters;
         this.deadLetters = deadLetters;
+    }
+}
+
+/**
+ * Finds the mailbox of an envelope's recipient and enqueues it, or takes the non-delivery path. Called on
+ * any thread: a worker passes itself so that a mailbox it activates can be handed off to it directly.
+ *
+ * <p>Non-delivery: forward to the forward target if set; else, if tracked, send {@link Undelivered} to the
+ * sender on behalf of the recipient; else drop and count. A tracked event with nobody to notify (sent from
+ * outside, or the node is stopping) goes to the {@link DeadLetterHandler}.
+ */
+final class Router extends RouterFields
+{
+
+    /** Padding behind the fields (see {@link LinePadding}). */
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    long q08;
+    long q09;
+    long q10;
+    long q11;
+    long q12;
+    long q13;
+    long q14;
+    long q15;
+
+    Router(
+        final int nodeId,
+        final MailboxTable table,
+        final ServiceTable services,
+        final RuntimeCounters counters,
+        final DeadLetterHandler deadLetters)
+    {
+        super(nodeId, table, services, counters, deadLetters);
     }
 
     void pools(final ExecutorPool[] pools)
@@ -139,14 +173,15 @@ final class Router
 
     private void schedule(final Mailbox mailbox, final Worker worker)
     {
-        final ExecutorPool pool = pools[mailbox.poolId()];
-        if (worker != null && worker.pool() == pool)
+        // the worker's own pool is read from the worker: the pools array is a small shared object that a
+        // collection may put beside a busy mailbox
+        if (worker != null && worker.pool().poolId() == mailbox.poolId())
         {
             worker.activate(mailbox, ((ContextImpl)worker.context()).currentFinishing());
         }
         else
         {
-            pool.schedule(mailbox);
+            pools[mailbox.poolId()].schedule(mailbox);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.troupe.actor.internal.executor;
 
+import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.internal.mailbox.Mailbox;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
@@ -7,12 +8,63 @@ import org.agrona.concurrent.AgentTerminationException;
 import org.agrona.concurrent.ManyToManyConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+
+/** The pool's fields, behind {@link LinePadding}: every worker reads them on every activation. */
+abstract class PoolFields extends LinePadding
+{
+    final int poolId;
+    final String name;
+    final int eventsPerActivation;
+    final long timePerActivationNs;
+    final long spinBeforeSleepNs;
+    final MailboxRunner runner;
+    final NanoClock clock;
+    final Worker[] workers;
+    /**
+     * The global queue: mailboxes activated from outside the pool, or overflowing a local queue, each at most once
+     * at a time (it is SCHEDULED while queued). A bounded array, so that an activation allocates nothing, and a
+     * linked overflow for the rare moment when more than {@link #GLOBAL_CAPACITY} wait, so none is ever refused.
+     */
+    final ManyToManyConcurrentArrayQueue<Mailbox> activations =
+        new ManyToManyConcurrentArrayQueue<>(ExecutorPool.GLOBAL_CAPACITY);
+    final ConcurrentLinkedQueue<Mailbox> overflow = new ConcurrentLinkedQueue<>();
+    /**
+     * Mailboxes put in {@link #overflow} and not taken yet, counted before each is put there (so never fewer than
+     * it holds): the busy path asks this padded field whether the list is empty instead of reading the list, a small
+     * shared object that a collection may put beside a busy mailbox.
+     */
+    volatile int overflowCount;
+    final AtomicInteger parkedWorkers = new AtomicInteger();
+    final AtomicInteger searchingWorkers = new AtomicInteger();
+    volatile boolean running;
+
+    PoolFields(
+        final int poolId,
+        final String name,
+        final int threads,
+        final int eventsPerActivation,
+        final long timePerActivationNs,
+        final long spinBeforeSleepNs,
+        final MailboxRunner runner,
+        final NanoClock clock)
+    {
+        this.clock = clock;
+        this.poolId = poolId;
+        this.name = name;
+        this.eventsPerActivation = eventsPerActivation;
+        this.timePerActivationNs = timePerActivationNs;
+        this.spinBeforeSleepNs = spinBeforeSleepNs;
+        this.runner = runner;
+        this.workers = new Worker[threads];
+    }
+}
 
 /**
  * A named pool of worker threads that run mailboxes pinned to it, roughly in activation order.
@@ -25,32 +77,43 @@ import java.util.function.Function;
  * follows a re-check of all queues, so no wake-up is lost; a parked worker also re-checks after
  * {@link #PARK_SAFETY_NS} and counts it if that found work.
  */
-public final class ExecutorPool
+public final class ExecutorPool extends PoolFields
 {
     /** A parked worker re-checks on its own after this long, so a lost wake-up cannot hang the pool. */
     static final long PARK_SAFETY_NS = TimeUnit.MILLISECONDS.toNanos(100);
     /** Slots of the global queue's array; more mailboxes waiting at once go to its overflow list. */
     static final int GLOBAL_CAPACITY = 4096;
+    private static final VarHandle OVERFLOW_COUNT;
 
-    private final int poolId;
-    private final String name;
-    private final int eventsPerActivation;
-    private final long timePerActivationNs;
-    private final long spinBeforeSleepNs;
-    private final MailboxRunner runner;
-    private final NanoClock clock;
-    private final Worker[] workers;
-    /**
-     * The global queue: mailboxes activated from outside the pool, or overflowing a local queue, each at most once
-     * at a time (it is SCHEDULED while queued). A bounded array, so that an activation allocates nothing, and a
-     * linked overflow for the rare moment when more than {@link #GLOBAL_CAPACITY} wait, so none is ever refused.
-     */
-    private final ManyToManyConcurrentArrayQueue<Mailbox> activations =
-        new ManyToManyConcurrentArrayQueue<>(GLOBAL_CAPACITY);
-    private final ConcurrentLinkedQueue<Mailbox> overflow = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger parkedWorkers = new AtomicInteger();
-    private final AtomicInteger searchingWorkers = new AtomicInteger();
-    private volatile boolean running;
+    static
+    {
+        try
+        {
+            OVERFLOW_COUNT = MethodHandles.lookup().findVarHandle(PoolFields.class, "overflowCount", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    /** Padding behind the fields (see {@link LinePadding}). */
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    long q08;
+    long q09;
+    long q10;
+    long q11;
+    long q12;
+    long q13;
+    long q14;
+    long q15;
 
     /**
      * Creates a pool; threads start with {@link #start}.
@@ -77,14 +140,7 @@ public final class ExecutorPool
         final Function<Worker, Object> contextFactory,
         final NanoClock clock)
     {
-        this.clock = clock;
-        this.poolId = poolId;
-        this.name = name;
-        this.eventsPerActivation = eventsPerActivation;
-        this.timePerActivationNs = timePerActivationNs;
-        this.spinBeforeSleepNs = spinBeforeSleepNs;
-        this.runner = runner;
-        this.workers = new Worker[threads];
+        super(poolId, name, threads, eventsPerActivation, timePerActivationNs, spinBeforeSleepNs, runner, clock);
         for (int i = 0; i < threads; i++)
         {
             workers[i] = new Worker(this, i);
@@ -134,6 +190,7 @@ public final class ExecutorPool
     {
         if (!activations.offer(mailbox))
         {
+            OVERFLOW_COUNT.getAndAdd(this, 1);
             overflow.offer(mailbox);
         }
         wakeIfNobodySearching();
@@ -259,11 +316,12 @@ public final class ExecutorPool
     /** The next mailbox of the global queue: the overflow first, when it has any, so that it cannot starve. */
     Mailbox pollGlobal()
     {
-        if (!overflow.isEmpty())
+        if (overflowCount > 0)
         {
             final Mailbox overflowed = overflow.poll();
             if (overflowed != null)
             {
+                OVERFLOW_COUNT.getAndAdd(this, -1);
                 return overflowed;
             }
         }
@@ -272,7 +330,7 @@ public final class ExecutorPool
 
     boolean hasGlobal()
     {
-        return !activations.isEmpty() || !overflow.isEmpty();
+        return !activations.isEmpty() || overflowCount > 0;
     }
 
     /** Whether a searching worker would find something: the global queue or any worker's local queue. */

@@ -1,9 +1,23 @@
 package io.troupe.actor.internal.executor;
 
+import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.internal.mailbox.Mailbox;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+
+/** The queue's fields, behind {@link LinePadding}: its owner writes them, and other workers read them when they look for work. */
+abstract class RunQueueFields extends LinePadding
+{
+    /** Unused slots at both ends of {@link #slots}: 64 bytes (with compressed references) from its header and end. */
+    static final int ARRAY_PAD = 16;
+
+    final Mailbox[] slots = new Mailbox[LocalRunQueue.CAPACITY + 2 * ARRAY_PAD];
+    @SuppressWarnings("unused") // accessed through HEAD
+    volatile long head;
+    @SuppressWarnings("unused") // accessed through TAIL
+    volatile long tail;
+}
 
 /**
  * A worker's own queue of ready mailboxes: a bounded FIFO ring that only its owner offers to, and that the
@@ -15,7 +29,7 @@ import java.lang.invoke.VarHandle;
  *   never overwritten while a taker may still read it.
  * </pre>
  */
-final class LocalRunQueue
+final class LocalRunQueue extends RunQueueFields
 {
     static final int CAPACITY = 256;
     private static final int MASK = CAPACITY - 1;
@@ -28,8 +42,8 @@ final class LocalRunQueue
         try
         {
             final MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(LocalRunQueue.class, "head", long.class);
-            TAIL = lookup.findVarHandle(LocalRunQueue.class, "tail", long.class);
+            HEAD = lookup.findVarHandle(RunQueueFields.class, "head", long.class);
+            TAIL = lookup.findVarHandle(RunQueueFields.class, "tail", long.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -37,11 +51,23 @@ final class LocalRunQueue
         }
     }
 
-    private final Mailbox[] slots = new Mailbox[CAPACITY];
-    @SuppressWarnings("unused") // accessed through HEAD
-    private volatile long head;
-    @SuppressWarnings("unused") // accessed through TAIL
-    private volatile long tail;
+    /** Padding behind the fields (see {@link LinePadding}). */
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    long q08;
+    long q09;
+    long q10;
+    long q11;
+    long q12;
+    long q13;
+    long q14;
+    long q15;
 
     /**
      * Owner only: appends a mailbox.
@@ -56,7 +82,7 @@ final class LocalRunQueue
         {
             return false;
         }
-        SLOTS.setOpaque(slots, (int)(t & MASK), mailbox);
+        SLOTS.setOpaque(slots, (int)(t & MASK) + ARRAY_PAD, mailbox);
         TAIL.setRelease(this, t + 1);
         return true;
     }
@@ -76,7 +102,7 @@ final class LocalRunQueue
             {
                 return null;
             }
-            final Mailbox mailbox = (Mailbox)SLOTS.getOpaque(slots, (int)(h & MASK));
+            final Mailbox mailbox = (Mailbox)SLOTS.getOpaque(slots, (int)(h & MASK) + ARRAY_PAD);
             if (HEAD.compareAndSet(this, h, h + 1))
             {
                 return mailbox;

@@ -50,6 +50,21 @@ abstract class WorkerState extends WorkerPadLeft
     long spinStartNs;
     long idleCheckNs;
     long count;
+    // read on every activation too, so inside the padding: the final class's own fields would come after it
+    final ExecutorPool pool;
+    final MailboxRunner runner;
+    final int index;
+    final LocalRunQueue local = new LocalRunQueue();
+    Thread thread;
+    String roleName;
+    Object context;
+
+    WorkerState(final ExecutorPool pool, final int index)
+    {
+        this.pool = pool;
+        this.runner = pool.runner();
+        this.index = index;
+    }
 }
 
 /** 128 bytes behind a worker's mutable fields. */
@@ -71,6 +86,11 @@ abstract class WorkerPadRight extends WorkerState
     long q13;
     long q14;
     long q15;
+
+    WorkerPadRight(final ExecutorPool pool, final int index)
+    {
+        super(pool, index);
+    }
 }
 
 /**
@@ -121,19 +141,9 @@ public final class Worker extends WorkerPadRight implements Agent
         }
     }
 
-    private final ExecutorPool pool;
-    private final MailboxRunner runner;
-    private final int index;
-    private final LocalRunQueue local = new LocalRunQueue();
-    private Thread thread;
-    private String roleName;
-    private Object context;
-
     Worker(final ExecutorPool pool, final int index)
     {
-        this.pool = pool;
-        this.runner = pool.runner();
-        this.index = index;
+        super(pool, index);
     }
 
     void attach(final Object context)

@@ -1,12 +1,28 @@
 package io.troupe.actor.internal.mailbox;
 
 import io.troupe.actor.MailboxType;
+import io.troupe.actor.internal.layout.LinePadding;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+
+/** The table's fields, behind {@link LinePadding}: every worker reads {@link #lines} on every send. */
+abstract class TableFields extends LinePadding
+{
+    /** Lines by index + {@link MailboxTable#ARRAY_PAD}. */
+    final Mailbox[][] lines = new Mailbox[MailboxTable.MAX_LINES + 2 * MailboxTable.ARRAY_PAD][];
+    final AtomicInteger nextHint = new AtomicInteger(1);
+    final AtomicLong[] freeLists;
+    final AtomicLong vacant = new AtomicLong();
+
+    TableFields(final AtomicLong[] freeLists)
+    {
+        this.freeLists = freeLists;
+    }
+}
 
 /**
  * All mailboxes of a node, indexed by hint in a two-dimensional table: lines of {@value #LINE_SIZE} mailboxes
@@ -17,13 +33,16 @@ import java.util.function.Consumer;
  * <p>Layout: new mailboxes are created {@value #BATCH} at a time, adjacent in memory, and handed out in
  * bit-reversed order, so that actors registered one after another (a ping-pong pair, a pipeline, a pool of
  * workers) sit at least 16 mailboxes (1 KiB) apart. Hot actors on different threads then rarely write to
- * the same cache line, without padding each mailbox.
+ * the same cache line, without padding each mailbox. A collection may move a mailbox next to any object that
+ * referred to it (a worker's hand-off slot, its context), so the shared objects every worker reads on every send
+ * (this table, its arrays, the router, the dispatcher, the pool) are padded instead: a busy mailbox cannot land on
+ * their lines.
  *
  * <p>Thread safety: {@link #get} and {@link #allocate} are safe from any thread. Free lists are Treiber
  * stacks whose top carries a stamp, so a mailbox popped and pushed again between a reader's load and CAS
  * cannot corrupt them (no ABA).
  */
-public final class MailboxTable
+public final class MailboxTable extends TableFields
 {
     /** log2 of the line size. */
     public static final int LINE_SHIFT = 12;
@@ -37,14 +56,32 @@ public final class MailboxTable
     public static final int MAX_HINT = MAX_LINES * LINE_SIZE - 1;
 
     private static final int LINE_MASK = LINE_SIZE - 1;
+    /**
+     * Unused elements at both ends of the lines array and of each line: 128 bytes (with compressed references)
+     * between an array's header or end and the elements every worker reads on every send.
+     */
+    static final int ARRAY_PAD = 32;
     private static final int BATCH_BITS = Integer.numberOfTrailingZeros(BATCH);
     private static final VarHandle LINES = MethodHandles.arrayElementVarHandle(Mailbox[][].class);
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Mailbox[].class);
 
-    private final Mailbox[][] lines = new Mailbox[MAX_LINES][];
-    private final AtomicInteger nextHint = new AtomicInteger(1);
-    private final AtomicLong[] freeLists;
-    private final AtomicLong vacant = new AtomicLong();
+    /** Padding behind the fields (see {@link LinePadding}). */
+    long q00;
+    long q01;
+    long q02;
+    long q03;
+    long q04;
+    long q05;
+    long q06;
+    long q07;
+    long q08;
+    long q09;
+    long q10;
+    long q11;
+    long q12;
+    long q13;
+    long q14;
+    long q15;
 
     /**
      * Creates an empty table.
@@ -53,7 +90,7 @@ public final class MailboxTable
      */
     public MailboxTable(final int poolCount)
     {
-        freeLists = new AtomicLong[poolCount * MailboxType.values().length];
+        super(new AtomicLong[poolCount * MailboxType.values().length]);
         for (int i = 0; i < freeLists.length; i++)
         {
             freeLists[i] = new AtomicLong();
@@ -72,8 +109,8 @@ public final class MailboxTable
         {
             return null;
         }
-        final Mailbox[] line = (Mailbox[])LINES.getAcquire(lines, hint >>> LINE_SHIFT);
-        return line == null ? null : (Mailbox)SLOTS.getAcquire(line, hint & LINE_MASK);
+        final Mailbox[] line = (Mailbox[])LINES.getAcquire(lines, (hint >>> LINE_SHIFT) + ARRAY_PAD);
+        return line == null ? null : (Mailbox)SLOTS.getAcquire(line, (hint & LINE_MASK) + ARRAY_PAD);
     }
 
     /**
@@ -112,7 +149,7 @@ public final class MailboxTable
         {
             final int hint = first + i;
             batch[i] = type == MailboxType.SIMPLE ? new SimpleMailbox(hint, poolId) : new RevolvingMailbox(hint, poolId);
-            SLOTS.setRelease(line(hint >>> LINE_SHIFT), hint & LINE_MASK, batch[i]);
+            SLOTS.setRelease(line(hint >>> LINE_SHIFT), (hint & LINE_MASK) + ARRAY_PAD, batch[i]);
         }
         // pops come out as slots rev(63), rev(62), ..., rev(0): consecutive ones >= 16 slots apart, and the
         // last of this batch (slot 0) is 127 slots from the first of the next batch (its slot 63)
@@ -214,12 +251,13 @@ public final class MailboxTable
 
     private Mailbox[] line(final int lineIndex)
     {
-        Mailbox[] line = (Mailbox[])LINES.getAcquire(lines, lineIndex);
+        final int index = lineIndex + ARRAY_PAD;
+        Mailbox[] line = (Mailbox[])LINES.getAcquire(lines, index);
         if (line == null)
         {
-            final Mailbox[] created = new Mailbox[LINE_SIZE];
-            line = LINES.compareAndSet(lines, lineIndex, null, created) ?
-                created : (Mailbox[])LINES.getAcquire(lines, lineIndex);
+            final Mailbox[] created = new Mailbox[LINE_SIZE + 2 * ARRAY_PAD];
+            line = LINES.compareAndSet(lines, index, null, created) ?
+                created : (Mailbox[])LINES.getAcquire(lines, index);
         }
         return line;
     }

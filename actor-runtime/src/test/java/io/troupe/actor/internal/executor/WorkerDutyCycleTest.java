@@ -137,11 +137,13 @@ class WorkerDutyCycleTest
         {
             pool.schedule(mailbox(i));
         }
+        assertThat(pool.hasGlobal()).isTrue();
         int runs = 0;
         while (zero.doWork() + one.doWork() > 0)
         {
             runs++;
         }
+        assertThat(pool.hasGlobal()).as("the overflow's count is back to 0").isFalse();
         final Set<String> hints = new HashSet<>();
         for (final String entry : ran)
         {
