@@ -1,5 +1,6 @@
 package io.troupe.actor.internal;
 
+import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
@@ -23,31 +24,8 @@ import io.troupe.memquota.Account;
 import java.time.Duration;
 import java.util.Objects;
 
-/** 128 bytes ahead of the context's fields, so that contexts of different workers share no cache line. */
-abstract class ContextPadLeft
-{
-    /** Fills the 4-byte hole after the object header, where the JVM would otherwise put a subclass field. */
-    int holeFill;
-    long p00;
-    long p01;
-    long p02;
-    long p03;
-    long p04;
-    long p05;
-    long p06;
-    long p07;
-    long p08;
-    long p09;
-    long p10;
-    long p11;
-    long p12;
-    long p13;
-    long p14;
-    long p15;
-}
-
 /** The context's per-event fields, written on every event by its worker thread. */
-abstract class ContextFields extends ContextPadLeft
+abstract class ContextFields extends LinePadding
 {
     Mailbox mailbox;
     int slot;

@@ -1,5 +1,6 @@
 package io.troupe.actor.internal.executor;
 
+import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.internal.mailbox.Mailbox;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentTerminationException;
@@ -8,31 +9,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
-/** 128 bytes ahead of a worker's mutable fields, so that workers of one pool share no cache line. */
-abstract class WorkerPadLeft
-{
-    /** Fills the 4-byte hole after the object header, where the JVM would otherwise put a subclass field. */
-    int holeFill;
-    long p00;
-    long p01;
-    long p02;
-    long p03;
-    long p04;
-    long p05;
-    long p06;
-    long p07;
-    long p08;
-    long p09;
-    long p10;
-    long p11;
-    long p12;
-    long p13;
-    long p14;
-    long p15;
-}
-
 /** A worker's mutable fields: written by its own thread on every activation (and by wakers: parked). */
-abstract class WorkerState extends WorkerPadLeft
+abstract class WorkerState extends LinePadding
 {
     Mailbox handoff;
     int handoffStreak;

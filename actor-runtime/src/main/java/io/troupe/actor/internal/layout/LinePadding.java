@@ -2,11 +2,14 @@ package io.troupe.actor.internal.layout;
 
 /**
  * 128 bytes ahead of a subclass's fields, so that no other object shares a cache line (or the adjacent line a
- * prefetcher pairs with it) with them. For the runtime's shared objects that every worker reads on each event
- * (router, dispatcher, pool, mailbox table): a collection copies objects next to whatever referred to them, and a
- * busy actor's mailbox, written by one worker on every event, could otherwise land on the line another worker reads
- * on every event, which halves 4-pair ping-pong for the life of the process. The subclass puts 128 bytes of its own
- * after its fields (a class between this one and the final class holds the fields, the final class the padding).
+ * prefetcher pairs with it) with them. For the runtime's objects that workers read or write on every event: a
+ * worker's own state and context, and the shared router, dispatcher, pool, mailbox table and run queues. A
+ * collection copies objects next to whatever referred to them, and a busy actor's mailbox, written by one worker on
+ * every event, could otherwise land on a line another worker reads on every event.
+ *
+ * <p>The 128 bytes behind the fields cannot be inherited: Java lays out a superclass's fields first, so the class
+ * that holds the fields extends this one and the final class declares 16 longs of its own ({@code q00..q15}).
+ * {@code PaddedLayoutTest} checks both sides on the running JVM.
  */
 public abstract class LinePadding
 {
