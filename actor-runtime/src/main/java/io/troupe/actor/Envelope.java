@@ -10,7 +10,8 @@ import io.troupe.actor.internal.queue.QueueNode;
  *
  * <p>Flags: bit 0 {@link #FLAG_TRACK_DELIVERY}, bit 1 {@link #FLAG_FORWARD_ON_NONDELIVERY}, bit 2
  * {@link #FLAG_SUBSCRIBE_ON_SESSION}; bits 24-31 carry
- * the interconnect channel ({@link #channel()}); the rest are reserved.
+ * the interconnect channel ({@link #channel()}); the rest are reserved (bit 23 is the runtime's own, never seen
+ * outside).
  *
  * <p>An envelope received from another node is <em>serialized</em>: its event is a {@link WirePayload}, decoded
  * lazily by the recipient actor on its own thread on the first call to {@link #event()} or
@@ -31,6 +32,19 @@ public final class Envelope extends QueueNode
     public static final int CHANNEL_SHIFT = 24;
     /** Largest channel number. */
     public static final int MAX_CHANNEL = 0xFF;
+    /**
+     * A reserved bit of {@link #flags}, never seen outside ({@link #flags()} masks it): the event is a
+     * {@link WirePayload}, as given to {@link #Envelope(ActorId, ActorId, int, int, long, WirePayload, ActorId)}.
+     * Settling asks this bit, not the event's class: on every event that would read the event object's header, and
+     * an event shared by actors on several workers (an immutable constant) then shares its cache line among them,
+     * with whatever a collection put beside it: a busy mailbox of another worker, in the slow 4-pair ping-pong runs.
+     */
+    private static final int SERIALIZED = 1 << 23;
+    /**
+     * The flag bits a sender may set: all but bit 23, which is the runtime's own. The constructors clear it from the
+     * flags they are given, {@link #flags()} never shows it, so it is never sent to another node either.
+     */
+    public static final int SETTABLE_FLAGS = ~SERIALIZED;
     /** The sign bit of {@link #cost}: repaid, or its repayment taken over. */
     private static final int REPAID = Integer.MIN_VALUE;
     /** Nominal cost of an envelope in a memory-tracked mailbox, before its event's own cost. */
@@ -74,10 +88,41 @@ public final class Envelope extends QueueNode
         this.recipient = recipient;
         this.sender = sender;
         this.type = type;
-        this.flags = flags;
+        this.flags = flags & SETTABLE_FLAGS;
         this.cookie = cookie;
         this.event = event;
         this.forwardTo = forwardTo;
+    }
+
+    /**
+     * Creates a serialized envelope: one received from the wire, whose event is decoded lazily by its recipient
+     * (see {@link #event()}), and whose payload the runtime settles when it is done with the envelope (see
+     * {@link WirePayload}). Transports use this constructor; the other one, given a payload as an {@code Object},
+     * makes an envelope whose settling leaves the payload alone (settling a payload is idempotent, and the envelope
+     * it arrived in settles it).
+     *
+     * @param recipient where it goes.
+     * @param sender    who sent it.
+     * @param type      the event's type id.
+     * @param flags     flags.
+     * @param cookie    opaque value returned in replies and notices.
+     * @param payload   the serialized event.
+     * @param forwardTo where it goes instead if the recipient does not exist, or null.
+     */
+    public Envelope(
+        final ActorId recipient,
+        final ActorId sender,
+        final int type,
+        final int flags,
+        final long cookie,
+        final WirePayload payload,
+        final ActorId forwardTo)
+    {
+        this(recipient, sender, type, flags, cookie, (Object)payload, forwardTo);
+        if (payload != null) // a literal null event picks this constructor too
+        {
+            this.flags |= SERIALIZED;
+        }
     }
 
     /**
@@ -117,7 +162,7 @@ public final class Envelope extends QueueNode
      */
     public int flags()
     {
-        return flags;
+        return flags & SETTABLE_FLAGS;
     }
 
     /**
@@ -372,7 +417,7 @@ public final class Envelope extends QueueNode
             cost = owed | REPAID;
             account.repay(owed);
         }
-        if (event instanceof WirePayload)
+        if ((flags & SERIALIZED) != 0)
         {
             ((WirePayload)event).settle();
         }
@@ -384,7 +429,7 @@ public final class Envelope extends QueueNode
      */
     public void settleHandled()
     {
-        if (event instanceof WirePayload)
+        if ((flags & SERIALIZED) != 0)
         {
             ((WirePayload)event).settle();
         }
@@ -436,7 +481,7 @@ public final class Envelope extends QueueNode
     public String toString()
     {
         return "Envelope{to=" + recipient + ", from=" + sender + ", type=" + type + ", flags=0x" +
-            Integer.toHexString(flags) + ", cookie=" + cookie + ", event=" + event +
+            Integer.toHexString(flags()) + ", cookie=" + cookie + ", event=" + event +
             (account == null ? "" : ", account=" + account.ownerNode() + ":" + Long.toHexString(account.accountId()) +
                 ", cost=" + cost()) + '}';
     }

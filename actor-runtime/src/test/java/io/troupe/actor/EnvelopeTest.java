@@ -225,6 +225,47 @@ class EnvelopeTest
         return new Envelope(TO, FROM, USER_TYPE, 0, 0L, payload, null);
     }
 
+    @Test
+    void settlingAsksTheWireConstructorNotTheEventsClass()
+    {
+        final WirePayload payload = payload();
+        final Envelope received = new Envelope(TO, FROM, USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, 0L, payload, null);
+        assertThat(received.isSerialized()).isTrue();
+        assertThat(received.flags()).as("the runtime's own bit never shows").isEqualTo(Envelope.FLAG_TRACK_DELIVERY);
+        received.settleHandled();
+        assertThat(payload.isSettled()).as("a payload from the wire is settled with its envelope").isTrue();
+
+        // a payload passed on as a plain object (a handler re-sending what it received) is left to its own envelope
+        final WirePayload passedOn = payload();
+        final Envelope copy = new Envelope(TO, FROM, USER_TYPE, 0, 0L, (Object)passedOn, null);
+        assertThat(copy.isSerialized()).as("still recognised on demand").isTrue();
+        copy.settle();
+        assertThat(passedOn.isSettled()).isFalse();
+    }
+
+    @Test
+    void theRuntimesBitCannotBeSetFromOutside()
+    {
+        final Envelope local = new Envelope(TO, FROM, USER_TYPE, ~Envelope.SETTABLE_FLAGS | Envelope.FLAG_TRACK_DELIVERY, 0L,
+            "local", null);
+        assertThat(local.flags()).isEqualTo(Envelope.FLAG_TRACK_DELIVERY);
+        local.settle(); // would cast "local" to a payload if the bit had stuck
+        local.settleHandled();
+        final Envelope empty = new Envelope(TO, FROM, USER_TYPE, 0, 0L, null, null); // picks the payload constructor
+        assertThat(empty.isSerialized()).isFalse();
+        empty.settle();
+        empty.settleHandled();
+    }
+
+    private static WirePayload payload()
+    {
+        final byte[] bytes = CountingDecoder.ascii("x");
+        final WirePayload payload = WirePayload.copyOf(USER_TYPE, new UnsafeBuffer(bytes), 0, bytes.length,
+            new CountingDecoder(USER_TYPE));
+        payload.awaitReceipt();
+        return payload;
+    }
+
     private static Envelope envelope(final int flags)
     {
         return new Envelope(TO, FROM, 1, flags, 0L, "event", null);

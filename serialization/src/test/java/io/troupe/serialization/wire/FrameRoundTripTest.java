@@ -159,7 +159,8 @@ class FrameRoundTripTest
             Integer.MIN_VALUE, new UnsafeBuffer(payload), 0, payload.length);
 
         final Map<String, Object> frame = decodeOk(buffer, 0, length);
-        assertFields(frame, envelopeFields(length, MIN_MAX, MAX_MIN, Integer.MIN_VALUE, -1, Long.MIN_VALUE,
+        // every flag bit a sender may set travels; the runtime's own bit is never given out (Envelope.SETTABLE_FLAGS)
+        assertFields(frame, envelopeFields(length, MIN_MAX, MAX_MIN, Integer.MIN_VALUE, Envelope.SETTABLE_FLAGS, Long.MIN_VALUE,
             Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE, payload));
         // raw2 = Long.MAX_VALUE has the service bit set: the id comes back as a service id, as it went
         assertThat(frame.get("recipient")).isInstanceOf(ServiceId.class);
