@@ -28,8 +28,10 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
     private static final Logger LOG = LoggerFactory.getLogger(MemoryQueue.class);
     private static final CompletableFuture<Reclaimed> COLLAPSING = CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
 
-    /** Swapped for an empty queue on collapse, so dropping the contents costs O(1) on the collapsing thread. */
-    /** Elements that are {@link QueuedElement}s as they are, others wrapped in an {@link Entry}. */
+    /**
+     * Elements that are {@link QueuedElement}s as they are, others wrapped in an {@link Entry}. Swapped for an empty
+     * queue on collapse, so dropping the contents costs O(1) on the collapsing thread.
+     */
     private volatile ConcurrentLinkedQueue<Object> entries = new ConcurrentLinkedQueue<>();
     private final CoarseClock clock;
     private final int capacity;
