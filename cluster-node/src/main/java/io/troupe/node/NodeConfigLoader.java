@@ -3,6 +3,9 @@ package io.troupe.node;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigIncludeContext;
+import com.typesafe.config.ConfigIncluder;
+import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 
@@ -76,8 +79,10 @@ public final class NodeConfigLoader
         final Config parsed;
         try
         {
-            parsed = ConfigFactory.parseFile(file.toFile(),
-                ConfigParseOptions.defaults().setAllowMissing(false).setSyntax(ConfigSyntax.CONF));
+            // absolute: an include is resolved against the including file's directory, which a bare name has none of
+            parsed = ConfigFactory.parseFile(file.toAbsolutePath().normalize().toFile(),
+                ConfigParseOptions.defaults().setAllowMissing(false).setSyntax(ConfigSyntax.CONF)
+                    .setIncluder(new RequiredIncludes(null)));
         }
         catch (final ConfigException ex)
         {
@@ -117,6 +122,32 @@ public final class NodeConfigLoader
     static Config reference()
     {
         return REFERENCE;
+    }
+
+    /**
+     * Makes a plain {@code include "cluster.conf"} behave as {@code include required("cluster.conf")}: an included
+     * file that is not there is an error naming it, not a node that starts without the settings it holds.
+     */
+    private static final class RequiredIncludes implements ConfigIncluder
+    {
+        private final ConfigIncluder fallback;
+
+        RequiredIncludes(final ConfigIncluder fallback)
+        {
+            this.fallback = fallback;
+        }
+
+        @Override
+        public ConfigIncluder withFallback(final ConfigIncluder next)
+        {
+            return next == fallback ? this : new RequiredIncludes(next);
+        }
+
+        @Override
+        public ConfigObject include(final ConfigIncludeContext context, final String what)
+        {
+            return fallback.include(context.setParseOptions(context.parseOptions().setAllowMissing(false)), what);
+        }
     }
 
     private static Config systemProperties(final Properties properties, final String source)

@@ -170,6 +170,50 @@ class NodeConfigLoaderTest
     }
 
     @Test
+    void anIncludeIsFoundBesideTheFileWhetherItsPathIsBareRelativeOrAbsolute() throws IOException
+    {
+        // bare and relative names are resolved against the working directory, the module's: files made there, removed
+        final Path here = Path.of("").toAbsolutePath();
+        final String unique = "include-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        final Path sub = Files.createDirectories(here.resolve("target").resolve(unique));
+        final String cluster = "troupe { cluster-secret = \"" + SECRET + "\", cluster-id = \"include-test\" }\n";
+        final String node = "include \"" + unique + "-cluster.conf\"\ntroupe { node-id = 1, bind.port = 40101 }\n";
+        final Path bareCluster = Files.writeString(here.resolve(unique + "-cluster.conf"), cluster);
+        final Path bareNode = Files.writeString(here.resolve(unique + "-node.conf"), node);
+        try
+        {
+            Files.writeString(sub.resolve(unique + "-cluster.conf"), cluster);
+            Files.writeString(sub.resolve(unique + "-node.conf"), node);
+            for (final Path path : java.util.List.of(Path.of(unique + "-node.conf"),
+                Path.of("target", unique, unique + "-node.conf"), sub.resolve(unique + "-node.conf")))
+            {
+                final NodeConfig config = NodeConfigLoader.load(path, new Properties());
+                assertThat(new String(config.interconnectConfig().clusterSecret(), StandardCharsets.UTF_8))
+                    .as("the secret from the file included by " + path).isEqualTo(SECRET);
+                assertThat(config.interconnectConfig().clusterId()).as(path.toString()).isEqualTo("include-test");
+            }
+        }
+        finally
+        {
+            Files.deleteIfExists(bareCluster);
+            Files.deleteIfExists(bareNode);
+            Files.deleteIfExists(sub.resolve(unique + "-cluster.conf"));
+            Files.deleteIfExists(sub.resolve(unique + "-node.conf"));
+            Files.deleteIfExists(sub);
+        }
+    }
+
+    @Test
+    void aMissingIncludedFileIsAnErrorNamingIt() throws IOException
+    {
+        final Path file = write("node.conf", "include \"cluster.conf\"\n" + SHARED);
+
+        assertThatThrownBy(() -> NodeConfigLoader.load(file, new Properties()))
+            .isInstanceOf(NodeConfigException.class)
+            .hasMessageContaining("cluster.conf");
+    }
+
+    @Test
     void aMissingOrUnparsableFileIsNamed() throws IOException
     {
         final Path missing = dir.resolve("nope.conf");
