@@ -426,7 +426,9 @@ final class ClientAgent implements Agent
         {
             if (link != null)
             {
-                reasons.put(link.endpoint, "no session yet when the connect timeout (" +
+                // the attempt under way says what it saw, whichever attempt the timeout happens to fall in
+                final String heard = link.state == NodeLink.State.CONFIRMED ? "no session yet" : "no answer yet";
+                reasons.put(link.endpoint, heard + " when the connect timeout (" +
                     config.connectTimeout().toMillis() + " ms) passed");
             }
             failConnect();

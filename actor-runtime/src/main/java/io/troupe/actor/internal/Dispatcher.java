@@ -215,7 +215,6 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
     final void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error,
         final io.troupe.actor.Behavior behavior)
     {
-        counters.handlerFailures.incrementAndGet();
         if (recorder != null)
         {
             try
@@ -226,9 +225,11 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
             }
             catch (final RuntimeException ignore)
             {
-                // the failure is counted; a failing recorder must not stop the mailbox
+                // the failure is counted below; a failing recorder must not stop the mailbox
             }
         }
+        // counted after it is recorded: whoever reads the counter at n finds the n-th failure in the error log too
+        counters.handlerFailures.incrementAndGet();
         try
         {
             failureHandler.onFailure(ctx.self(), envelope, error);
