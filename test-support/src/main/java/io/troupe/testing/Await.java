@@ -18,8 +18,12 @@ import java.util.function.Supplier;
  */
 public final class Await
 {
-    /** How long {@link #until(BooleanSupplier, String)} and friends wait when not told. */
-    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * How long {@link #until(BooleanSupplier, String)} and friends wait when not told: generous, because a 2-core
+     * machine running the whole suite (containers included) can be slow, and a passing wait returns as soon as its
+     * condition holds. A test whose subject is a timeout states its own.
+     */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     private static final long POLL_NS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -71,6 +75,36 @@ public final class Await
                 throw new AssertionError("timed out after " + timeout + " waiting until " + what.get());
             }
             pause(what);
+        }
+    }
+
+    /**
+     * Checks that a condition holds for a whole window, from now: for what must <em>not</em> happen (a second
+     * notice, a stream that must stay stalled, a counter that must not move). The window is itself what is tested, so
+     * it is named here rather than hidden in a sleep; it fails at the first poll that finds the condition false.
+     *
+     * @param window    how long the condition must keep holding.
+     * @param condition what must keep holding.
+     * @param what      what it means, for the failure message.
+     * @throws AssertionError at the first moment it does not hold, or if the thread is interrupted.
+     */
+    public static void holdsFor(final Duration window, final BooleanSupplier condition, final String what)
+    {
+        Objects.requireNonNull(what, "what");
+        final long startNs = System.nanoTime();
+        final long endNs = startNs + window.toNanos();
+        while (true)
+        {
+            if (!condition.getAsBoolean())
+            {
+                throw new AssertionError("did not hold for " + window + " (failed after " +
+                    Duration.ofNanos(System.nanoTime() - startNs).toMillis() + " ms): " + what);
+            }
+            if (System.nanoTime() - endNs >= 0)
+            {
+                return;
+            }
+            pause(() -> what);
         }
     }
 

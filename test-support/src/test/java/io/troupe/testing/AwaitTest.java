@@ -37,6 +37,22 @@ class AwaitTest
     }
 
     @Test
+    void holdsForWaitsTheWholeWindowAndFailsAtTheFirstBreak()
+    {
+        final long startNs = System.nanoTime();
+        final AtomicInteger polls = new AtomicInteger();
+        Await.holdsFor(SHORT, () -> polls.incrementAndGet() > 0, "always");
+        assertThat(System.nanoTime() - startNs).isGreaterThanOrEqualTo(SHORT.toNanos());
+        assertThat(polls.get()).isGreaterThan(1);
+
+        final AtomicInteger count = new AtomicInteger();
+        assertThatThrownBy(() -> Await.holdsFor(Duration.ofSeconds(30), () -> count.incrementAndGet() < 3, "under 3"))
+            .isInstanceOf(AssertionError.class).hasMessageStartingWith("did not hold for PT30S (failed after ")
+            .hasMessageEndingWith(" ms): under 3");
+        assertThat(count).hasValue(3);
+    }
+
+    @Test
     void latchAndNextFailWithWhatIsLeft()
     {
         final CountDownLatch latch = new CountDownLatch(2);
