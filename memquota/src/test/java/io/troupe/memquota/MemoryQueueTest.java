@@ -1,5 +1,6 @@
 package io.troupe.memquota;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -336,19 +337,10 @@ class MemoryQueueTest
 
     private static void awaitCollected(final WeakReference<?> ref)
     {
-        for (int i = 0; i < 50 && ref.get() != null; i++)
+        Await.until(() ->
         {
             System.gc();
-            try
-            {
-                Thread.sleep(10);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        assertThat(ref.get()).as("dropped element collected").isNull();
+            return ref.get() == null;
+        }, "the dropped element is collected");
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.memquota;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -176,12 +177,11 @@ class ReclamationTest
         orphan.claim(2 * MAX);
         assertThat(tracker.usedBytes()).isEqualTo(2 * MAX + 100_000 + 2 * REFILL);
 
-        for (int i = 0; i < 100 && participantRef.get() != null; i++)
+        Await.until(() ->
         {
             System.gc();
-            sleep(10);
-        }
-        assertThat(participantRef.get()).as("participant collected").isNull();
+            return participantRef.get() == null;
+        }, "the dropped participant is collected");
 
         final int asked = tracker.reclaimIfNeeded();
 
@@ -311,18 +311,5 @@ class ReclamationTest
         assertThat(participation.isGone()).isFalse();
         assertThat(tracker.usedBytes()).isEqualTo(600_000 + REFILL);
         assertThat(failing.oldestDataTimeNs()).isEqualTo(1); // keeps it strongly reachable
-    }
-
-    private static void sleep(final long ms)
-    {
-        try
-        {
-            Thread.sleep(ms);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(ex);
-        }
     }
 }
