@@ -66,7 +66,7 @@ class ApplicationTest
             TestSetups.EchoSetup.class.getName() + "\"]"));
         assertThat(node.registry().lookup(TestSetups.APP_ECHO)).hasSize(1);
         assertThat(node.system().ask(TestSetups.APP_ECHO, new TestEvents.Note("hi"), TestEvents.NOTE,
-            Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Note("app: hi"));
+            Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Note("app: hi"));
         assertThat(Application.load(node.config()).names()).containsExactly(TestSetups.EchoSetup.class.getName());
         assertThat(node.config().describe()).contains("application   " + TestSetups.EchoSetup.class.getName() + " (class path)");
     }

@@ -94,7 +94,7 @@ class MultiProcessClusterTest
     }
 
     @Test
-    void aKilledNodeIsDownWithin2sEveryTrackedEventIsAccountedForOnceAndItsRestartTalksAgain() throws Exception
+    void aKilledNodeIsDownAfterTheDetectorTimeoutEveryTrackedEventIsAccountedForOnceAndItsRestartTalksAgain() throws Exception
     {
         cluster = LocalCluster.create(dir, 3); // the default failure detector: heartbeats every 100 ms, down after 1.5 s
         final Path received = dir.resolve("received-by-2");
@@ -118,7 +118,9 @@ class MultiProcessClusterTest
         final Sighting down = sender.nextAfter(killedNs, NodeDisconnected.class, Duration.ofSeconds(10));
         assertThat(down).as("declared down").isNotNull();
         final Duration downAfter = Duration.ofNanos(down.atNs() - killedNs);
-        assertThat(downAfter).as("declared down within 2 s of the SIGKILL").isLessThan(Duration.ofSeconds(2));
+        // the detector's timeout is 1.5 s; a loaded 2-core machine adds its agents' lateness, seconds at worst
+        assertThat(downAfter).as("declared down by the detector, about 1.5 s after the SIGKILL")
+            .isGreaterThanOrEqualTo(Duration.ofMillis(1_000)).isLessThan(Duration.ofSeconds(6));
         assertThat(two.awaitExit(Duration.ofSeconds(10))).as("killed").isNotNull();
 
         // every tracked event the sender sent ends once: in node 2's file, or as one Undelivered (unsure if both)
@@ -153,7 +155,7 @@ class MultiProcessClusterTest
         assertThat(up).as("node 2 is back: " + twoAgain.logTail(5)).isNotNull();
         assertThat(peer(one, 2).incarnation()).isNotEqualTo(firstIncarnation);
         final Object echo = one.system().ask(TestEvents.ECHO.onNode(2), new TestEvents.Note("again"), TestEvents.NOTE,
-            Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+            Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
         assertThat(echo).isEqualTo(new TestEvents.Note("echo: again"));
         one.system().send(TestNodeMain.SINK.onNode(2), new TestEvents.Note("last"), TestEvents.NOTE, 0, 4242L);
         await(() -> cookies(receivedAgain).contains(4242L), Duration.ofSeconds(10), "an event reached node 2 again",
@@ -200,7 +202,9 @@ class MultiProcessClusterTest
     @Test
     void aNodeStoppedWithSigtermSaysGoodbyeSoTheOthersSeeItGoAtOnceAndExitsWith0WithoutItsAeronDir() throws Exception
     {
-        cluster = LocalCluster.create(dir, 3);
+        // the failure detector made slow (20 s): seen in seconds, node 3 can only have been seen to go by its goodbye,
+        // however slow a loaded machine is at stopping a JVM
+        cluster = LocalCluster.create(dir, 3, "troupe.failure-detector.timeout = 20s");
         final NodeProcess three = cluster.start(3);
         final Node one = startHere(1);
         final Node two = startHere(2);
@@ -214,13 +218,14 @@ class MultiProcessClusterTest
         final long signalNs = System.nanoTime();
         three.terminate();
 
-        final Long oneSawNs = goneAtOne.poll(10, TimeUnit.SECONDS);
-        final Long twoSawNs = goneAtTwo.poll(10, TimeUnit.SECONDS);
+        final Long oneSawNs = goneAtOne.poll(30, TimeUnit.SECONDS);
+        final Long twoSawNs = goneAtTwo.poll(30, TimeUnit.SECONDS);
         assertThat(oneSawNs).as("node 1 saw node 3 go").isNotNull();
         assertThat(twoSawNs).as("node 2 saw node 3 go").isNotNull();
-        assertThat(Duration.ofNanos(oneSawNs - signalNs)).as("at once, by the goodbye; node 3's log:%n%s",
-            three.logTail(40)).isLessThan(Duration.ofSeconds(1));
-        assertThat(Duration.ofNanos(twoSawNs - signalNs)).as("at once, by the goodbye").isLessThan(Duration.ofSeconds(1));
+        assertThat(Duration.ofNanos(oneSawNs - signalNs)).as("by the goodbye, long before the detector; node 3's log:%n%s",
+            three.logTail(40)).isLessThan(Duration.ofSeconds(10));
+        assertThat(Duration.ofNanos(twoSawNs - signalNs)).as("by the goodbye, long before the detector")
+            .isLessThan(Duration.ofSeconds(10));
         assertThat(three.awaitExit(Duration.ofSeconds(20))).as("exit code; log:%n%s", three.logTail(10)).isEqualTo(0);
         assertThat(aeronDir).doesNotExist();
         assertThat(Files.readString(three.logFile())).contains("troupe node 3 stopped in");

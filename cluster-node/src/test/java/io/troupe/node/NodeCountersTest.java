@@ -75,7 +75,7 @@ class NodeCountersTest
         for (int i = 0; i < 20; i++)
         {
             one.system().ask(TestEvents.ECHO.onNode(2), new TestEvents.Note("hi " + i), TestEvents.NOTE,
-                Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+                Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
         }
         one.counters().publishNow();
 
@@ -105,7 +105,7 @@ class NodeCountersTest
         for (int i = 0; i < 5; i++)
         {
             one.system().ask(TestEvents.ECHO.onNode(2), new TestEvents.Note("more " + i), TestEvents.NOTE,
-                Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+                Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
         }
         final long out = one.interconnect().peerCounters().get(0).eventsOut();
         Await.until(() -> value(reader, CounterType.PEER_EVENTS_OUT, Map.of("peer", "2")) >= out, CONNECT,

@@ -68,9 +68,9 @@ class RegistryPeerKilledTest
             final Duration after = Duration.ofNanos(System.nanoTime() - killedAt);
             assertThat(down).isInstanceOf(ServiceDown.class);
             assertThat(((ServiceDown)down).instance().nodeId()).isEqualTo(3);
-            // the failure timeout (1.5 s by default) and a heartbeat interval or two of scheduling
-            assertThat(after).as("down within the failure detection time").isLessThan(Duration.ofMillis(2500));
-            Await.until(() -> two.registry().lookup(first).isEmpty(), Duration.ofSeconds(3), "gone at node 2 too");
+            // the failure timeout (1.5 s by default), plus what a loaded 2-core machine adds to the agents' cycles
+            assertThat(after).as("down after about the failure detection time").isLessThan(Duration.ofSeconds(6));
+            Await.until(() -> two.registry().lookup(first).isEmpty(), "gone at node 2 too");
             assertThat(one.registry().lookup(ServiceId.of(3, "reg-1"))).isEmpty();
         }
     }

@@ -115,7 +115,7 @@ public final class LocalCluster implements AutoCloseable
                 "troupe {",
                 "  node-id = " + id,
                 "  bind.port = " + ports[id - 1],
-                "  data-dir = " + quote(dir.resolve("data").resolve("node-" + id).toAbsolutePath().toString()),
+                "  data-dir = " + quote(dataDir(id).toString()),
                 "  peers = ["));
             for (int peer = 1; peer <= ports.length; peer++)
             {
@@ -185,6 +185,17 @@ public final class LocalCluster implements AutoCloseable
     public Path configFile(final int nodeId)
     {
         return dir.resolve("node-" + nodeId + ".conf");
+    }
+
+    /**
+     * A node's data directory (its counters file, identity and directory replica), as its config file names it.
+     *
+     * @param nodeId the node.
+     * @return the directory, absolute.
+     */
+    public Path dataDir(final int nodeId)
+    {
+        return dir.resolve("data").resolve("node-" + nodeId).toAbsolutePath();
     }
 
     /**
