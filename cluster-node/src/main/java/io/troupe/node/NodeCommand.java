@@ -41,7 +41,7 @@ public final class NodeCommand
     public static void usage(final PrintStream stream)
     {
         stream.println("  node --config FILE");
-        stream.println("        run one node until SIGTERM or Ctrl-C (the config is described in cluster-node/README.md)");
+        stream.println("        run one node until SIGTERM or Ctrl-C (every setting is described in docs/configuration.md)");
     }
 
     /**
