@@ -28,6 +28,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class AskTest
 {
     private static final int NODE = 15;
+    /** The timeout of an ask that is to be answered (or to fail otherwise): never reached, even on a slow machine. */
+    private static final Duration ANSWERED = Await.DEFAULT_TIMEOUT;
+    /**
+     * The timeout of an ask that is answered and whose timer is then to go stale within the test: long enough for the
+     * reply to come first on a slow machine, short enough to wait for.
+     */
+    private static final Duration ANSWERED_THEN_STALE = Duration.ofSeconds(2);
 
     private ActorSystem system;
     private final BlockingQueue<Envelope> requests = new LinkedBlockingQueue<>();
@@ -55,16 +62,17 @@ class AskTest
 
     private static Throwable failureOf(final CompletableFuture<Object> future)
     {
-        final ExecutionException failed = assertThrows(ExecutionException.class, () -> future.get(5, TimeUnit.SECONDS));
+        final ExecutionException failed = assertThrows(ExecutionException.class,
+            () -> future.get(ANSWERED.toMillis(), TimeUnit.MILLISECONDS));
         return failed.getCause();
     }
 
     @Test
     void askCompletesWithTheFirstReply() throws Exception
     {
-        final CompletableFuture<Object> reply = system.ask(echo, "ping", USER_TYPE, Duration.ofSeconds(5));
+        final CompletableFuture<Object> reply = system.ask(echo, "ping", USER_TYPE, ANSWERED);
 
-        assertThat(reply.get(5, TimeUnit.SECONDS)).isEqualTo("first:ping");
+        assertThat(reply.get(ANSWERED.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("first:ping");
         final Envelope request = Await.next(requests);
         assertThat(request.type()).isEqualTo(USER_TYPE);
         assertThat(request.isTracked()).as("ask requests are tracked").isTrue();
@@ -137,9 +145,9 @@ class AskTest
 
         for (final ActorId target : List.of(mortal, neverExisted))
         {
-            final CompletableFuture<Object> reply = system.ask(target, "hello?", USER_TYPE, Duration.ofSeconds(30));
+            final CompletableFuture<Object> reply = system.ask(target, "hello?", USER_TYPE, ANSWERED);
 
-            final Throwable cause = failureOf(reply); // well before the 30 s timeout
+            final Throwable cause = failureOf(reply); // an Undelivered, not the timeout
             assertThat(cause).isInstanceOf(UndeliveredException.class);
             final Undelivered undelivered = ((UndeliveredException)cause).undelivered();
             assertThat(undelivered.reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
@@ -159,8 +167,8 @@ class AskTest
         final List<CompletableFuture<Object>> failures = new ArrayList<>();
         for (int i = 0; i < 300; i++)
         {
-            replies.add(system.ask(echo, i, Duration.ofSeconds(10)));
-            failures.add(system.ask(nobody, i, Duration.ofSeconds(10)));
+            replies.add(system.ask(echo, i, ANSWERED));
+            failures.add(system.ask(nobody, i, ANSWERED));
             if (i % 30 == 0)
             {
                 failures.add(system.ask(silent, i, Duration.ofMillis(50)));
@@ -168,7 +176,7 @@ class AskTest
         }
         for (int i = 0; i < replies.size(); i++)
         {
-            assertThat(replies.get(i).get(5, TimeUnit.SECONDS)).isEqualTo("first:" + i);
+            assertThat(replies.get(i).get(ANSWERED.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("first:" + i);
         }
         for (final CompletableFuture<Object> failure : failures)
         {
@@ -184,7 +192,8 @@ class AskTest
     {
         final SystemCounters before = system.counters();
 
-        assertThat(system.ask(echo, "quick", Duration.ofMillis(100)).get(5, TimeUnit.SECONDS)).isEqualTo("first:quick");
+        assertThat(system.ask(echo, "quick", ANSWERED_THEN_STALE).get(ANSWERED.toMillis(), TimeUnit.MILLISECONDS))
+            .isEqualTo("first:quick");
 
         Await.equal(() -> system.counters().timersStale(), before.timersStale() + 1, "stale timers");
         final SystemCounters after = system.counters();
@@ -222,7 +231,8 @@ class AskTest
                 {
                     try
                     {
-                        final Object reply = system.ask(echo, i, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS);
+                        final Object reply =
+                            system.ask(echo, i, ANSWERED).get(ANSWERED.toMillis(), TimeUnit.MILLISECONDS);
                         if (!("first:" + i).equals(reply))
                         {
                             wrong.add(i + " -> " + reply);
@@ -239,7 +249,7 @@ class AskTest
         }
         for (final Thread thread : askers)
         {
-            thread.join(TimeUnit.SECONDS.toMillis(30));
+            thread.join(ANSWERED.toMillis());
             assertThat(thread.isAlive()).isFalse();
         }
         assertThat(wrong).isEmpty();

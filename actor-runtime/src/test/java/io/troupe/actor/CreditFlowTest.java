@@ -28,6 +28,10 @@ class CreditFlowTest
     private static final int NODE = 21;
     private static final String READ = "read";
     private static final String BLOCK = "block";
+    /** How long the debt must stay at 0 once it got there: a cost repaid twice would take it below. */
+    private static final Duration SETTLED_WINDOW = Duration.ofMillis(50);
+    /** How long a handler stays stuck once shutdown has begun: well past that shutdown's 20 ms drain deadline. */
+    private static final Duration STUCK_PAST_THE_DEADLINE = Duration.ofMillis(100);
 
     private ActorSystem system;
 
@@ -224,6 +228,7 @@ class CreditFlowTest
         final ActorId liveId = system.register(live);
         final ActorId unknown = ActorId.of(NODE, 777_777, 3_000);
         final ActorId otherNode = ActorId.of(NODE + 1, 5, 5);
+        final CountDownLatch sent = new CountDownLatch(1);
         final ActorId senderId = system.register((ctx, envelope) ->
         {
             if (!(envelope.event() instanceof Undelivered))
@@ -238,6 +243,7 @@ class CreditFlowTest
                     ctx.send(unknown, i, USER_TYPE, 0, i, liveId);                                      // forwarded
                     ctx.send(otherNode, i, USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, i);                 // no transport
                 }
+                sent.countDown();
             }
         });
         final ActorId thrower = system.register((ctx, envelope) ->
@@ -249,17 +255,23 @@ class CreditFlowTest
         {
             system.send(thrower, i, USER_TYPE, 0, 0L, account, 2);                                      // failed
         }
+        // the last sends of the sender's loop come after live's 200th event: wait for them too, so that from here on
+        // nothing is charged any more and the debt can only fall
+        Await.latch(sent, "the sender's loop ends");
         Await.until(() -> live.received.size() == 200 && failures.received.size() == 50, "everything arrived");
         settlesAtZero(account);
         settlesAtZero(system.flow().nodeAccount());
     }
 
-    /** The debt reaches 0 and stays there: nothing was repaid twice (which would take it below 0). */
-    private static void settlesAtZero(final CreditAccount account) throws InterruptedException
+    /**
+     * The debt reaches 0 and stays there: nothing was repaid twice (which would take it below 0). Call it only once
+     * nothing more is charged, so that the debt can only fall (a sum read while charges still race with it need
+     * not be a snapshot).
+     */
+    private static void settlesAtZero(final CreditAccount account)
     {
         Await.until(() -> account.debt() == 0, "every cost is repaid");
-        Thread.sleep(50);
-        assertThat(account.debt()).as("nothing repaid twice").isZero();
+        Await.holdsFor(SETTLED_WINDOW, () -> account.debt() == 0, "the debt stays at 0: nothing repaid twice");
     }
 
     @Test
@@ -288,10 +300,22 @@ class CreditFlowTest
         {
             system.send(stuckId, i, USER_TYPE, i % 2 == 0 ? Envelope.FLAG_TRACK_DELIVERY : 0, i, account, 1);
         }
+        final ActorSystem stopping = system;
         final Thread releaser = new Thread(() ->
         {
-            TestActors.spin(Duration.ofMillis(100).toNanos());
-            stuck.release.countDown();
+            try
+            {
+                Await.until(() -> !stopping.isRunning(), "shutdown begins");
+                Thread.sleep(STUCK_PAST_THE_DEADLINE.toMillis()); // the pause under test: the handler overruns
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            finally
+            {
+                stuck.release.countDown();
+            }
         });
         releaser.start();
         system.shutdown(Duration.ofMillis(20)); // the drain deadline passes while the actor is stuck
@@ -378,7 +402,8 @@ class CreditFlowTest
                 Await.latch(release, "the test releases the reader");
                 return;
             }
-            seen[handled.getAndIncrement()] = account.debt();
+            seen[handled.get()] = account.debt();
+            handled.incrementAndGet(); // after the value is stored: whoever sees the count sees the value
         });
         system.send(reader, BLOCK);
         Await.latch(entered, "the reader blocks its only worker");

@@ -10,12 +10,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -73,14 +74,18 @@ class MemoryTrackedMailboxTest
         }
     }
 
-    /** Blocks on its first event until released, then records everything. */
+    /**
+     * Blocks on its first event until released, then records everything. An event is counted in {@code handled}
+     * after it is in {@code events}: whoever sees the count at n finds the n-th event recorded.
+     */
     static final class Gated implements Behavior
     {
         final CountDownLatch entered = new CountDownLatch(1);
         final CountDownLatch release = new CountDownLatch(1);
-        final List<Object> events = new ArrayList<>();
+        final List<Object> events = new CopyOnWriteArrayList<>();
         final AtomicInteger handled = new AtomicInteger();
         final BlockingQueue<MailboxCollapsed> collapses = new LinkedBlockingQueue<>();
+        private final AtomicBoolean blocked = new AtomicBoolean();
 
         @Override
         public void receive(final ActorContext ctx, final Envelope envelope)
@@ -90,7 +95,7 @@ class MemoryTrackedMailboxTest
                 collapses.add((MailboxCollapsed)envelope.event());
                 return;
             }
-            if (handled.getAndIncrement() == 0)
+            if (blocked.compareAndSet(false, true))
             {
                 entered.countDown();
                 try
@@ -103,6 +108,7 @@ class MemoryTrackedMailboxTest
                 }
             }
             events.add(envelope.event());
+            handled.incrementAndGet();
         }
     }
 
@@ -174,7 +180,10 @@ class MemoryTrackedMailboxTest
         system.send(senderId, new Burst(oldId, 400, true));
         system.send(senderId, new Burst(oldId, 100, false));
         Await.until(() -> quota.usedBytes() >= 500 * EVENT_BYTES, "old's backlog is claimed");
-        TimeUnit.MILLISECONDS.sleep(20); // younger data gets a later coarse time
+        // old's oldest event was stamped before the next one was claimed: the clock's value now is at or after it.
+        // Once the (cached, monotonic) clock has moved on, every one of young's events is stamped later than it.
+        final long oldStampedBy = quota.clock().nowNs();
+        Await.until(() -> quota.clock().nowNs() > oldStampedBy, "the coarse clock moves past old's data");
         final long droppedBefore = system.counters().dropped();
 
         // ~640 KB of young data pushes the total over 1 MiB: the reclaimer takes the oldest mailbox only. While

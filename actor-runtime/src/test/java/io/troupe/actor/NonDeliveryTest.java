@@ -208,7 +208,8 @@ class NonDeliveryTest
         assertThat(letter.envelope().cookie()).isEqualTo(3L);
 
         final ExecutionException failed = assertThrows(ExecutionException.class,
-            () -> system.ask(remoteActor, "hello", Duration.ofSeconds(30)).get(5, TimeUnit.SECONDS));
+            () -> system.ask(remoteActor, "hello", Await.DEFAULT_TIMEOUT)
+                .get(Await.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         assertThat(failed.getCause()).isInstanceOf(UndeliveredException.class);
         assertThat(((UndeliveredException)failed.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
 

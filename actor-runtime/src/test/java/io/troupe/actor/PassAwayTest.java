@@ -86,15 +86,15 @@ class PassAwayTest
         final ActorId second = system.register(mortal(new LinkedBlockingQueue<>()));
 
         system.send(first, "die");
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo(first);
-        Await.until(() -> system.counters().handlerFailures() == 1, Duration.ofSeconds(5), "the throw counted");
+        assertThat(Await.next(heard)).isEqualTo(first);
+        Await.until(() -> system.counters().handlerFailures() == 1, "the throw counted");
         throwing.close();
         system.send(second, "still alive?");
         assertThat(heard.poll(200, TimeUnit.MILLISECONDS)).as("only pass-aways").isNull();
 
         listening.close();
         system.send(second, "die");
-        Await.until(() -> system.counters().actorsAlive() == 0, Duration.ofSeconds(5), "the second passed away");
+        Await.until(() -> system.counters().actorsAlive() == 0, "the second passed away");
         assertThat(heard).as("no calls after close").isEmpty();
         assertThat(system.counters().handlerFailures()).isEqualTo(1);
     }
@@ -215,7 +215,8 @@ class PassAwayTest
         assertThat(stubborn.next().event()).isEqualTo("still alive?");
 
         final ExecutionException gone = assertThrows(ExecutionException.class,
-            () -> system.ask(obedient, "still alive?", Duration.ofSeconds(30)).get(5, TimeUnit.SECONDS));
+            () -> system.ask(obedient, "still alive?", Await.DEFAULT_TIMEOUT)
+                .get(Await.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         assertThat(gone.getCause()).isInstanceOf(UndeliveredException.class);
         assertThat(((UndeliveredException)gone.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
         assertThat(obedientLog).isEmpty();

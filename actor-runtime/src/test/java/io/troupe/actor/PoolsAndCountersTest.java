@@ -26,6 +26,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PoolsAndCountersTest
 {
     private static final int NODE = 18;
+    /**
+     * An idle period longer than the workers' 100 ms safety park (ExecutorPool.PARK_SAFETY_NS): the pause under test
+     * in {@link #noLateWakeupsAcrossIdlePeriods}, after which a lost wake-up would show as a late one.
+     */
+    private static final Duration IDLE_PAST_THE_SAFETY_PARK = Duration.ofMillis(120);
 
     private ActorSystem system;
 
@@ -213,8 +218,8 @@ class PoolsAndCountersTest
         int expected = 0;
         for (int burst = 0; burst < 3; burst++)
         {
-            // longer than the workers' 100 ms safety park, so a lost wake-up would show as a late one
-            Thread.sleep(120);
+            // the pause under test: every worker parks, and its safety park times out, before the burst comes
+            Thread.sleep(IDLE_PAST_THE_SAFETY_PARK.toMillis());
             for (int i = 0; i < 50; i++)
             {
                 system.send(onX, i);

@@ -136,7 +136,8 @@ class ServicesTest
         assertUndelivered(probe.next(), probeId, ECHO, USER_TYPE, 8L, UndeliveredReason.ACTOR_UNKNOWN);
         assertThat(echo.received).isEmpty();
         final ExecutionException failed = assertThrows(ExecutionException.class,
-            () -> system.ask(ECHO, "anyone?", Duration.ofSeconds(30)).get(5, TimeUnit.SECONDS));
+            () -> system.ask(ECHO, "anyone?", Await.DEFAULT_TIMEOUT)
+                .get(Await.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         assertThat(((UndeliveredException)failed.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
         assertThat(((UndeliveredException)failed.getCause()).undelivered().recipient()).isEqualTo(ECHO);
     }
@@ -172,8 +173,8 @@ class ServicesTest
         final ActorId replier = system.register((ctx, envelope) -> ctx.reply("pong:" + envelope.event()));
         system.registerService(ServiceId.of(0, "pinger"), replier);
 
-        assertThat(system.ask(ServiceId.of(NODE, "pinger"), "ping", Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
-            .isEqualTo("pong:ping");
+        assertThat(system.ask(ServiceId.of(NODE, "pinger"), "ping", Await.DEFAULT_TIMEOUT)
+            .get(Await.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo("pong:ping");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -243,12 +244,15 @@ class ShadowAccountsTest
         });
         flusher.start();
         final List<Thread> workers = new ArrayList<>();
+        // how many rounds overlap a sweep that forgets a shadow depends on how the threads are scheduled: a worker
+        // goes on past its rounds until one has (bounded), so that the race under test surely happened
+        final long deadlineNs = System.nanoTime() + Await.DEFAULT_TIMEOUT.toNanos();
         for (int t = 0; t < threads; t++)
         {
             final Thread worker = new Thread(() ->
             {
                 final ThreadLocalRandom random = ThreadLocalRandom.current();
-                for (int i = 0; i < rounds; i++)
+                for (int i = 0; i < rounds || flow.shadowsForgotten() == 0 && System.nanoTime() - deadlineNs < 0; i++)
                 {
                     // an event arrives (charged to a shadow looked up now) and is handled a little later
                     final Chargeable shadow = flow.resolve(7, random.nextInt(accounts));

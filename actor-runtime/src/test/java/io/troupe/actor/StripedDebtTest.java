@@ -128,7 +128,7 @@ class StripedDebtTest
             });
             thread.start();
         }
-        added.await();
+        Await.latch(added, "every thread added");
         assertThat(debt.sum()).isEqualTo(40);
         done.countDown();
     }

@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.fail;
 final class TestActors
 {
     /** Default bound of every wait for something that should happen. */
-    static final Duration WAIT = Duration.ofSeconds(5);
+    static final Duration WAIT = Await.DEFAULT_TIMEOUT;
     /** A user-space event type for tests. */
     static final int USER_TYPE = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 7);
 

@@ -26,6 +26,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class TypedActorTest
 {
     private static final int NODE = 21;
+    /** The timeout of an ask that is to be answered (or to fail otherwise): never reached, even on a slow machine. */
+    private static final Duration ANSWERED = Await.DEFAULT_TIMEOUT;
+    /**
+     * The timeout of an ask that is to time out (the counter stalls its reply), from outside: the test checks the
+     * ask is pending before it times out, so long enough for that check to come first on a slow machine.
+     */
+    private static final Duration STALLED = Duration.ofSeconds(1);
 
     sealed interface CounterCommand permits Increment, GetCount, Stall
     {
@@ -109,7 +116,8 @@ class TypedActorTest
 
     private static Throwable failureOf(final CompletableFuture<?> future)
     {
-        return assertThrows(ExecutionException.class, () -> future.get(5, TimeUnit.SECONDS)).getCause();
+        return assertThrows(ExecutionException.class, () -> future.get(ANSWERED.toMillis(), TimeUnit.MILLISECONDS))
+            .getCause();
     }
 
     @Test
@@ -118,9 +126,9 @@ class TypedActorTest
         system.send(counterRef, new Increment(2));
         system.send(counterRef, new Increment(3));
 
-        final CompletableFuture<Count> count = system.ask(counterRef, GetCount::new, Count.class, Duration.ofSeconds(5));
+        final CompletableFuture<Count> count = system.ask(counterRef, GetCount::new, Count.class, ANSWERED);
 
-        assertThat(count.get(5, TimeUnit.SECONDS)).isEqualTo(new Count(5));
+        assertThat(count.get(ANSWERED.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(new Count(5));
         assertThat(counterRef.id().nodeId()).isEqualTo(NODE);
         Await.equal(() -> system.counters().asksPending(), 0L, "the reply slot is freed");
     }
@@ -129,7 +137,7 @@ class TypedActorTest
     void aTimedOutAskFreesItsSlotAtOnceAndItsLateReplyIsDroppedAndCounted() throws Exception
     {
         final long alive = system.counters().actorsAlive();
-        final CompletableFuture<Count> count = system.ask(counterRef, Stall::new, Count.class, Duration.ofMillis(100));
+        final CompletableFuture<Count> count = system.ask(counterRef, Stall::new, Count.class, STALLED);
         assertThat(system.counters().asksPending()).isEqualTo(1);
 
         assertThat(failureOf(count)).isInstanceOf(TimeoutException.class).hasMessageContaining(counterRef.toString());
@@ -193,7 +201,7 @@ class TypedActorTest
     {
         final ActorRef<String> echo = system.spawn(String.class, (ctx, text) -> ctx.untyped().reply(text.length()));
 
-        final CompletableFuture<Count> count = system.ask(echo, replyTo -> "four", Count.class, Duration.ofSeconds(5));
+        final CompletableFuture<Count> count = system.ask(echo, replyTo -> "four", Count.class, ANSWERED);
 
         assertThat(failureOf(count)).isInstanceOf(ClassCastException.class)
             .hasMessageContaining("java.lang.Integer").hasMessageContaining(Count.class.getName());
@@ -219,7 +227,7 @@ class TypedActorTest
             }
             else if ("ask".equals(event))
             {
-                ctx.ask(counterRef, GetCount::new, Count.class, Duration.ofSeconds(5),
+                ctx.ask(counterRef, GetCount::new, Count.class, ANSWERED,
                     (count, failure) -> new Outcome(count == null ? -1 : count.value(), failure));
             }
             else if ("stall".equals(event))
@@ -354,8 +362,8 @@ class TypedActorTest
         assertThat(system.lookupService(key)).isEqualTo(counterRef);
         system.send(key.local(), new Increment(7));
         system.send(key.on(NODE), new Increment(1));
-        assertThat(system.ask(key.local(), GetCount::new, Count.class, Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS))
-            .isEqualTo(new Count(8));
+        assertThat(system.ask(key.local(), GetCount::new, Count.class, ANSWERED)
+            .get(ANSWERED.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(new Count(8));
         assertThat(key.name()).isEqualTo("counter");
         assertThat(key.on(3).id()).isEqualTo(ServiceId.of(3, "counter"));
         assertThat(key).isEqualTo(ServiceKey.of(CounterCommand.class, "counter"));

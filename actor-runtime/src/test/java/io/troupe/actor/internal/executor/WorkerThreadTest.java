@@ -11,7 +11,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +50,7 @@ class WorkerThreadTest
             assertThat(worker.roleName()).isEqualTo(worker.thread().getName());
         }
 
-        assertThat(pool.stop(TimeUnit.SECONDS.toNanos(10))).isTrue();
+        assertThat(pool.stop(Await.DEFAULT_TIMEOUT.toNanos())).isTrue();
         for (final Worker worker : pool.workers())
         {
             assertThat(worker.thread().isAlive()).isFalse();
