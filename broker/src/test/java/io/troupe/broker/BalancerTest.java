@@ -1,12 +1,14 @@
 package io.troupe.broker;
 
 import io.troupe.actor.ActorId;
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -85,7 +87,7 @@ class BalancerTest
             final java.util.concurrent.CompletableFuture<Integer> seen = new java.util.concurrent.CompletableFuture<>();
             system.send(system.register((ctx, envelope) -> seen.complete(io.troupe.actor.ExecutorWorkers.current())),
                 "which worker?");
-            assertThat(seen.get(10, java.util.concurrent.TimeUnit.SECONDS)).isIn(0, 1);
+            assertThat(seen.get(Await.DEFAULT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isIn(0, 1);
         }
         assertThat(io.troupe.actor.ExecutorWorkers.current()).as("a plain thread").isEqualTo(-1);
     }

@@ -4,6 +4,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(60)
 class DynamicAskTest
 {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** How long to wait for what should happen (an answer, a queue length): never reached on a slow machine. */
+    private static final Duration WAIT = Await.DEFAULT_TIMEOUT;
+    private static final long WAIT_S = WAIT.toSeconds();
     private ActorSystem system;
     private ActorId broker;
 
@@ -41,14 +44,10 @@ class DynamicAskTest
         system.close();
     }
 
-    private void awaitLengths(final int ask, final int askR) throws Exception
+    private void awaitLengths(final int ask, final int askR)
     {
-        final long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!Brokers.lengths(system, broker, WAIT).get(10, TimeUnit.SECONDS).equals(new Lengths(ask, askR)))
-        {
-            assertThat(System.nanoTime() - deadline).as("lengths %d/%d", ask, askR).isNegative();
-            Thread.sleep(2);
-        }
+        Await.until(() -> Brokers.lengths(system, broker, WAIT).join().equals(new Lengths(ask, askR)), WAIT,
+            "lengths " + ask + "/" + askR);
     }
 
     @Test
@@ -57,23 +56,23 @@ class DynamicAskTest
         final CompletableFuture<Object> worker = Brokers.ask(system, broker, Side.ASK_R, "worker", WAIT);
         awaitLengths(0, 1);
         final BrokerAwait client = Brokers.dynamicAsk(system, broker, Side.ASK, "client", WAIT);
-        final Object first = client.first().get(10, TimeUnit.SECONDS);
+        final Object first = client.first().get(WAIT_S, TimeUnit.SECONDS);
         assertThat(first).isInstanceOf(Go.class);
         assertThat(((Go)first).counterparty()).isEqualTo("worker");
-        assertThat(client.answer().get(10, TimeUnit.SECONDS)).isSameAs(first);
-        assertThat(((Go)worker.get(10, TimeUnit.SECONDS)).counterparty()).isEqualTo("client");
-        assertThat(client.cancel().get(10, TimeUnit.SECONDS)).isEqualTo(new Cancelled(client.ref(), false));
+        assertThat(client.answer().get(WAIT_S, TimeUnit.SECONDS)).isSameAs(first);
+        assertThat(((Go)worker.get(WAIT_S, TimeUnit.SECONDS)).counterparty()).isEqualTo("client");
+        assertThat(client.cancel().get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(new Cancelled(client.ref(), false));
     }
 
     @Test
     void nobodyWaitingMeansQueuedAtOnceAndTheMatchLater() throws Exception
     {
         final BrokerAwait client = Brokers.dynamicAsk(system, broker, Side.ASK, "client", WAIT);
-        assertThat(client.first().get(10, TimeUnit.SECONDS)).isEqualTo(new Queued(client.ref()));
+        assertThat(client.first().get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(new Queued(client.ref()));
         assertThat(client.answer()).isNotDone();
-        final Object worker = Brokers.ask(system, broker, Side.ASK_R, "worker", WAIT).get(10, TimeUnit.SECONDS);
+        final Object worker = Brokers.ask(system, broker, Side.ASK_R, "worker", WAIT).get(WAIT_S, TimeUnit.SECONDS);
         assertThat(((Go)worker).counterparty()).isEqualTo("client");
-        final Go go = (Go)client.answer().get(10, TimeUnit.SECONDS);
+        final Go go = (Go)client.answer().get(WAIT_S, TimeUnit.SECONDS);
         assertThat(go.ref()).isEqualTo(client.ref());
         assertThat(go.counterparty()).isEqualTo("worker");
     }
@@ -82,21 +81,21 @@ class DynamicAskTest
     void aPlainThreadCancelsItsQueuedRequestAndNoMatchEverReachesIt() throws Exception
     {
         final BrokerAwait client = Brokers.dynamicAsk(system, broker, Side.ASK, "client", WAIT);
-        assertThat(client.first().get(10, TimeUnit.SECONDS)).isInstanceOf(Queued.class);
-        assertThat(client.cancel().get(10, TimeUnit.SECONDS)).isEqualTo(new Cancelled(client.ref(), true));
-        assertThat(client.answer().get(10, TimeUnit.SECONDS)).isEqualTo(new Cancelled(client.ref(), true));
+        assertThat(client.first().get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Queued.class);
+        assertThat(client.cancel().get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(new Cancelled(client.ref(), true));
+        assertThat(client.answer().get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(new Cancelled(client.ref(), true));
         awaitLengths(0, 0);
-        assertThat(Brokers.askNow(system, broker, Side.ASK_R, null, WAIT).get(10, TimeUnit.SECONDS))
+        assertThat(Brokers.askNow(system, broker, Side.ASK_R, null, WAIT).get(WAIT_S, TimeUnit.SECONDS))
             .as("the cancelled client is not there to match").isInstanceOf(Drop.class);
-        assertThat(Brokers.stats(system, broker, WAIT).get(10, TimeUnit.SECONDS).cancels()).isEqualTo(1);
+        assertThat(Brokers.stats(system, broker, WAIT).get(WAIT_S, TimeUnit.SECONDS).cancels()).isEqualTo(1);
     }
 
     @Test
     void theTimeoutCancelsTheRequest() throws Exception
     {
         final BrokerAwait client = Brokers.dynamicAsk(system, broker, Side.ASK_R, null, Duration.ofMillis(200));
-        assertThat(client.first().get(10, TimeUnit.SECONDS)).isInstanceOf(Queued.class);
-        assertThat(client.answer().get(10, TimeUnit.SECONDS)).isEqualTo(new Cancelled(client.ref(), true));
+        assertThat(client.first().get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Queued.class);
+        assertThat(client.answer().get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(new Cancelled(client.ref(), true));
         awaitLengths(0, 0);
     }
 
@@ -105,11 +104,11 @@ class DynamicAskTest
     {
         final ActorId tiny = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(1)));
         final BrokerAwait waiting = Brokers.dynamicAsk(system, tiny, Side.ASK, "one", WAIT);
-        assertThat(waiting.first().get(10, TimeUnit.SECONDS)).isInstanceOf(Queued.class);
+        assertThat(waiting.first().get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Queued.class);
         final BrokerAwait refused = Brokers.dynamicAsk(system, tiny, Side.ASK, "two", WAIT);
-        assertThat(refused.first().get(10, TimeUnit.SECONDS)).as("the queue holds one: the newcomer is dropped")
+        assertThat(refused.first().get(WAIT_S, TimeUnit.SECONDS)).as("the queue holds one: the newcomer is dropped")
             .isInstanceOf(Drop.class);
-        assertThat(refused.answer().get(10, TimeUnit.SECONDS)).isInstanceOf(Drop.class);
+        assertThat(refused.answer().get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Drop.class);
     }
 
     @Test
@@ -128,10 +127,10 @@ class DynamicAskTest
             }
         });
         system.send(actor, "ask");
-        assertThat(inbox.poll(10, TimeUnit.SECONDS)).isEqualTo("90:" + new Queued(9));
+        assertThat(Await.next(inbox)).isEqualTo("90:" + new Queued(9));
         system.send(actor, "meanwhile");
-        assertThat(inbox.poll(10, TimeUnit.SECONDS)).isEqualTo("0:meanwhile");
-        Brokers.ask(system, broker, Side.ASK_R, "worker", WAIT).get(10, TimeUnit.SECONDS);
-        assertThat((String)inbox.poll(10, TimeUnit.SECONDS)).startsWith("90:Go[ref=9, counterparty=worker");
+        assertThat(Await.next(inbox)).isEqualTo("0:meanwhile");
+        Brokers.ask(system, broker, Side.ASK_R, "worker", WAIT).get(WAIT_S, TimeUnit.SECONDS);
+        assertThat((String)Await.next(inbox)).startsWith("90:Go[ref=9, counterparty=worker");
     }
 }

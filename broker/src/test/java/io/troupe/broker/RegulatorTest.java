@@ -4,6 +4,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -20,6 +21,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(60)
 class RegulatorTest
 {
+    /** How long to wait for what should happen (a slot, a queue length): never reached on a slow machine. */
+    private static final Duration WAIT = Await.DEFAULT_TIMEOUT;
+    private static final long WAIT_S = WAIT.toSeconds();
+    /** How long a second asker must be seen waiting while the one slot is held. */
+    private static final Duration STILL_WAITING = Duration.ofMillis(50);
+    /**
+     * The lease in {@link #anAskerThatTimedOutWhileItsSlotWasGrantedHoldsItOnlyUntilTheLeaseRunsOut}: the impatient
+     * ask (50 ms) must time out before the first lease runs out, however slow the test thread is to send it.
+     */
+    private static final Duration LEASE = Duration.ofMillis(500);
     private final BrokerCoreTest.Answers out = new BrokerCoreTest.Answers();
     private final ActorId self = ActorId.of(1, 999, 0);
 
@@ -119,13 +130,12 @@ class RegulatorTest
         {
             final ActorId regulator = Regulators.start(system,
                 new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(1), List.of()));
-            final Go first = (Go)Regulators.ask(system, regulator, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS);
-            final CompletableFuture<Object> second = Regulators.ask(system, regulator, Duration.ofSeconds(10));
-            Thread.sleep(50);
-            assertThat(second).isNotDone();
+            final Go first = (Go)Regulators.ask(system, regulator, WAIT).get(WAIT_S, TimeUnit.SECONDS);
+            final CompletableFuture<Object> second = Regulators.ask(system, regulator, WAIT);
+            Await.holdsFor(STILL_WAITING, () -> !second.isDone(), "the second asker waits while the slot is held");
             Regulators.done(system, regulator, first.ref());
-            assertThat(second.get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
-            assertThat(Brokers.lengths(system, regulator, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS))
+            assertThat(second.get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+            assertThat(Brokers.lengths(system, regulator, WAIT).get(WAIT_S, TimeUnit.SECONDS))
                 .isEqualTo(new Lengths(0, 1));
         }
     }
@@ -173,16 +183,17 @@ class RegulatorTest
         try
         {
             final ActorId regulator = Regulators.start(system, new RegulatorSpec(DropQueueSpec.fifo(100),
-                new OpenValveSpec(1), List.of(), Duration.ofMillis(200)));
+                new OpenValveSpec(1), List.of(), LEASE));
             // the first asker gets the slot and never says done; the second waits behind it and times out
-            assertThat(Regulators.ask(system, regulator, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+            assertThat(Regulators.ask(system, regulator, WAIT).get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Go.class);
             final CompletableFuture<Object> impatient = Regulators.ask(system, regulator, Duration.ofMillis(50));
-            assertThat(impatient).failsWithin(Duration.ofSeconds(10));
+            assertThat(impatient).failsWithin(WAIT);
             // the first lease runs out, the slot goes to the impatient asker, which is gone: its lease runs out too
             final long start = System.nanoTime();
-            final Object third = Regulators.ask(system, regulator, Duration.ofSeconds(10)).get(10, TimeUnit.SECONDS);
+            final Object third = Regulators.ask(system, regulator, WAIT).get(WAIT_S, TimeUnit.SECONDS);
             assertThat(third).isInstanceOf(Go.class);
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("two leases at most, and scheduling")
+                .isLessThan(LEASE.multipliedBy(20));
         }
         finally
         {

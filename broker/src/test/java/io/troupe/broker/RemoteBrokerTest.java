@@ -32,7 +32,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(60)
 class RemoteBrokerTest
 {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** How long to wait for what should happen (a session, an answer): never reached on a slow machine. */
+    private static final Duration WAIT = Await.DEFAULT_TIMEOUT;
+    private static final long WAIT_S = WAIT.toSeconds();
     private TestCluster nodes;
     private ActorSystem one;
     private ActorSystem two;
@@ -87,11 +89,9 @@ class RemoteBrokerTest
         return new Run(ctx -> Brokers.ask(ctx, broker, side, ref, counterparty, ref * 10));
     }
 
-    private static Envelope next(final BlockingQueue<Envelope> log) throws InterruptedException
+    private static Envelope next(final BlockingQueue<Envelope> log)
     {
-        final Envelope envelope = log.poll(10, TimeUnit.SECONDS);
-        assertThat(envelope).as("an answer in time").isNotNull();
-        return envelope;
+        return Await.next(log, WAIT);
     }
 
     private static void assertGo(final Envelope envelope, final long ref, final Object counterparty)
@@ -120,7 +120,7 @@ class RemoteBrokerTest
         // a plain thread on node 1 offers a String; the worker offers its own id (null)
         two.send(worker, ask(jobs, Side.ASK_R, 1, null));
         awaitLengths(one, jobs, 0, 1);
-        final Object answer = Brokers.ask(one, jobs, Side.ASK, "client-1", WAIT).get(10, TimeUnit.SECONDS);
+        final Object answer = Brokers.ask(one, jobs, Side.ASK, "client-1", WAIT).get(WAIT_S, TimeUnit.SECONDS);
         assertThat(answer).isInstanceOf(Go.class);
         assertThat(((Go)answer).counterparty()).as("the worker's id, across the wire").isEqualTo(worker);
         assertGo(next(atWorker), 1, "client-1");
@@ -151,7 +151,7 @@ class RemoteBrokerTest
         assertGo(next(atWorker), 4, Long.MAX_VALUE);
 
         // nobody waiting: a non-blocking ask is dropped at once; a queued one is cancelled
-        final Object dropped = Brokers.askNow(one, jobs, Side.ASK, "impatient", WAIT).get(10, TimeUnit.SECONDS);
+        final Object dropped = Brokers.askNow(one, jobs, Side.ASK, "impatient", WAIT).get(WAIT_S, TimeUnit.SECONDS);
         assertThat(dropped).isInstanceOf(Drop.class);
         one.send(client, new Run(ctx ->
         {
@@ -169,8 +169,8 @@ class RemoteBrokerTest
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("java.util.UUID")
             .hasMessageContaining("null, ActorId (ServiceId too), String, Long, Integer, byte[]");
-        assertThat(Brokers.lengths(one, jobs, WAIT).get(10, TimeUnit.SECONDS)).isEqualTo(new Lengths(0, 0));
-        assertThat(Brokers.stats(one, jobs, WAIT).get(10, TimeUnit.SECONDS))
+        assertThat(Brokers.lengths(one, jobs, WAIT).get(WAIT_S, TimeUnit.SECONDS)).isEqualTo(new Lengths(0, 0));
+        assertThat(Brokers.stats(one, jobs, WAIT).get(WAIT_S, TimeUnit.SECONDS))
             .as("4 matches, the non-blocking drop, the cancel").isEqualTo(new BrokerStats(4, 1, 4, 0, 1, 0, 0, 0, 0));
     }
 
@@ -214,19 +214,20 @@ class RemoteBrokerTest
         // a plain thread on node 1 waits for it; a non-blocking ask is dropped meanwhile
         final CompletableFuture<Object> waiting = Regulators.ask(one, gate, WAIT);
         awaitLengths(one, gate, 1, 1);
-        assertThat(Brokers.askNow(one, gate, Side.ASK, null, WAIT).get(10, TimeUnit.SECONDS)).isInstanceOf(Drop.class);
+        assertThat(Brokers.askNow(one, gate, Side.ASK, null, WAIT).get(WAIT_S, TimeUnit.SECONDS))
+            .isInstanceOf(Drop.class);
         assertThat(waiting).isNotDone();
 
         // done from the holder: the waiting request proceeds
         one.send(holder, new Run(ctx -> Regulators.done(ctx, gate, 1)));
-        assertThat(waiting.get(10, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+        assertThat(waiting.get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Go.class);
         awaitLengths(one, gate, 0, 1);
 
         // a request of node 2 waits for the slot node 1 holds; node 1 stops without giving it back
         final CompletableFuture<Object> local = Regulators.ask(two, gate, WAIT);
         awaitLengths(two, gate, 1, 1);
         nodes.stop(nodes.node(1));
-        final Object go = local.get(10, TimeUnit.SECONDS);
+        final Object go = local.get(WAIT_S, TimeUnit.SECONDS);
         assertThat(go).as("the slot of the stopped node, released").isInstanceOf(Go.class);
         assertThat(((Go)go).counterparty()).isEqualTo(regulator);
         assertThat(nodes.node(2).interconnect.isConnected(1)).isFalse();
@@ -242,16 +243,17 @@ class RemoteBrokerTest
         // node 1 waits; a worker on node 2 offers a value with no wire form: node 1 gets Drop, not silence
         final CompletableFuture<Object> client = Brokers.ask(one, jobs, Side.ASK, null, WAIT);
         awaitLengths(two, broker, 1, 0);
-        final Object worker = Brokers.ask(two, broker, Side.ASK_R, UUID.randomUUID(), WAIT).get(10, TimeUnit.SECONDS);
+        final Object worker =
+            Brokers.ask(two, broker, Side.ASK_R, UUID.randomUUID(), WAIT).get(WAIT_S, TimeUnit.SECONDS);
         assertThat(worker).isInstanceOf(Go.class);
-        assertThat(client.get(10, TimeUnit.SECONDS)).isInstanceOf(Drop.class);
+        assertThat(client.get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Drop.class);
 
         // node 1 queues a request and stops: node 2 forgets it, so no worker is matched with a node that is gone
         Brokers.ask(one, jobs, Side.ASK, null, WAIT);
         awaitLengths(two, broker, 1, 0);
         nodes.stop(nodes.node(1));
         awaitLengths(two, broker, 0, 0);
-        final BrokerStats stats = Brokers.stats(two, broker, WAIT).get(10, TimeUnit.SECONDS);
+        final BrokerStats stats = Brokers.stats(two, broker, WAIT).get(WAIT_S, TimeUnit.SECONDS);
         assertThat(stats.unencodable()).isEqualTo(1);
         assertThat(stats.purged()).isEqualTo(1);
     }
