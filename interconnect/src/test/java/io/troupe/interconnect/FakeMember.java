@@ -33,7 +33,7 @@ import java.time.Duration;
  */
 final class FakeMember implements AutoCloseable
 {
-    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     private final InterconnectConfig config;
     private final int nodeId;

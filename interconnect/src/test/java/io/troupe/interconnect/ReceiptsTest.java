@@ -6,12 +6,12 @@ import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.WirePayload;
+import io.troupe.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -47,15 +47,10 @@ class ReceiptsTest
     }
 
     /** Settles a payload the way the runtime does: an actor handles an envelope that carries it. */
-    private void settle(final WirePayload payload) throws InterruptedException
+    private void settle(final WirePayload payload)
     {
         system.send(new Envelope(sink, ActorId.NONE, 1, 0, 0L, payload, null));
-        final long deadlineNs = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (!payload.isSettled() && System.nanoTime() - deadlineNs < 0)
-        {
-            Thread.sleep(1);
-        }
-        assertThat(payload.isSettled()).isTrue();
+        Await.until(payload::isSettled, "the sink handled the envelope and settled its payload");
     }
 
     @Test
@@ -66,7 +61,7 @@ class ReceiptsTest
     }
 
     @Test
-    void theAckStopsWhereTheFirstUnsettledEnvelopeBeganAndMovesOnAsTheyAreSettledInOrder() throws InterruptedException
+    void theAckStopsWhereTheFirstUnsettledEnvelopeBeganAndMovesOnAsTheyAreSettledInOrder()
     {
         final Receipts receipts = new Receipts();
         final WirePayload first = awaited();
