@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,7 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(90)
 class FailureAndRestartTest
 {
-    private static final Duration CONNECT = Duration.ofSeconds(10);
+    private static final Duration CONNECT = Duration.ofSeconds(30);
+    /** Node 1's failure detector in the kill test: heartbeats every 100 ms, down after 1.5 s (the defaults). */
+    private static final Duration DETECTOR_TIMEOUT = Duration.ofMillis(1500);
     private TestCluster cluster;
 
     @AfterEach
@@ -45,20 +47,26 @@ class FailureAndRestartTest
     }
 
     @Test
-    void aKilledPeerIsDeclaredDownWithin2sEveryTrackedEventIsAccountedForAndItsRestartReconnects() throws Exception
+    void aKilledPeerIsDeclaredDownByTheDetectorEveryTrackedEventIsAccountedForAndItsRestartReconnects() throws Exception
     {
         cluster = TestCluster.of(2);
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
-        cluster.start(one, cluster.config(one).failureTimeout(Duration.ofMillis(1500)).heartbeatInterval(Duration.ofMillis(100)));
+        cluster.start(one, cluster.config(one).failureTimeout(DETECTOR_TIMEOUT)
+            .heartbeatInterval(Duration.ofMillis(100)));
         cluster.start(two, cluster.config(two));
         cluster.awaitConnected(CONNECT);
 
         final Set<Long> delivered = ConcurrentHashMap.newKeySet();
         final ActorId sink = two.system.register((ctx, envelope) -> delivered.add(envelope.cookie()));
         final BlockingQueue<Envelope> events = new LinkedBlockingQueue<>();
+        final AtomicLong downAtNs = new AtomicLong();
         final ActorId sender = one.system.register((ctx, envelope) ->
         {
+            if (envelope.event() instanceof NodeDisconnected)
+            {
+                downAtNs.compareAndSet(0, System.nanoTime()); // when it is told, not when this thread gets to it
+            }
             if ("watch".equals(envelope.event()))
             {
                 ctx.subscribeToNode(2);
@@ -76,7 +84,7 @@ class FailureAndRestartTest
             }
         });
         one.system.send(sender, "watch");
-        assertThat(events.poll(10, TimeUnit.SECONDS).event()).isEqualTo(new NodeConnected(2));
+        assertThat(Await.next(events).event()).isEqualTo(new NodeConnected(2));
 
         one.system.send(sender, "go");
         Await.until(() -> delivered.size() > 100, CONNECT, "some events delivered");
@@ -85,28 +93,26 @@ class FailureAndRestartTest
 
         // exactly one outcome per tracked event: delivered, or an Undelivered notice
         final java.util.Map<Long, Boolean> undelivered = new java.util.HashMap<>();
-        Envelope envelope;
         boolean down = false;
-        long downAfterNs = 0;
-        while ((envelope = events.poll(5, TimeUnit.SECONDS)) != null)
+        while (!down || accountedFor(delivered, undelivered.keySet()) < 2_000)
         {
+            final Envelope envelope = Await.next(events);
             if (envelope.event() instanceof NodeDisconnected)
             {
                 down = true;
-                downAfterNs = System.nanoTime() - killedAt;
             }
             else if (envelope.event() instanceof Undelivered notice)
             {
                 assertThat(notice.reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
                 assertThat(undelivered.put(envelope.cookie(), notice.unsure())).as("no duplicate notice").isNull();
             }
-            if (down && accountedFor(delivered, undelivered.keySet()) == 2_000)
-            {
-                break;
-            }
         }
-        assertThat(down).as("declared down").isTrue();
-        assertThat(Duration.ofNanos(downAfterNs)).as("declared down within 2 s").isLessThan(Duration.ofSeconds(2));
+        // the detector's exact bound (down between 1.5 s and 1.6 s after the last frame) is tested on clocks the tests
+        // move (FailureDetectorTest, CallerDrivenAgentTest); here a loaded 2-core machine adds its agents' and
+        // workers' lateness, seconds at worst
+        assertThat(Duration.ofNanos(downAtNs.get() - killedAt))
+            .as("declared down by the detector, about %s after the kill", DETECTOR_TIMEOUT)
+            .isLessThan(Duration.ofSeconds(6));
         assertThat(accountedFor(delivered, undelivered.keySet())).as("every tracked event accounted for").isEqualTo(2_000);
         for (final Long cookie : delivered)
         {
@@ -121,12 +127,12 @@ class FailureAndRestartTest
         two.system = null;
         final long oldIncarnation = one.interconnect.peerCounters().get(0).incarnation();
         cluster.start(two, cluster.config(two));
-        assertThat(events.poll(10, TimeUnit.SECONDS).event()).isEqualTo(new NodeConnected(2));
+        assertThat(Await.next(events).event()).isEqualTo(new NodeConnected(2));
         assertThat(one.interconnect.peerCounters().get(0).incarnation()).isNotEqualTo(oldIncarnation);
         final BlockingQueue<Object> fresh = new LinkedBlockingQueue<>();
         final ActorId newSink = two.system.register((ctx, e) -> fresh.add(e.event()));
         one.system.send(new Envelope(newSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "again", null));
-        assertThat(fresh.poll(10, TimeUnit.SECONDS)).isEqualTo("again");
+        assertThat(Await.next(fresh)).isEqualTo("again");
     }
 
     @Test
@@ -154,7 +160,7 @@ class FailureAndRestartTest
             }
         });
         two.system.send(watcher, "watch");
-        assertThat(notices.poll(10, TimeUnit.SECONDS)).isEqualTo(new NodeConnected(1));
+        assertThat(Await.next(notices)).isEqualTo(new NodeConnected(1));
 
         // three: the killed incarnations' images stay at node 2 until they time out, and an address may hold four
         // per stream (ImageGuard)
@@ -169,13 +175,12 @@ class FailureAndRestartTest
             Object notice;
             do
             {
-                notice = notices.poll(10, TimeUnit.SECONDS);
-                assertThat(notice).as("restart " + restart + ": a notice").isNotNull();
+                notice = Await.next(notices);
             }
             while (!(notice instanceof NodeConnected));
             // sent the moment node 2 sees the new session up: the first event node 1's new driver can receive
             two.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "first " + restart, null));
-            assertThat(fresh.poll(5, TimeUnit.SECONDS)).as("restart " + restart).isEqualTo("first " + restart);
+            assertThat(Await.next(fresh)).as("restart " + restart).isEqualTo("first " + restart);
         }
     }
 }

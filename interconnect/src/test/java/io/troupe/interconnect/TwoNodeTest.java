@@ -28,7 +28,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(60)
 class TwoNodeTest
 {
-    private static final Duration CONNECT = Duration.ofSeconds(10);
+    private static final Duration CONNECT = Duration.ofSeconds(30);
+    /** Asks that must succeed: generous, their timeout is not what is tested. */
+    private static final Duration ASK = Duration.ofSeconds(30);
+    /**
+     * The failure timeout of a node that must see its peer leave by the goodbye: made slow, so that seeing it in
+     * seconds proves the goodbye, however slow a loaded machine is at closing the peer.
+     */
+    private static final Duration PATIENT = Duration.ofSeconds(20);
     private TestCluster cluster;
 
     @AfterEach
@@ -40,11 +47,14 @@ class TwoNodeTest
         }
     }
 
-    private static Envelope next(final BlockingQueue<Envelope> queue) throws InterruptedException
+    private static Envelope next(final BlockingQueue<Envelope> queue)
     {
-        final Envelope envelope = queue.poll(10, TimeUnit.SECONDS);
-        assertThat(envelope).as("an event arrived in time").isNotNull();
-        return envelope;
+        return Await.next(queue);
+    }
+
+    private static Object ask(final TestCluster.Node from, final ActorId to, final String question) throws Exception
+    {
+        return from.system.ask(to, question, TestCluster.TEXT, ASK).get(ASK.toSeconds(), TimeUnit.SECONDS);
     }
 
     /** An actor that only records what it receives. */
@@ -107,8 +117,7 @@ class TwoNodeTest
         assertThat(reply.event()).isEqualTo("echo:hello");
         assertThat(reply.sender()).isEqualTo(remoteEcho);
 
-        final Object answer = one.system.ask(remoteEcho, "ask me", TestCluster.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
-        assertThat(answer).isEqualTo("echo:ask me");
+        assertThat(ask(one, remoteEcho, "ask me")).isEqualTo("echo:ask me");
     }
 
     @Test
@@ -141,29 +150,29 @@ class TwoNodeTest
         cluster = TestCluster.of(2);
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
-        cluster.start(one, cluster.config(one).driverOnAgentThread(false));
+        cluster.start(one, cluster.config(one).driverOnAgentThread(false).failureTimeout(PATIENT));
         cluster.start(two, cluster.config(two));
         cluster.awaitConnected(CONNECT);
         final ActorId remoteEcho = echo(two, new LinkedBlockingQueue<>());
-        assertThat(one.system.ask(remoteEcho, "ask me", TestCluster.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS))
-            .isEqualTo("echo:ask me");
+        assertThat(ask(one, remoteEcho, "ask me")).isEqualTo("echo:ask me");
         final ActorId oneEcho = echo(one, new LinkedBlockingQueue<>());
-        assertThat(two.system.ask(oneEcho, "and me", TestCluster.TEXT, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS))
-            .isEqualTo("echo:and me");
+        assertThat(ask(two, oneEcho, "and me")).isEqualTo("echo:and me");
 
         final long stoppedAt = System.nanoTime();
         cluster.stop(two); // its driver runs on the closing thread once the agent has stopped, to send the goodbye
-        Await.until(() -> !one.interconnect.isConnected(2), CONNECT, "node 1 sees node 2 leave");
-        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).as("the goodbye, not the failure timeout")
-            .isLessThan(Duration.ofMillis(900));
+        Await.until(() -> !one.interconnect.isConnected(2), "node 1 sees node 2 leave");
+        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt))
+            .as("the goodbye, long before node 1's %s failure timeout", PATIENT).isLessThan(PATIENT.dividedBy(2));
     }
 
     @Test
     void subscribersHearOfConnectAndDisconnectAndSendsToADownPeerFailFast() throws Exception
     {
-        cluster = TestCluster.of(2).startAll();
-        cluster.awaitConnected(CONNECT);
+        cluster = TestCluster.of(2);
         final TestCluster.Node one = cluster.node(1);
+        cluster.start(one, cluster.config(one).failureTimeout(PATIENT));
+        cluster.start(cluster.node(2), cluster.config(cluster.node(2)));
+        cluster.awaitConnected(CONNECT);
         final BlockingQueue<Envelope> events = new LinkedBlockingQueue<>();
         final ActorId watcher = watcher(one, 2, events);
         assertThat(next(events).event()).isEqualTo(new NodeConnected(2));
@@ -171,8 +180,9 @@ class TwoNodeTest
         final long stoppedAt = System.nanoTime();
         cluster.stop(cluster.node(2));
         assertThat(next(events).event()).isEqualTo(new NodeDisconnected(2));
-        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).as("a goodbye is seen at once")
-            .isLessThan(Duration.ofSeconds(1));
+        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt))
+            .as("the goodbye is seen at once, long before node 1's %s failure timeout", PATIENT)
+            .isLessThan(PATIENT.dividedBy(2));
 
         one.system.send(new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 3L, "x", null));
         final Envelope notice = next(events);
@@ -211,7 +221,7 @@ class TwoNodeTest
         final ActorId probe = watcher(one, 2, atOne);
         assertThat(next(atOne).event()).isEqualTo(new NodeConnected(2));
         two.system.send(sender, "go");
-        assertThat(sent.await(10, TimeUnit.SECONDS)).isTrue();
+        Await.latch(sent, "node 2's sender done sending");
 
         two.interconnect.close(); // at once: most of the events are still queued
 
@@ -272,29 +282,37 @@ class TwoNodeTest
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
 
-        // a side measures once the peer echoed one of its heartbeats (50 ms apart here); let a few samples come
+        // a side measures once the peer echoed one of its heartbeats (50 ms apart here); let a second sample come
         Await.until(() -> one.interconnect.peerCounters().get(0).rttSmoothedNs() > 0 &&
             two.interconnect.peerCounters().get(0).rttSmoothedNs() > 0, CONNECT, "a round trip measured on both sides");
-        final long settleUntil = System.nanoTime() + 300_000_000L;
-        Await.until(() -> System.nanoTime() - settleUntil >= 0, CONNECT, "a few more heartbeats");
+        final long firstAtOne = one.interconnect.peerCounters().get(0).rttLastNs();
+        final long firstAtTwo = two.interconnect.peerCounters().get(0).rttLastNs();
+        Await.until(() -> one.interconnect.peerCounters().get(0).rttLastNs() != firstAtOne &&
+            two.interconnect.peerCounters().get(0).rttLastNs() != firstAtTwo,
+            "another round trip measured on both sides");
 
         for (final TestCluster.Node node : cluster.nodes)
         {
             final PeerCounters counters = node.interconnect.peerCounters().get(0);
-            final long ceilingNs = Duration.ofMillis(100).toNanos();
+            // a sample longer than the failure timeout is ignored; how short a round trip is on loopback depends on
+            // how loaded the machine is, so it is not asserted here (the arithmetic is: PeerRttTest)
+            final long ceilingNs = cluster.config(node).failureTimeout().toNanos();
             assertThat(counters.connected()).isTrue();
-            assertThat(counters.rttLastNs()).as("node %d last", node.id).isPositive().isLessThan(ceilingNs);
-            assertThat(counters.rttSmoothedNs()).as("node %d smoothed", node.id).isPositive().isLessThan(ceilingNs);
+            assertThat(counters.rttLastNs()).as("node %d last", node.id).isPositive().isLessThanOrEqualTo(ceilingNs);
+            assertThat(counters.rttSmoothedNs()).as("node %d smoothed", node.id).isPositive()
+                .isLessThanOrEqualTo(ceilingNs);
             assertThat(counters.rttMinNs()).as("node %d min", node.id).isPositive()
                 .isLessThanOrEqualTo(counters.rttSmoothedNs()).isLessThanOrEqualTo(counters.rttLastNs());
         }
 
         cluster.stop(two);
-        Await.until(() -> !one.interconnect.isConnected(2), CONNECT, "node 2 down");
-        final PeerCounters afterwards = one.interconnect.peerCounters().get(0);
-        assertThat(afterwards.rttLastNs()).isZero();
-        assertThat(afterwards.rttSmoothedNs()).isZero();
-        assertThat(afterwards.rttMinNs()).isZero();
+        // the round trips are forgotten after the session is seen down (isConnected): wait for them, not for that
+        Await.until(() ->
+        {
+            final PeerCounters afterwards = one.interconnect.peerCounters().get(0);
+            return !afterwards.connected() && afterwards.rttLastNs() == 0 && afterwards.rttSmoothedNs() == 0 &&
+                afterwards.rttMinNs() == 0;
+        }, CONNECT, () -> "node 2 down and its round trips forgotten: " + one.interconnect.peerCounters().get(0));
     }
 
     @Test
