@@ -66,7 +66,7 @@ class AeronImageIngressTest
         final String channel = "aeron:ipc?term-length=64k";
         final Subscription subscription = aeron.addSubscription(channel, 1001);
         final ExclusivePublication publication = aeron.addExclusivePublication(channel, 1001);
-        Await.until(() -> subscription.imageCount() == 1, Duration.ofSeconds(10), "the image appears");
+        Await.until(() -> subscription.imageCount() == 1, "the image appears");
         final Image image = subscription.imageAtIndex(0);
 
         system = ActorSystem.start(new ActorSystemConfig().nodeId(31).threadNamePrefix("ingress-")
@@ -117,11 +117,11 @@ class AeronImageIngressTest
                 throw new IllegalStateException("offer failed: " + result);
             }
         }
-        Await.until(() -> received.get() == MESSAGES, Duration.ofSeconds(30), "every message arrives");
+        Await.until(() -> received.get() == MESSAGES, "every message arrives");
         assertThat(outOfOrder.get()).isZero();
         assertThat(backPressured).as("the publisher was held back").isPositive();
         assertThat(maxDebt.get()).as("one batch past the threshold at most").isLessThanOrEqualTo(THRESHOLD + BATCH);
         assertThat(account.waits()).as("the ingress stopped reading").isPositive();
-        Await.until(() -> account.debt() == 0, Duration.ofSeconds(5), "everything is repaid");
+        Await.until(() -> account.debt() == 0, "everything is repaid");
     }
 }

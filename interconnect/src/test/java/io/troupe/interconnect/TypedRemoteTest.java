@@ -32,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 @Timeout(60)
 class TypedRemoteTest
 {
-    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** Connects, and asks that must be answered: generous, their timeout is not what is tested. */
+    private static final Duration WAIT = Duration.ofSeconds(30);
 
     sealed interface CounterCommand permits Increment, GetCount, Stall
     {
@@ -146,7 +147,7 @@ class TypedRemoteTest
         one.system.send(counter, new Increment(6));
         final CompletableFuture<Count> count = one.system.ask(counter, GetCount::new, Count.class, WAIT);
 
-        assertThat(count.get(10, TimeUnit.SECONDS)).isEqualTo(new Count(11));
+        assertThat(count.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(new Count(11));
         assertThat(one.system.counters().asksPending()).isZero();
 
         // from an actor of node 1: the reply comes back as the actor's own event
@@ -176,7 +177,8 @@ class TypedRemoteTest
 
         final CompletableFuture<Count> count = one.system.ask(counter, Stall::new, Count.class, Duration.ofMillis(200));
 
-        final ExecutionException failed = assertThrows(ExecutionException.class, () -> count.get(10, TimeUnit.SECONDS));
+        final ExecutionException failed = assertThrows(ExecutionException.class,
+            () -> count.get(WAIT.toSeconds(), TimeUnit.SECONDS));
         assertThat(failed.getCause()).isInstanceOf(TimeoutException.class);
         assertThat(one.system.counters().asksPending()).isZero();
         assertThat(one.system.counters().asksTimedOut()).isEqualTo(1);
@@ -194,7 +196,8 @@ class TypedRemoteTest
 
         final CompletableFuture<Count> count = one.system.ask(nobody, GetCount::new, Count.class, WAIT);
 
-        final ExecutionException failed = assertThrows(ExecutionException.class, () -> count.get(10, TimeUnit.SECONDS));
+        final ExecutionException failed = assertThrows(ExecutionException.class,
+            () -> count.get(WAIT.toSeconds(), TimeUnit.SECONDS));
         assertThat(failed.getCause()).isInstanceOf(UndeliveredException.class);
         assertThat(((UndeliveredException)failed.getCause()).undelivered().reason())
             .isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);

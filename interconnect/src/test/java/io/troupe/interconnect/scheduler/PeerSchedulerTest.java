@@ -24,6 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PeerSchedulerTest
 {
     private static final Duration WAIT = Duration.ofSeconds(30);
+    /**
+     * The timeout of requests that must be answered: generous, so that none times out on a loaded machine and comes
+     * back a late response (requests to a node that stops fail at once, by its goodbye).
+     */
+    private static final Duration ANSWERED = Duration.ofSeconds(30);
     private static final int CHUNKS = 10_000;
     private static final String SERVER = "chunks";
 
@@ -106,7 +111,7 @@ class PeerSchedulerTest
                 }
                 final int chunk = wanted.poll();
                 chunkOf.put(offer.request(channel, ServiceId.of(channel.nodeId(), SERVER), new ChunkRequest(chunk),
-                    Duration.ofSeconds(5), this), chunk);
+                    ANSWERED, this), chunk);
                 sent++;
             }
             if (sent > 0)
@@ -210,8 +215,9 @@ class PeerSchedulerTest
             }
         };
         scheduler.schedule(offer -> offer.request(offer.channels().get(0), ServiceId.of(2, "nobody"),
-            new ChunkRequest(1), Duration.ofSeconds(5), to), Priority.NORMAL);
-        assertThat(unknown.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(RequestFailure.UNDELIVERED);
+            new ChunkRequest(1), ANSWERED, to), Priority.NORMAL);
+        assertThat(unknown.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+            .isEqualTo(RequestFailure.UNDELIVERED);
 
         // node 2's silent service: the request times out, the channel opens again
         cluster.node(2).system.registerService(ServiceId.of(0, "silent"), cluster.node(2).system.register((ctx, e) -> { }));
@@ -230,7 +236,7 @@ class PeerSchedulerTest
                     slow.complete(reason);
                 }
             }), Priority.NORMAL);
-        assertThat(slow.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(RequestFailure.TIMEOUT);
+        assertThat(slow.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(RequestFailure.TIMEOUT);
         Await.until(() -> scheduler.counters().get(Counter.IN_FLIGHT) == 0, WAIT, "the channel open again");
         assertThat(scheduler.counters().get(Counter.UNDELIVERED_FAILURES)).isEqualTo(1);
         assertThat(scheduler.counters().get(Counter.TIMEOUTS)).isEqualTo(1);
