@@ -27,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(90)
 class RegistryClusterTest
 {
-    private static final Duration WAIT = Duration.ofSeconds(15);
+    /** How long to wait for what should happen (sessions, notices, convergence): never reached on a slow machine. */
+    private static final Duration WAIT = Await.DEFAULT_TIMEOUT;
     private static final ServiceId ECHO = ServiceId.of(0, "echo");
 
     private final TestCluster cluster = TestCluster.of(3);
@@ -99,15 +100,17 @@ class RegistryClusterTest
         registry(1).subscribe(ECHO, subscriber);
 
         final ServiceInstance onTwo = registry(2).register(ECHO, actorOn(2));
-        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new ServiceUp(onTwo));
+        assertThat(Await.next(heard, WAIT)).isEqualTo(new ServiceUp(onTwo));
         final ServiceInstance onThree = registry(3).register(ECHO, actorOn(3));
-        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new ServiceUp(onThree));
+        assertThat(Await.next(heard, WAIT)).isEqualTo(new ServiceUp(onThree));
 
         final long stoppedAt = System.nanoTime();
         registries.remove(3).close();
         cluster.stop(cluster.node(3));
-        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new ServiceDown(onThree));
-        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).isLessThan(Duration.ofSeconds(2));
+        assertThat(Await.next(heard, WAIT)).isEqualTo(new ServiceDown(onThree));
+        // once node 3 is gone its instances go down within the failure timeout (1 s in TestCluster) at worst; the
+        // bound allows for closing node 3 itself and for a slow machine, not for a missed leave
+        assertThat(Duration.ofNanos(System.nanoTime() - stoppedAt)).isLessThan(Duration.ofSeconds(10));
         assertThat(registry(1).lookup(ECHO)).containsExactly(onTwo);
         assertThat(registry(2).lookup(ECHO)).containsExactly(onTwo);
     }
@@ -120,19 +123,19 @@ class RegistryClusterTest
         registry(1).subscribe(ECHO, cluster.node(1).system.register((ctx, envelope) -> heard.add(envelope.event())));
         final ServiceInstance old = registry(3).register(ECHO, actorOn(3));
         registry(3).register(ServiceId.of(0, "only-old"), actorOn(3));
-        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new ServiceUp(old));
+        assertThat(Await.next(heard, WAIT)).isEqualTo(new ServiceUp(old));
         Await.until(() -> registry(2).lookup(ServiceId.of(0, "only-old")).size() == 1, WAIT, "seen at node 2");
 
         registries.remove(3).close();
         final TestCluster.Node three = cluster.node(3);
         cluster.stop(three);
-        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new ServiceDown(old));
+        assertThat(Await.next(heard, WAIT)).isEqualTo(new ServiceDown(old));
         cluster.start(three, cluster.config(three));
         registries.put(3, ServiceRegistry.start(three.system, three.interconnect, new RegistryConfig()));
         final ServiceInstance fresh = registry(3).register(ECHO, actorOn(3));
         assertThat(fresh.incarnation()).isGreaterThan(old.incarnation());
 
-        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo(new ServiceUp(fresh));
+        assertThat(Await.next(heard, WAIT)).isEqualTo(new ServiceUp(fresh));
         Await.until(() -> registry(2).lookup(ECHO).equals(List.of(fresh)), WAIT, "node 2 holds only the new one");
         assertThat(registry(1).lookup(ECHO)).containsExactly(fresh);
         assertThat(registry(1).lookup(ServiceId.of(0, "only-old"))).isEmpty();

@@ -4,6 +4,7 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.ServiceId;
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,8 +13,10 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ReplicaChildProcessTest
 {
     private static final int NAMES = 10_000;
+    /** How long the child JVM may take to start and open the replica, on a slow machine. */
+    private static final Duration CHILD_OPENS = Duration.ofSeconds(60);
 
     @TempDir
     Path dir;
@@ -46,7 +51,8 @@ class ReplicaChildProcessTest
             command.addAll(List.of("-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 ReplicaWatcher.class.getName(), dir.toString(), Integer.toString(NAMES), "90"));
             final Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-            final List<String> output = new ArrayList<>();
+            // read by this thread while the reader adds to it
+            final List<String> output = new CopyOnWriteArrayList<>();
             final Thread reading = new Thread(() ->
             {
                 try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
@@ -55,10 +61,7 @@ class ReplicaChildProcessTest
                     String line;
                     while ((line = in.readLine()) != null)
                     {
-                        synchronized (output)
-                        {
-                            output.add(line);
-                        }
+                        output.add(line);
                     }
                 }
                 catch (final java.io.IOException ignored)
@@ -67,12 +70,8 @@ class ReplicaChildProcessTest
                 }
             });
             reading.start();
-            final long waitFor = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < waitFor && output.stream().noneMatch(l -> l.startsWith("opened")) &&
-                child.isAlive())
-            {
-                Thread.sleep(20);
-            }
+            Await.until(() -> output.stream().anyMatch(l -> l.startsWith("opened")) || !child.isAlive(), CHILD_OPENS,
+                () -> "the child opens the replica: " + output);
             assertThat(output).as("the child opened the replica: " + output).anyMatch(l -> l.startsWith("opened"));
 
             for (int i = 0; i < NAMES; i++)
@@ -81,7 +80,9 @@ class ReplicaChildProcessTest
             }
 
             assertThat(child.waitFor(90, TimeUnit.SECONDS)).as("the child finished").isTrue();
-            reading.join(5_000);
+            // the child's last line may still be on its way through the pipe: the reader ends at its end
+            reading.join(Await.DEFAULT_TIMEOUT.toMillis());
+            assertThat(reading.isAlive()).as("the child's output read to its end").isFalse();
             assertThat(child.exitValue()).as(String.join("\n", output)).isZero();
             assertThat(output).anyMatch(l -> l.startsWith("all " + NAMES + " seen"));
         }
