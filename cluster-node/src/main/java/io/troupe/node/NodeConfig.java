@@ -5,6 +5,7 @@ import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.InterconnectConfig;
+import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.memquota.MemoryQuotaConfig;
 
@@ -383,31 +384,9 @@ public final class NodeConfig
     static InterconnectConfig copy(final InterconnectConfig from)
     {
         final InterconnectConfig to = new InterconnectConfig()
-            .clusterId(from.clusterId())
             .clusterSecret(from.clusterSecret())
-            .bindHost(from.bindHost())
-            .bindPort(from.bindPort())
-            .aeronDir(from.aeronDir())
-            .embeddedDriver(from.embeddedDriver())
-            .driverOnAgentThread(from.driverOnAgentThread())
-            .idleMode(from.idleMode())
-            .frameProtection(from.frameProtection())
-            .controlStreamId(from.controlStreamId())
-            .dataStreamId(from.dataStreamId())
-            .bulkStreamId(from.bulkStreamId())
-            .controlTermLength(from.controlTermLength())
-            .dataTermLength(from.dataTermLength())
-            .bulkTermLength(from.bulkTermLength())
-            .mtuLength(from.mtuLength())
-            .bulkThresholdBytes(from.bulkThresholdBytes())
-            .maxEventBytes(from.maxEventBytes())
-            .outboundQueueCapacity(from.outboundQueueCapacity())
-            .heartbeatInterval(from.heartbeatInterval())
-            .failureTimeout(from.failureTimeout())
-            .handshakeRetryMin(from.handshakeRetryMin())
-            .handshakeRetryMax(from.handshakeRetryMax())
-            .ackInterval(from.ackInterval())
-            .creditFlushInterval(from.creditFlushInterval());
+            .bindPort(from.bindPort());
+        DeclaredSettings.copy(InterconnectSettings.ALL, from, to);
         to.clientStreams().copyFrom(from.clientStreams());
         for (final PeerAddress peer : from.peers())
         {

@@ -13,9 +13,11 @@ import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.IdleMode;
 import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.interconnect.InterconnectConfig;
+import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.MemoryQuotaConfig;
+import io.troupe.memquota.Setting;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +46,7 @@ import java.util.regex.Pattern;
 final class NodeConfigMapper
 {
     static final String NODE_ID = "troupe.node-id";
-    static final String CLUSTER_ID = "troupe.cluster-id";
+    static final String CLUSTER_ID = DeclaredSettings.path(InterconnectSettings.CLUSTER_ID);
     static final String CLUSTER_SECRET = "troupe.cluster-secret";
     static final String CLUSTER_SECRET_FILE = "troupe.cluster-secret-file";
     static final String DATA_DIR = "troupe.data-dir";
@@ -58,37 +60,37 @@ final class NodeConfigMapper
     static final String CLIENT_MAX_PENDING_ASKS = "troupe.client.max-pending-asks";
     static final String CLIENT_ASK_TIMEOUT = "troupe.client.ask-timeout";
     static final String CLIENT_IMAGES_PER_ADDRESS = "troupe.client.images-per-address";
-    static final String CLIENT_CONTROL_STREAM = "troupe.client.control-stream";
-    static final String CLIENT_DATA_STREAM = "troupe.client.data-stream";
-    static final String CLIENT_TERM_LENGTH = "troupe.client.term-length";
-    static final String BIND_HOST = "troupe.bind.host";
+    static final String CLIENT_CONTROL_STREAM = DeclaredSettings.path(InterconnectSettings.CLIENT_CONTROL_STREAM);
+    static final String CLIENT_DATA_STREAM = DeclaredSettings.path(InterconnectSettings.CLIENT_DATA_STREAM);
+    static final String CLIENT_TERM_LENGTH = DeclaredSettings.path(InterconnectSettings.CLIENT_TERM_LENGTH);
+    static final String BIND_HOST = DeclaredSettings.path(InterconnectSettings.BIND_HOST);
     static final String BIND_PORT = "troupe.bind.port";
     static final String PEERS = "troupe.peers";
     static final String POOLS = "troupe.pools";
     static final String QUOTA_MAX = "troupe.memory-quota.max";
     static final String QUOTA_LOW_WATER = "troupe.memory-quota.low-water";
     static final String QUOTA_RECLAIM_TIMEOUT = "troupe.memory-quota.reclaim-timeout";
-    static final String HEARTBEAT_INTERVAL = "troupe.failure-detector.heartbeat-interval";
-    static final String FAILURE_TIMEOUT = "troupe.failure-detector.timeout";
-    static final String AERON_DIR = "troupe.transport.aeron-dir";
-    static final String EMBEDDED_DRIVER = "troupe.transport.embedded-driver";
-    static final String DRIVER_ON_AGENT_THREAD = "troupe.transport.driver-on-agent-thread";
-    static final String IDLE = "troupe.transport.idle";
-    static final String FRAME_PROTECTION = "troupe.transport.frame-protection";
-    static final String CONTROL_STREAM = "troupe.transport.control-stream";
-    static final String DATA_STREAM = "troupe.transport.data-stream";
-    static final String BULK_STREAM = "troupe.transport.bulk-stream";
-    static final String CONTROL_TERM_LENGTH = "troupe.transport.control-term-length";
-    static final String DATA_TERM_LENGTH = "troupe.transport.data-term-length";
-    static final String BULK_TERM_LENGTH = "troupe.transport.bulk-term-length";
-    static final String MTU = "troupe.transport.mtu";
-    static final String BULK_THRESHOLD = "troupe.transport.bulk-threshold";
-    static final String MAX_EVENT_SIZE = "troupe.transport.max-event-size";
-    static final String OUTBOUND_QUEUE_CAPACITY = "troupe.transport.outbound-queue-capacity";
-    static final String HANDSHAKE_RETRY_MIN = "troupe.transport.handshake-retry-min";
-    static final String HANDSHAKE_RETRY_MAX = "troupe.transport.handshake-retry-max";
-    static final String ACK_INTERVAL = "troupe.transport.ack-interval";
-    static final String CREDIT_FLUSH_INTERVAL = "troupe.transport.credit-flush-interval";
+    static final String HEARTBEAT_INTERVAL = DeclaredSettings.path(InterconnectSettings.HEARTBEAT_INTERVAL);
+    static final String FAILURE_TIMEOUT = DeclaredSettings.path(InterconnectSettings.FAILURE_TIMEOUT);
+    static final String AERON_DIR = DeclaredSettings.path(InterconnectSettings.AERON_DIR);
+    static final String EMBEDDED_DRIVER = DeclaredSettings.path(InterconnectSettings.EMBEDDED_DRIVER);
+    static final String DRIVER_ON_AGENT_THREAD = DeclaredSettings.path(InterconnectSettings.DRIVER_ON_AGENT_THREAD);
+    static final String IDLE = DeclaredSettings.path(InterconnectSettings.IDLE);
+    static final String FRAME_PROTECTION = DeclaredSettings.path(InterconnectSettings.FRAME_PROTECTION);
+    static final String CONTROL_STREAM = DeclaredSettings.path(InterconnectSettings.CONTROL_STREAM);
+    static final String DATA_STREAM = DeclaredSettings.path(InterconnectSettings.DATA_STREAM);
+    static final String BULK_STREAM = DeclaredSettings.path(InterconnectSettings.BULK_STREAM);
+    static final String CONTROL_TERM_LENGTH = DeclaredSettings.path(InterconnectSettings.CONTROL_TERM_LENGTH);
+    static final String DATA_TERM_LENGTH = DeclaredSettings.path(InterconnectSettings.DATA_TERM_LENGTH);
+    static final String BULK_TERM_LENGTH = DeclaredSettings.path(InterconnectSettings.BULK_TERM_LENGTH);
+    static final String MTU = DeclaredSettings.path(InterconnectSettings.MTU);
+    static final String BULK_THRESHOLD = DeclaredSettings.path(InterconnectSettings.BULK_THRESHOLD);
+    static final String MAX_EVENT_SIZE = DeclaredSettings.path(InterconnectSettings.MAX_EVENT_SIZE);
+    static final String OUTBOUND_QUEUE_CAPACITY = DeclaredSettings.path(InterconnectSettings.OUTBOUND_QUEUE_CAPACITY);
+    static final String HANDSHAKE_RETRY_MIN = DeclaredSettings.path(InterconnectSettings.HANDSHAKE_RETRY_MIN);
+    static final String HANDSHAKE_RETRY_MAX = DeclaredSettings.path(InterconnectSettings.HANDSHAKE_RETRY_MAX);
+    static final String ACK_INTERVAL = DeclaredSettings.path(InterconnectSettings.ACK_INTERVAL);
+    static final String CREDIT_FLUSH_INTERVAL = DeclaredSettings.path(InterconnectSettings.CREDIT_FLUSH_INTERVAL);
     static final String FLOW_ENABLED = "troupe.flow.enabled";
     static final String FLOW_THRESHOLD = "troupe.flow.default-threshold";
     static final String FLOW_FLUSH_BOUND = "troupe.flow.flush-bound";
@@ -186,37 +188,15 @@ final class NodeConfigMapper
         final byte[] secret = secretKey == null ? null : read(() -> secret(secretKey), null);
 
         final InterconnectConfig interconnect = new InterconnectConfig();
-        apply(() -> interconnect.clusterId(in.string(CLUSTER_ID)));
+        for (final Setting<InterconnectConfig, ?> setting : InterconnectSettings.ALL)
+        {
+            apply(() -> DeclaredSettings.apply(in, interconnect, setting));
+        }
         if (secret != null)
         {
             interconnect.clusterSecret(secret);
         }
-        apply(() -> interconnect.bindHost(in.string(BIND_HOST)));
         apply(() -> interconnect.bindPort(bindPort()));
-        apply(() -> interconnect.heartbeatInterval(in.duration(HEARTBEAT_INTERVAL)));
-        apply(() -> interconnect.failureTimeout(in.duration(FAILURE_TIMEOUT)));
-        apply(() -> interconnect.aeronDir(emptyToNull(in.string(AERON_DIR))));
-        apply(() -> interconnect.embeddedDriver(in.bool(EMBEDDED_DRIVER)));
-        apply(() -> interconnect.driverOnAgentThread(in.bool(DRIVER_ON_AGENT_THREAD)));
-        apply(() -> interconnect.idleMode(idleMode()));
-        apply(() -> interconnect.frameProtection(frameProtection()));
-        apply(() -> interconnect.controlStreamId(in.integer(CONTROL_STREAM)));
-        apply(() -> interconnect.dataStreamId(in.integer(DATA_STREAM)));
-        apply(() -> interconnect.bulkStreamId(in.integer(BULK_STREAM)));
-        apply(() -> interconnect.controlTermLength(in.intBytes(CONTROL_TERM_LENGTH)));
-        apply(() -> interconnect.dataTermLength(in.intBytes(DATA_TERM_LENGTH)));
-        apply(() -> interconnect.bulkTermLength(in.intBytes(BULK_TERM_LENGTH)));
-        apply(() -> interconnect.mtuLength(in.intBytes(MTU)));
-        apply(() -> interconnect.bulkThresholdBytes(in.intBytes(BULK_THRESHOLD)));
-        apply(() -> interconnect.maxEventBytes(in.intBytes(MAX_EVENT_SIZE)));
-        apply(() -> interconnect.outboundQueueCapacity(in.integer(OUTBOUND_QUEUE_CAPACITY)));
-        apply(() -> interconnect.handshakeRetryMin(in.duration(HANDSHAKE_RETRY_MIN)));
-        apply(() -> interconnect.handshakeRetryMax(in.duration(HANDSHAKE_RETRY_MAX)));
-        apply(() -> interconnect.ackInterval(in.duration(ACK_INTERVAL)));
-        apply(() -> interconnect.creditFlushInterval(in.duration(CREDIT_FLUSH_INTERVAL)));
-        apply(() -> interconnect.clientStreams().controlStreamId(in.integer(CLIENT_CONTROL_STREAM)));
-        apply(() -> interconnect.clientStreams().dataStreamId(in.integer(CLIENT_DATA_STREAM)));
-        apply(() -> interconnect.clientStreams().termLength(in.intBytes(CLIENT_TERM_LENGTH)));
         final io.troupe.node.client.ClientIngressConfig clients = read(this::clients, null);
         if (clients != null)
         {
@@ -460,38 +440,6 @@ final class NodeConfigMapper
             }
         }
         return length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
-    }
-
-    private IdleMode idleMode()
-    {
-        final String value = in.string(IDLE).trim();
-        for (final IdleMode mode : IdleMode.values())
-        {
-            if (mode.name().equalsIgnoreCase(value))
-            {
-                return mode;
-            }
-        }
-        final List<String> allowed = new ArrayList<>();
-        for (final IdleMode mode : IdleMode.values())
-        {
-            allowed.add(mode.name().toLowerCase(Locale.ROOT));
-        }
-        throw in.invalid(IDLE, "allowed " + String.join(" or ", allowed));
-    }
-
-    private FrameProtection frameProtection()
-    {
-        final String value = in.string(FRAME_PROTECTION).trim();
-        if ("authenticated".equalsIgnoreCase(value))
-        {
-            return FrameProtection.AUTHENTICATED;
-        }
-        if ("encrypted".equalsIgnoreCase(value))
-        {
-            return FrameProtection.ENCRYPTED;
-        }
-        throw in.invalid(FRAME_PROTECTION, "allowed authenticated or encrypted");
     }
 
     private List<PeerAddress> peers(final int nodeId)
@@ -755,38 +703,19 @@ final class NodeConfigMapper
         }
     }
 
-    private static String emptyToNull(final String value)
-    {
-        return value.isEmpty() ? null : value;
-    }
-
     private static Map<String, String> interconnectKeys()
     {
         final Map<String, String> keys = new HashMap<>();
-        keys.put("clusterId", CLUSTER_ID);
+        for (final Setting<InterconnectConfig, ?> setting : InterconnectSettings.ALL)
+        {
+            keys.put(setting.name(), DeclaredSettings.path(setting));
+        }
         keys.put("clusterSecret", CLUSTER_SECRET);
-        keys.put("bindHost", BIND_HOST);
         keys.put("bindPort", BIND_PORT);
         keys.put("peers", PEERS);
-        keys.put("idleMode", IDLE);
-        keys.put("frameProtection", FRAME_PROTECTION);
         keys.put("controlStreamId/dataStreamId/bulkStreamId", CONTROL_STREAM);
-        keys.put("controlTermLength", CONTROL_TERM_LENGTH);
-        keys.put("dataTermLength", DATA_TERM_LENGTH);
-        keys.put("bulkTermLength", BULK_TERM_LENGTH);
-        keys.put("mtuLength", MTU);
-        keys.put("bulkThresholdBytes", BULK_THRESHOLD);
-        keys.put("maxEventBytes", MAX_EVENT_SIZE);
-        keys.put("outboundQueueCapacity", OUTBOUND_QUEUE_CAPACITY);
-        keys.put("heartbeatInterval", HEARTBEAT_INTERVAL);
-        keys.put("failureTimeout", FAILURE_TIMEOUT);
-        keys.put("handshakeRetryMin", HANDSHAKE_RETRY_MIN);
-        keys.put("handshakeRetryMax", HANDSHAKE_RETRY_MAX);
-        keys.put("ackInterval", ACK_INTERVAL);
-        keys.put("creditFlushInterval", CREDIT_FLUSH_INTERVAL);
         keys.put("clientImagesPerAddress", CLIENT_IMAGES_PER_ADDRESS);
         keys.put("clientControlStreamId/clientDataStreamId", CLIENT_CONTROL_STREAM);
-        keys.put("clientTermLength", CLIENT_TERM_LENGTH);
         return Map.copyOf(keys);
     }
 }

@@ -8,9 +8,9 @@ package io.troupe.interconnect;
  */
 public final class ClientStreamSettings
 {
-    private int controlStreamId = 20;
-    private int dataStreamId = 21;
-    private int termLength = 256 * 1024;
+    private int controlStreamId = InterconnectSettings.CLIENT_CONTROL_STREAM.defaultValue();
+    private int dataStreamId = InterconnectSettings.CLIENT_DATA_STREAM.defaultValue();
+    private int termLength = InterconnectSettings.CLIENT_TERM_LENGTH.defaultValue();
     private int imagesPerAddress;
 
     /** The defaults: streams 20 and 21, terms up to 256 KiB, no client admitted. */

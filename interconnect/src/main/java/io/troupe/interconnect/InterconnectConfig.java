@@ -2,6 +2,7 @@ package io.troupe.interconnect;
 
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.memquota.ConfigurationException;
+import io.troupe.serialization.wire.FrameProtection;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,33 +34,32 @@ public final class InterconnectConfig
 
     private byte[] clusterSecret;
     private final List<PeerAddress> peers = new ArrayList<>();
-    private String clusterId = DEFAULT_CLUSTER_ID;
-    private String bindHost = "127.0.0.1";
+    private String clusterId = InterconnectSettings.CLUSTER_ID.defaultValue();
+    private String bindHost = InterconnectSettings.BIND_HOST.defaultValue();
     private int bindPort = 0;
     private long incarnation = 0;
     private String aeronDir = null;
-    private boolean embeddedDriver = true;
-    private boolean driverOnAgentThread = true;
-    private IdleMode idleMode = IdleMode.BACKOFF;
-    private int controlStreamId = 10;
-    private int dataStreamId = 11;
-    private int bulkStreamId = 12;
-    private int controlTermLength = 64 * 1024;
-    private int dataTermLength = 256 * 1024;
-    private int bulkTermLength = 1024 * 1024;
+    private boolean embeddedDriver = InterconnectSettings.EMBEDDED_DRIVER.defaultValue();
+    private boolean driverOnAgentThread = InterconnectSettings.DRIVER_ON_AGENT_THREAD.defaultValue();
+    private IdleMode idleMode = InterconnectSettings.IDLE.defaultValue();
+    private int controlStreamId = InterconnectSettings.CONTROL_STREAM.defaultValue();
+    private int dataStreamId = InterconnectSettings.DATA_STREAM.defaultValue();
+    private int bulkStreamId = InterconnectSettings.BULK_STREAM.defaultValue();
+    private int controlTermLength = InterconnectSettings.CONTROL_TERM_LENGTH.defaultValue();
+    private int dataTermLength = InterconnectSettings.DATA_TERM_LENGTH.defaultValue();
+    private int bulkTermLength = InterconnectSettings.BULK_TERM_LENGTH.defaultValue();
     private final ClientStreamSettings clientStreams = new ClientStreamSettings();
-    private int mtuLength = 1408;
-    private int bulkThresholdBytes = 8 * 1024;
-    private int maxEventBytes = 16 * 1024 * 1024;
-    private int outboundQueueCapacity = 65536;
-    private Duration heartbeatInterval = Duration.ofMillis(100);
-    private Duration failureTimeout = Duration.ofMillis(1500);
-    private Duration handshakeRetryMin = Duration.ofMillis(100);
-    private Duration handshakeRetryMax = Duration.ofMillis(500);
-    private Duration ackInterval = Duration.ofMillis(1);
-    private Duration creditFlushInterval = Duration.ofMillis(1);
-    private io.troupe.serialization.wire.FrameProtection frameProtection =
-        io.troupe.serialization.wire.FrameProtection.AUTHENTICATED;
+    private int mtuLength = InterconnectSettings.MTU.defaultValue();
+    private int bulkThresholdBytes = InterconnectSettings.BULK_THRESHOLD.defaultValue();
+    private int maxEventBytes = InterconnectSettings.MAX_EVENT_SIZE.defaultValue();
+    private int outboundQueueCapacity = InterconnectSettings.OUTBOUND_QUEUE_CAPACITY.defaultValue();
+    private Duration heartbeatInterval = InterconnectSettings.HEARTBEAT_INTERVAL.defaultValue();
+    private Duration failureTimeout = InterconnectSettings.FAILURE_TIMEOUT.defaultValue();
+    private Duration handshakeRetryMin = InterconnectSettings.HANDSHAKE_RETRY_MIN.defaultValue();
+    private Duration handshakeRetryMax = InterconnectSettings.HANDSHAKE_RETRY_MAX.defaultValue();
+    private Duration ackInterval = InterconnectSettings.ACK_INTERVAL.defaultValue();
+    private Duration creditFlushInterval = InterconnectSettings.CREDIT_FLUSH_INTERVAL.defaultValue();
+    private FrameProtection frameProtection = InterconnectSettings.FRAME_PROTECTION.defaultValue();
 
     /**
      * Creates a config with defaults; a cluster secret, a bind port and the peers must be set.
@@ -78,7 +78,7 @@ public final class InterconnectConfig
      * @param value {@code AUTHENTICATED} or {@code ENCRYPTED}.
      * @return this.
      */
-    public InterconnectConfig frameProtection(final io.troupe.serialization.wire.FrameProtection value)
+    public InterconnectConfig frameProtection(final FrameProtection value)
     {
         this.frameProtection = value;
         return this;
@@ -89,7 +89,7 @@ public final class InterconnectConfig
      *
      * @return the protection.
      */
-    public io.troupe.serialization.wire.FrameProtection frameProtection()
+    public FrameProtection frameProtection()
     {
         return frameProtection;
     }
@@ -233,7 +233,8 @@ public final class InterconnectConfig
     }
 
     /**
-     * The Aeron directory of this node's media driver; default a directory of its own under /dev/shm (or the temp dir), named after the cluster and node id.
+     * The Aeron directory of this node's media driver; default a directory of its own under /dev/shm (or the temp
+     * dir), named after the cluster and node id.
      *
      * @param value any path.
      * @return this.
@@ -245,7 +246,8 @@ public final class InterconnectConfig
     }
 
     /**
-     * The Aeron directory of this node's media driver; default a directory of its own under /dev/shm (or the temp dir), named after the cluster and node id.
+     * The Aeron directory of this node's media driver; default a directory of its own under /dev/shm (or the temp
+     * dir), named after the cluster and node id.
      *
      * @return the value.
      */
@@ -705,7 +707,8 @@ public final class InterconnectConfig
         {
             final Path shm = Path.of("/dev/shm");
             final Path base = shm.toFile().isDirectory() ? shm : Path.of(System.getProperty("java.io.tmpdir"));
-            aeronDir = base.resolve("troupe-" + clusterId.replaceAll("[^A-Za-z0-9_.-]", "_") + "-node-" + nodeId).toString();
+            aeronDir = base.resolve("troupe-" + clusterId.replaceAll("[^A-Za-z0-9_.-]", "_") + "-node-" + nodeId)
+                .toString();
         }
         return this;
     }
