@@ -166,12 +166,13 @@ final class Directory
         actors.add(instanceActor);
         ownActors.add(instanceActor);
         version++;
-        added(instance);
-        replicate(List.of(new DirectoryEntry(key.onNode(nodeId), instanceActor, DirectoryOp.REGISTER)));
+        // mapped before anyone hears of it: a subscriber told ServiceUp may send to the name at once
         if (system.lookupService(key) == null)
         {
             system.registerService(key, instanceActor); // sends to ServiceId(this node, name) reach it
         }
+        added(instance);
+        replicate(List.of(new DirectoryEntry(key.onNode(nodeId), instanceActor, DirectoryOp.REGISTER)));
         return instance;
     }
 
@@ -193,17 +194,18 @@ final class Directory
             ownActors.remove(instanceActor);
         }
         version++;
-        removed(new ServiceInstance(key.onNode(nodeId), instanceActor, incarnation));
-        replicate(List.of(new DirectoryEntry(key.onNode(nodeId), instanceActor, DirectoryOp.UNREGISTER)));
+        // unmapped before anyone hears of it: a subscriber told ServiceDown no longer reaches the instance by name
         if (instanceActor.equals(system.lookupService(key)))
         {
             // the local name pointed at it: point it at another instance here, or at none
             system.unregisterService(key);
-            if (actors != null && !actors.isEmpty())
+            if (!actors.isEmpty())
             {
                 system.registerService(key, actors.iterator().next());
             }
         }
+        removed(new ServiceInstance(key.onNode(nodeId), instanceActor, incarnation));
+        replicate(List.of(new DirectoryEntry(key.onNode(nodeId), instanceActor, DirectoryOp.UNREGISTER)));
         return true;
     }
 

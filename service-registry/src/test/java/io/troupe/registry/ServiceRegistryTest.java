@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -96,7 +97,7 @@ class ServiceRegistryTest
 
         system.send(client, new Object[] {new Lookup(ECHO), 42L});
         final Envelope answer = Await.next(heard, WAIT);
-        assertThat(answer.event()).isEqualTo(new LookupResult(ECHO, java.util.List.of(instance)));
+        assertThat(answer.event()).isEqualTo(new LookupResult(ECHO, List.of(instance)));
         assertThat(answer.type()).isEqualTo(LookupResult.TYPE);
         assertThat(answer.cookie()).isEqualTo(42L);
 
@@ -105,7 +106,7 @@ class ServiceRegistryTest
         system.send(client, new Object[] {new Unsubscribe(ECHO), 0L});
         system.send(client, new Object[] {new Lookup(ServiceId.of(0, "nobody")), 43L});
         final Envelope none = Await.next(heard, WAIT);
-        assertThat(none.event()).isEqualTo(new LookupResult(ServiceId.of(0, "nobody"), java.util.List.of()));
+        assertThat(none.event()).isEqualTo(new LookupResult(ServiceId.of(0, "nobody"), List.of()));
         registry.unregister(ECHO, echo);
         assertThat(heard.poll(300, TimeUnit.MILLISECONDS)).as("unsubscribed: no ServiceDown").isNull();
     }
@@ -125,7 +126,14 @@ class ServiceRegistryTest
     void subscribersHearEveryInstanceComeAndGoIncludingOnesThatPassAway() throws Exception
     {
         final BlockingQueue<Object> heard = new LinkedBlockingQueue<>();
-        final ActorId subscriber = system.register((ctx, envelope) -> heard.add(envelope.event()));
+        // what the name on this node pointed at when the subscriber heard each notice: the name is mapped before a
+        // ServiceUp is told, and unmapped (or moved) before a ServiceDown is
+        final BlockingQueue<String> mappedWhenHeard = new LinkedBlockingQueue<>();
+        final ActorId subscriber = system.register((ctx, envelope) ->
+        {
+            mappedWhenHeard.add(String.valueOf(system.lookupService(ECHO)));
+            heard.add(envelope.event());
+        });
         final ActorId first = mortal(new LinkedBlockingQueue<>());
         final ServiceInstance before = registry.register(ECHO, first);
 
@@ -143,10 +151,10 @@ class ServiceRegistryTest
         system.send(second, "die");
         assertThat(Await.next(heard, WAIT)).isEqualTo(new ServiceDown(added));
         assertThat(registry.lookup(ECHO)).isEmpty();
-        // the directory tells its subscribers before it unmaps the name on this node (Directory.unregister), so
-        // right after the notice the name may still point at the actor that passed away
-        Await.until(() -> system.lookupService(ECHO) == null, WAIT, "the name on this node is unmapped");
+        assertThat(system.lookupService(ECHO)).as("unmapped before the notice was told").isNull();
         assertThat(registry.unregister(ECHO, second)).isFalse();
+        assertThat(List.copyOf(mappedWhenHeard)).as("the name when each notice was heard").containsExactly(
+            String.valueOf(first), String.valueOf(first), String.valueOf(second), "null");
     }
 
     @Test
