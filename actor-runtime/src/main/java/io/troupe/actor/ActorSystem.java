@@ -2,11 +2,13 @@ package io.troupe.actor;
 
 import io.troupe.memquota.Account;
 import io.troupe.memquota.MemoryQuotaTracker;
+import org.agrona.ErrorHandler;
 
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -230,8 +232,8 @@ public abstract class ActorSystem implements AutoCloseable
      * }</pre>
      *
      * <p>The reply slot lives until the first outcome and is freed with it: the reply; a timeout; an
-     * {@link Undelivered} notice; or a send that throws (the slot is freed, and the exception thrown here). A reply arriving later is dropped and
-     * counted ({@link SystemCounters#lateReplies()}).
+     * {@link Undelivered} notice; or a send that throws (the slot is freed, and the exception thrown here). A reply
+     * arriving later is dropped and counted ({@link SystemCounters#lateReplies()}).
      *
      * @param target    the actor asked.
      * @param request   builds the request from the ref to reply to.
@@ -354,7 +356,7 @@ public abstract class ActorSystem implements AutoCloseable
      * @param listener what to call.
      * @return closing it stops the calls.
      */
-    public abstract AutoCloseable onPassAway(java.util.function.Consumer<ActorId> listener);
+    public abstract AutoCloseable onPassAway(Consumer<ActorId> listener);
 
     /**
      * Whether the system accepts sends from outside (false once shutdown began).
@@ -370,7 +372,7 @@ public abstract class ActorSystem implements AutoCloseable
      *
      * @return the recorder, or null when none is configured.
      */
-    public abstract org.agrona.ErrorHandler errorRecorder();
+    public abstract ErrorHandler errorRecorder();
 
     /**
      * Reads the counters.
@@ -408,7 +410,8 @@ public abstract class ActorSystem implements AutoCloseable
             if (!found.hasNext())
             {
                 throw new IllegalStateException("no " + ActorSystemFactory.class.getName() + " on the class path: " +
-                    "the actor-runtime jar's META-INF/services entry is missing (a shaded jar must merge service files)");
+                    "the actor-runtime jar's META-INF/services entry is missing (a shaded jar must merge service " +
+                    "files)");
             }
             return found.next();
         }

@@ -2,6 +2,7 @@ package io.troupe.actor;
 
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.MemoryQuotaConfig;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
@@ -35,7 +36,7 @@ public final class ActorSystemConfig
     private NanoClock clock = SystemNanoClock.INSTANCE;
     private DeadLetterHandler deadLetterHandler;
     private FailureHandler failureHandler;
-    private org.agrona.ErrorHandler errorRecorder;
+    private ErrorHandler errorRecorder;
     private HandlingObserver handlingObserver;
     private MemoryQuotaConfig memoryQuota = MemoryQuotaConfig.disabled();
     private FlowControlConfig flowControl = new FlowControlConfig();
@@ -215,7 +216,8 @@ public final class ActorSystemConfig
         {
             throw new ConfigurationException("threadNamePrefix", null, "not null", "threadNamePrefix must not be null");
         }
-        if (shutdownTimeout == null || shutdownTimeout.isNegative() || shutdownTimeout.compareTo(Duration.ofMinutes(10)) > 0)
+        if (shutdownTimeout == null || shutdownTimeout.isNegative() ||
+            shutdownTimeout.compareTo(Duration.ofMinutes(10)) > 0)
         {
             throw new ConfigurationException("shutdownTimeout", shutdownTimeout, "out of range 0..10m",
                 "shutdownTimeout=" + shutdownTimeout + " out of range 0..10m");
@@ -309,7 +311,7 @@ public final class ActorSystemConfig
      * @param recorder the recorder, or null for none (the default).
      * @return this config.
      */
-    public ActorSystemConfig errorRecorder(final org.agrona.ErrorHandler recorder)
+    public ActorSystemConfig errorRecorder(final ErrorHandler recorder)
     {
         this.errorRecorder = recorder;
         return this;
@@ -343,7 +345,7 @@ public final class ActorSystemConfig
      *
      * @return the recorder, or null for none.
      */
-    public org.agrona.ErrorHandler errorRecorder()
+    public ErrorHandler errorRecorder()
     {
         return errorRecorder;
     }
@@ -369,7 +371,8 @@ public final class ActorSystemConfig
             final String key = error.getClass().getName() + '@' + (trace.length > 0 ? trace[0] : "?");
             if (seen.size() < 1024 && seen.add(key))
             {
-                LOG.warn("actor {} failed handling {} (further failures of this kind are logged at debug)", actor, envelope, error);
+                LOG.warn("actor {} failed handling {} (further failures of this kind are logged at debug)", actor,
+                    envelope, error);
             }
             else
             {

@@ -4,6 +4,7 @@ import org.agrona.ErrorHandler;
 import org.slf4j.Logger;
 
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,7 +22,7 @@ public final class AgentErrorLog implements ErrorHandler
     /** The window: one minute. */
     public static final long WINDOW_NS = 60_000_000_000L;
 
-    private final java.util.function.BiConsumer<String, Throwable> sink;
+    private final BiConsumer<String, Throwable> sink;
     private final String what;
     private final LongSupplier clock;
     private final ErrorHandler recorder;
@@ -56,7 +57,7 @@ public final class AgentErrorLog implements ErrorHandler
         this(log::error, what, System::nanoTime, recorder);
     }
 
-    AgentErrorLog(final java.util.function.BiConsumer<String, Throwable> sink, final String what, final LongSupplier clock,
+    AgentErrorLog(final BiConsumer<String, Throwable> sink, final String what, final LongSupplier clock,
         final ErrorHandler recorder)
     {
         this.sink = sink;

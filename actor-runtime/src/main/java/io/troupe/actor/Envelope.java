@@ -1,6 +1,7 @@
 package io.troupe.actor;
 
 import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.memquota.HasMemoryCost;
 
 /**
  * An event and its addressing: recipient, sender, type, flags, cookie, an optional forward target, and the
@@ -391,8 +392,8 @@ public final class Envelope extends QueueNode
         {
             return ENVELOPE_COST_BYTES + ((WirePayload)event).length();
         }
-        return ENVELOPE_COST_BYTES + (event instanceof io.troupe.memquota.HasMemoryCost ?
-            Math.max(0, ((io.troupe.memquota.HasMemoryCost)event).memoryCost()) : 0);
+        return ENVELOPE_COST_BYTES + (event instanceof HasMemoryCost ?
+            Math.max(0, ((HasMemoryCost)event).memoryCost()) : 0);
     }
 
     /**

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 /**
  * A node's credit accounts: opens them, finds them by id, knows what an envelope costs, and holds the node's
@@ -34,7 +35,8 @@ public final class FlowControl
     private final CreditAccount nodeAccount;
     private final long flushBound;
     /** Shadows of other nodes' accounts, by owner node, then account id. */
-    private final ConcurrentHashMap<Integer, ConcurrentHashMap<Long, ShadowAccount>> shadows = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, ConcurrentHashMap<Long, ShadowAccount>> shadows =
+        new ConcurrentHashMap<>();
     private final AtomicLong unknownAccounts = new AtomicLong();
     private final AtomicLong shadowDebtDropped = new AtomicLong();
     private final AtomicLong writtenOff = new AtomicLong();
@@ -61,7 +63,8 @@ public final class FlowControl
      * @param nodeId   this node.
      * @param notifier sends a {@link FundsCleared} event, uncharged, to a waiting actor.
      */
-    public FlowControl(final FlowControlConfig config, final int nodeId, final BiConsumer<ActorId, FundsCleared> notifier)
+    public FlowControl(final FlowControlConfig config, final int nodeId,
+        final BiConsumer<ActorId, FundsCleared> notifier)
     {
         this.enabled = config.enabled();
         this.nodeId = nodeId;
@@ -192,7 +195,7 @@ public final class FlowControl
      *
      * @param visitor called once per account.
      */
-    public void forEachOpenAccount(final java.util.function.Consumer<CreditAccount> visitor)
+    public void forEachOpenAccount(final Consumer<CreditAccount> visitor)
     {
         accounts.values().forEach(visitor);
     }
@@ -226,7 +229,8 @@ public final class FlowControl
             }
             return account;
         }
-        final ConcurrentHashMap<Long, ShadowAccount> ofOwner = shadows.computeIfAbsent(ownerNode, owner -> new ConcurrentHashMap<>());
+        final ConcurrentHashMap<Long, ShadowAccount> ofOwner = shadows.computeIfAbsent(ownerNode,
+            owner -> new ConcurrentHashMap<>());
         final ShadowAccount shadow = ofOwner.get(accountId);
         if (shadow != null)
         {

@@ -109,7 +109,8 @@ public final class FlowControlConfig
     {
         if (bound < 1)
         {
-            throw new ConfigurationException("flushBound", bound, "1 or more", "credit flush bound must be 1 or more, was " + bound);
+            throw new ConfigurationException("flushBound", bound, "1 or more",
+                "credit flush bound must be 1 or more, was " + bound);
         }
         this.flushBound = bound;
         return this;
@@ -155,7 +156,8 @@ public final class FlowControlConfig
      */
     public FlowControlConfig shadowIdleTimeout(final Duration timeout)
     {
-        if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(Duration.ofHours(1)) > 0)
+        if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0 ||
+            timeout.compareTo(Duration.ofHours(1)) > 0)
         {
             throw new ConfigurationException("shadowIdleTimeout", timeout, "1 ms to 1 hour",
                 "shadow idle timeout must be 1 ms to 1 hour, was " + timeout);
@@ -222,6 +224,7 @@ public final class FlowControlConfig
         typeCosts.forEach((type, cost) -> costs.append(costs.length() == 0 ? "" : ", ")
             .append(EventTypes.describe(type)).append('=').append(cost));
         return "FlowControlConfig{enabled=" + enabled + ", defaultThreshold=" + defaultThreshold + ", defaultCost=" +
-            defaultCost + ", flushBound=" + flushBound + ", shadowIdleTimeout=" + shadowIdleTimeout + ", typeCosts={" + costs + "}}";
+            defaultCost + ", flushBound=" + flushBound + ", shadowIdleTimeout=" + shadowIdleTimeout + ", typeCosts={" +
+            costs + "}}";
     }
 }

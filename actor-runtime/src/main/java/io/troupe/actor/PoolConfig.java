@@ -158,7 +158,8 @@ public final class PoolConfig
         {
             throw invalid("timePerActivation", timePerActivation, "must be at least 1 microsecond");
         }
-        if (spinBeforeSleep == null || spinBeforeSleep.isNegative() || spinBeforeSleep.compareTo(Duration.ofSeconds(1)) > 0)
+        if (spinBeforeSleep == null || spinBeforeSleep.isNegative() ||
+            spinBeforeSleep.compareTo(Duration.ofSeconds(1)) > 0)
         {
             throw invalid("spinBeforeSleep", spinBeforeSleep, "out of range 0..1s");
         }
@@ -167,8 +168,8 @@ public final class PoolConfig
     /** A setting of this pool that is not allowed; the message names the pool, the setting and its value. */
     private ConfigurationException invalid(final String setting, final Object value, final String allowed)
     {
-        return new ConfigurationException(setting, value, allowed, "pool '" + name + "': " + setting + "=" + value + " " +
-            allowed);
+        return new ConfigurationException(setting, value, allowed,
+            "pool '" + name + "': " + setting + "=" + value + " " + allowed);
     }
 
     @Override

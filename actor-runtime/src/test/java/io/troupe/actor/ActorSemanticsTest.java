@@ -439,7 +439,8 @@ class ActorSemanticsTest
     void handlerExceptionsAreCountedReportedAndTheActorKeepsGoing() throws Exception
     {
         final TestActors.Failures failures = new TestActors.Failures();
-        system = ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(2)).failureHandler(failures));
+        system =
+            ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(2)).failureHandler(failures));
         final TestActors.Recorder log = new TestActors.Recorder();
         final IllegalStateException boom = new IllegalStateException("boom");
         final ActorId actor = system.register((ctx, envelope) ->

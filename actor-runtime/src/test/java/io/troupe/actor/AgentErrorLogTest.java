@@ -37,8 +37,8 @@ class AgentErrorLogTest
         now.addAndGet(1);
         errors.onError(new IllegalStateException("again"));
         assertThat(lines).hasSize(AgentErrorLog.BURST + 1);
-        assertThat(lines.get(AgentErrorLog.BURST)).isEqualTo("node 1: timer agent failed (991 more failures not logged " +
-            "since the last one)");
+        assertThat(lines.get(AgentErrorLog.BURST)).isEqualTo("node 1: timer agent failed (991 more failures not " +
+            "logged since the last one)");
         assertThat(errors.errors()).isEqualTo(1_002);
     }
 

@@ -209,7 +209,8 @@ class AskTest
     void askTimeoutMustBePositive()
     {
         assertThatThrownBy(() -> system.ask(echo, "x", Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> system.ask(echo, "x", Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> system.ask(echo, "x", Duration.ofMillis(-1)))
+            .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> system.ask(echo, "x", null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> system.ask(null, "x", Duration.ofSeconds(1))).isInstanceOf(NullPointerException.class);
         assertThat(system.counters().actorsAlive()).isEqualTo(2);

@@ -69,7 +69,8 @@ class ConfigValidationTest
 
     @ParameterizedTest
     @MethodSource("invalidConfigs")
-    void anInvalidSettingIsRefusedWithAMessageNamingIt(final UnaryOperator<ActorSystemConfig> change, final String setting)
+    void anInvalidSettingIsRefusedWithAMessageNamingIt(final UnaryOperator<ActorSystemConfig> change,
+        final String setting)
     {
         final String prefix = TestActors.uniquePrefix("bad");
         final ActorSystemConfig config = new ActorSystemConfig().nodeId(3).threadNamePrefix(prefix);

@@ -26,7 +26,8 @@ class ConfigurationExceptionTest
         assertThat(threads.setting()).isEqualTo("threads");
         assertThat(threads.value()).isEqualTo("0");
         assertThat(threads.allowed()).isEqualTo("out of range 1..256");
-        assertThat(threads).isInstanceOf(IllegalArgumentException.class).hasMessage("pool 'p': threads=0 out of range 1..256");
+        assertThat(threads).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("pool 'p': threads=0 out of range 1..256");
 
         assertThat(thrown(() -> new ActorSystemConfig().nodeId(1).pool(PoolConfig.named("p")
             .spinBeforeSleep(Duration.ofSeconds(2))).conclude()).setting()).isEqualTo("spinBeforeSleep");
@@ -40,8 +41,8 @@ class ConfigurationExceptionTest
         final ConfigurationException nodeId = thrown(() -> new ActorSystemConfig().nodeId(0).conclude());
         assertThat(nodeId.setting()).isEqualTo("nodeId");
         assertThat(nodeId.allowed()).isEqualTo("out of range 1.." + ActorId.MAX_NODE_ID);
-        assertThat(thrown(() -> new ActorSystemConfig().nodeId(1).pool(PoolConfig.named("a")).pool(PoolConfig.named("a"))
-            .conclude()).setting()).isEqualTo("pools");
+        assertThat(thrown(() -> new ActorSystemConfig().nodeId(1).pool(PoolConfig.named("a"))
+            .pool(PoolConfig.named("a")).conclude()).setting()).isEqualTo("pools");
         assertThat(thrown(() -> new FlowControlConfig().flushBound(0)).setting()).isEqualTo("flushBound");
         assertThat(thrown(() -> FlowControlConfig.checkCost(-1)).value()).isEqualTo("-1");
 

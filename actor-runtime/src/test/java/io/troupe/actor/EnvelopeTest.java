@@ -221,7 +221,8 @@ class EnvelopeTest
     private static Envelope serialized(final String text, final CountingDecoder decoderOrNull)
     {
         final byte[] bytes = CountingDecoder.ascii(text);
-        final WirePayload payload = WirePayload.copyOf(USER_TYPE, new UnsafeBuffer(bytes), 0, bytes.length, decoderOrNull);
+        final WirePayload payload = WirePayload.copyOf(USER_TYPE, new UnsafeBuffer(bytes), 0, bytes.length,
+            decoderOrNull);
         return new Envelope(TO, FROM, USER_TYPE, 0, 0L, payload, null);
     }
 
@@ -246,8 +247,8 @@ class EnvelopeTest
     @Test
     void theRuntimesBitCannotBeSetFromOutside()
     {
-        final Envelope local = new Envelope(TO, FROM, USER_TYPE, ~Envelope.SETTABLE_FLAGS | Envelope.FLAG_TRACK_DELIVERY, 0L,
-            "local", null);
+        final Envelope local = new Envelope(TO, FROM, USER_TYPE,
+            ~Envelope.SETTABLE_FLAGS | Envelope.FLAG_TRACK_DELIVERY, 0L, "local", null);
         assertThat(local.flags()).isEqualTo(Envelope.FLAG_TRACK_DELIVERY);
         local.settle(); // would cast "local" to a payload if the bit had stuck
         local.settleHandled();

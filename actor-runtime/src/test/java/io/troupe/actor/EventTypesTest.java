@@ -70,7 +70,8 @@ class EventTypesTest
     @Test
     void describeShowsSpaceIndexAndHex()
     {
-        assertThat(EventTypes.describe(EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 7))).isEqualTo("4096:7 (0x10000007)");
+        assertThat(EventTypes.describe(EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 7)))
+            .isEqualTo("4096:7 (0x10000007)");
         assertThat(EventTypes.describe(Undelivered.TYPE)).isEqualTo("0:1 (0x1)");
         assertThat(EventTypes.indexOf(EventTypes.typeId(3, 0xFFFF))).isEqualTo(0xFFFF);
     }
@@ -82,7 +83,7 @@ class EventTypesTest
         assertThat(EventTypes.spaceOf(NodeDisconnected.TYPE)).isEqualTo(EventTypes.SPACE_INTERCONNECT);
         assertThat(EventTypes.indexOf(NodeConnected.TYPE)).isEqualTo(1);
         assertThat(EventTypes.indexOf(NodeDisconnected.TYPE)).isEqualTo(2);
-        assertThat(new int[] {Undelivered.TYPE, Poison.TYPE, MailboxCollapsed.TYPE, NodeConnected.TYPE, NodeDisconnected.TYPE})
-            .doesNotHaveDuplicates();
+        assertThat(new int[] {Undelivered.TYPE, Poison.TYPE, MailboxCollapsed.TYPE, NodeConnected.TYPE,
+            NodeDisconnected.TYPE}).doesNotHaveDuplicates();
     }
 }

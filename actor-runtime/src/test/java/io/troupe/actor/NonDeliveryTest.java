@@ -211,7 +211,8 @@ class NonDeliveryTest
             () -> system.ask(remoteActor, "hello", Await.DEFAULT_TIMEOUT)
                 .get(Await.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         assertThat(failed.getCause()).isInstanceOf(UndeliveredException.class);
-        assertThat(((UndeliveredException)failed.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
+        assertThat(((UndeliveredException)failed.getCause()).undelivered().reason())
+            .isEqualTo(UndeliveredReason.DISCONNECTED);
 
         system.send(remoteActor, "untracked");
         Await.equal(() -> system.counters().dropped(), 1L, "dropped");
@@ -223,7 +224,8 @@ class NonDeliveryTest
         final ActorId nobody = ActorId.of(NODE, 424_242, 4_000);
         final ActorId shortLived = system.register(new TestActors.Probe());
 
-        system.send(shortLived, new TestActors.Send(nobody, "last words", USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, 9L, null, true));
+        system.send(shortLived,
+            new TestActors.Send(nobody, "last words", USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, 9L, null, true));
 
         Await.equal(() -> system.counters().dropped(), 1L, "the orphaned notice is dropped");
         assertThat(system.counters().undelivered()).isEqualTo(1);

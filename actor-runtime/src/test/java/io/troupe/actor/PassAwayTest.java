@@ -44,7 +44,8 @@ class PassAwayTest
 
     private void start()
     {
-        system = ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(2)).deadLetterHandler(deadLetters));
+        system = ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(2))
+            .deadLetterHandler(deadLetters));
     }
 
     /** An actor that passes away on "die" and records everything else. */
@@ -218,7 +219,8 @@ class PassAwayTest
             () -> system.ask(obedient, "still alive?", Await.DEFAULT_TIMEOUT)
                 .get(Await.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
         assertThat(gone.getCause()).isInstanceOf(UndeliveredException.class);
-        assertThat(((UndeliveredException)gone.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
+        assertThat(((UndeliveredException)gone.getCause()).undelivered().reason())
+            .isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
         assertThat(obedientLog).isEmpty();
         Await.equal(() -> system.counters().actorsAlive(), alive - 1, "actors alive after the ask");
     }
@@ -304,7 +306,8 @@ class PassAwayTest
             }
             system.send(actor, me);
             final long vacantWhenGone = vacantAfterFirst + 1;
-            Await.until(() -> system.counters().actorsAlive() == 0 && system.counters().mailboxesVacant() == vacantWhenGone,
+            Await.until(() -> system.counters().actorsAlive() == 0 &&
+                system.counters().mailboxesVacant() == vacantWhenGone,
                 "actor " + round + " passed away and its mailbox is vacant");
             retired.add(actor);
         }

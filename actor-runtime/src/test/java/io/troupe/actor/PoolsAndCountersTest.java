@@ -107,7 +107,8 @@ class PoolsAndCountersTest
     @Test
     void eventsPerActivationKeepsAFloodedActorFromStarvingOthers() throws Exception
     {
-        system = ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(1).eventsPerActivation(10)));
+        system =
+            ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(1).eventsPerActivation(10)));
 
         final int aCountAtB = floodedCountWhenTheOtherActorRuns(new Flooded(0), 1_000);
 
@@ -137,7 +138,8 @@ class PoolsAndCountersTest
     @Test
     void aPingPongPairHandingOffToItsOwnWorkerDoesNotStarveOthers() throws Exception
     {
-        system = ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(1).eventsPerActivation(10)));
+        system =
+            ActorSystem.start(TestActors.config(NODE).pool(PoolConfig.named("x").threads(1).eventsPerActivation(10)));
         final AtomicBoolean stop = new AtomicBoolean();
         final AtomicLong bounces = new AtomicLong();
         final Behavior bounce = (ctx, envelope) ->
@@ -247,8 +249,10 @@ class PoolsAndCountersTest
         assertThat(system.poolId("batch_1")).isEqualTo(1);
         assertThatThrownBy(() -> system.poolId("slow")).isInstanceOf(IllegalArgumentException.class);
         final Behavior idle = new TestActors.Recorder();
-        assertThatThrownBy(() -> system.register(idle, 2, MailboxType.SIMPLE)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> system.register(idle, -1, MailboxType.SIMPLE)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> system.register(idle, 2, MailboxType.SIMPLE))
+            .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> system.register(idle, -1, MailboxType.SIMPLE))
+            .isInstanceOf(IllegalArgumentException.class);
         assertThat(liveThreads(prefix)).containsExactlyInAnyOrder(
             prefix + "fast-0", prefix + "fast-1", prefix + "batch_1-0", prefix + "timer");
 
@@ -284,8 +288,10 @@ class PoolsAndCountersTest
         system = ActorSystem.start(config);
         assertThat(system.nodeId()).isEqualTo(1);
         assertThat(system.poolId(ActorSystemConfig.DEFAULT_POOL)).isZero();
-        assertThat(system.counters().pools()).extracting(PoolCounters::name).containsExactly(ActorSystemConfig.DEFAULT_POOL);
-        assertThat(system.counters().pools().get(0).threads()).isEqualTo(Math.max(1, Runtime.getRuntime().availableProcessors()));
+        assertThat(system.counters().pools()).extracting(PoolCounters::name)
+            .containsExactly(ActorSystemConfig.DEFAULT_POOL);
+        assertThat(system.counters().pools().get(0).threads())
+            .isEqualTo(Math.max(1, Runtime.getRuntime().availableProcessors()));
         final TestActors.Recorder recorder = new TestActors.Recorder();
         system.send(system.register(recorder), "works");
         assertThat(recorder.next().event()).isEqualTo("works");

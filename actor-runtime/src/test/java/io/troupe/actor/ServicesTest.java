@@ -138,7 +138,8 @@ class ServicesTest
         final ExecutionException failed = assertThrows(ExecutionException.class,
             () -> system.ask(ECHO, "anyone?", Await.DEFAULT_TIMEOUT)
                 .get(Await.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
-        assertThat(((UndeliveredException)failed.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
+        assertThat(((UndeliveredException)failed.getCause()).undelivered().reason())
+            .isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
         assertThat(((UndeliveredException)failed.getCause()).undelivered().recipient()).isEqualTo(ECHO);
     }
 
@@ -193,7 +194,8 @@ class ServicesTest
         assertThat(undelivered.cookie()).isEqualTo(3L);
         // the send was rewritten to the actor before its mailbox turned it away
         assertThat(undelivered.recipient()).isIn(ECHO, mortal);
-        assertThat(system.lookupService(ECHO)).as("mappings are not removed when the actor passes away").isEqualTo(mortal);
+        assertThat(system.lookupService(ECHO)).as("mappings are not removed when the actor passes away")
+            .isEqualTo(mortal);
     }
 
     @Test

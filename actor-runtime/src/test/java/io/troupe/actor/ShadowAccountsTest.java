@@ -19,7 +19,8 @@ class ShadowAccountsTest
     private static final int NODE = 3;
 
     private final AtomicInteger flushRequests = new AtomicInteger();
-    private final FlowControl flow = new FlowControl(new FlowControlConfig().flushBound(10), NODE, (waiter, event) -> { });
+    private final FlowControl flow = new FlowControl(new FlowControlConfig().flushBound(10), NODE,
+        (waiter, event) -> { });
 
     ShadowAccountsTest()
     {
@@ -50,7 +51,8 @@ class ShadowAccountsTest
     @Test
     void aPeerCannotMakeTheNodeKeepMoreShadowsOfOneOwnerThanTheCap()
     {
-        final FlowControl capped = new FlowControl(new FlowControlConfig().maxShadowsPerOwner(3), NODE, (waiter, event) -> { });
+        final FlowControl capped = new FlowControl(new FlowControlConfig().maxShadowsPerOwner(3), NODE,
+            (waiter, event) -> { });
         for (long id = 1; id <= 3; id++)
         {
             assertThat(capped.resolve(7, id)).isInstanceOf(ShadowAccount.class);
@@ -61,7 +63,8 @@ class ShadowAccountsTest
         assertThat(capped.resolve(7, 2L)).as("a shadow it has is still found").isNotNull();
         assertThat(capped.resolve(8, 4L)).as("the cap is per owner").isInstanceOf(ShadowAccount.class);
         assertThat(capped.shadowCount()).isEqualTo(4);
-        assertThatThrownBy(() -> new FlowControlConfig().maxShadowsPerOwner(0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new FlowControlConfig().maxShadowsPerOwner(0))
+            .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("shadows per owner must be 1 to 16,777,216, was 0");
     }
 
@@ -169,7 +172,8 @@ class ShadowAccountsTest
         assertThatThrownBy(() -> new FlowControlConfig().shadowIdleTimeout(Duration.ZERO))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage("shadow idle timeout must be 1 ms to 1 hour, was PT0S");
-        assertThatThrownBy(() -> new FlowControlConfig().shadowIdleTimeout(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new FlowControlConfig().shadowIdleTimeout(null))
+            .isInstanceOf(IllegalArgumentException.class);
         assertThat(flow.shadowIdleTimeoutNs()).isEqualTo(FlowControlConfig.DEFAULT_SHADOW_IDLE_TIMEOUT.toNanos());
     }
 

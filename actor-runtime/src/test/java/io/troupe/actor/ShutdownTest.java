@@ -110,7 +110,8 @@ class ShutdownTest
         assertThat(ask).isCompletedExceptionally();
         final ExecutionException failed = assertThrows(ExecutionException.class,
             () -> ask.get(Await.DEFAULT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS));
-        assertThat(((UndeliveredException)failed.getCause()).undelivered().reason()).isEqualTo(UndeliveredReason.SHUTDOWN);
+        assertThat(((UndeliveredException)failed.getCause()).undelivered().reason())
+            .isEqualTo(UndeliveredReason.SHUTDOWN);
         assertThat(system.counters().rejectedSends()).isEqualTo(3);
 
         assertThatThrownBy(() -> system.register(recorder)).isInstanceOf(IllegalStateException.class);
@@ -295,7 +296,8 @@ class ShutdownTest
         final ActorId silent = system.register((ctx, envelope) ->
         {
         });
-        final CompletableFuture<Object> pending = system.ask(silent, "will you answer?", USER_TYPE, Duration.ofSeconds(30));
+        final CompletableFuture<Object> pending = system.ask(silent, "will you answer?", USER_TYPE,
+            Duration.ofSeconds(30));
         Await.until(() -> system.counters().eventsHandled() == 1, "the request is handled");
 
         system.close();

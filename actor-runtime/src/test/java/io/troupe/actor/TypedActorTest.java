@@ -186,7 +186,8 @@ class TypedActorTest
         // from an actor: the handler fails with it (counted), and the slot is freed with no outcome
         final BlockingQueue<Object> outcomes = new LinkedBlockingQueue<>();
         final ActorRef<String> asker = system.spawn(String.class, (ctx, text) ->
-            ctx.ask(remote, GetCount::new, Count.class, Duration.ofSeconds(30), (reply, failure) -> String.valueOf(failure)));
+            ctx.ask(remote, GetCount::new, Count.class, Duration.ofSeconds(30),
+                (reply, failure) -> String.valueOf(failure)));
         final long aliveWithAsker = system.counters().actorsAlive();
         system.send(asker, "go");
         Await.equal(() -> system.counters().handlerFailures(), 1L, "the asker's handler failed");

@@ -13,7 +13,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TypedApiCompileTest
 {
     private static final String HEADER = "import io.troupe.actor.*;\n" +
-        "import java.time.Duration;\n" +
+        "import java.time.*;\n" +
         "class Snippet {\n" +
         "  record Increment(int by) {}\n" +
         "  record Count(long value) {}\n" +
@@ -80,9 +82,9 @@ class TypedApiCompileTest
         }
         finally
         {
-            try (java.util.stream.Stream<Path> files = Files.walk(out))
+            try (Stream<Path> files = Files.walk(out))
             {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
             }
         }
         final List<String> errors = new ArrayList<>();

@@ -26,7 +26,8 @@ import java.util.function.Consumer;
 public final class MemoryQueue<T extends HasMemoryCost> implements Participant, AutoCloseable
 {
     private static final Logger LOG = LoggerFactory.getLogger(MemoryQueue.class);
-    private static final CompletableFuture<Reclaimed> COLLAPSING = CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
+    private static final CompletableFuture<Reclaimed> COLLAPSING =
+        CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
 
     /**
      * Elements that are {@link QueuedElement}s as they are, others wrapped in an {@link Entry}. Swapped for an empty

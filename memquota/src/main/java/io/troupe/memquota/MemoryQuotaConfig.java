@@ -81,7 +81,8 @@ public final class MemoryQuotaConfig
      */
     public MemoryQuotaConfig reclaimTimeout(final Duration timeout)
     {
-        if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0 || timeout.compareTo(Duration.ofSeconds(10)) > 0)
+        if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0 ||
+            timeout.compareTo(Duration.ofSeconds(10)) > 0)
         {
             throw new ConfigurationException("reclaimTimeout", timeout, "out of range 1ms..10s",
                 "memquota reclaimTimeout=" + timeout + " out of range 1ms..10s");
@@ -142,6 +143,7 @@ public final class MemoryQuotaConfig
     @Override
     public String toString()
     {
-        return enabled() ? "MemoryQuotaConfig{max=" + maxBytes + ", lowWater=" + lowWaterBytes + '}' : "MemoryQuotaConfig{disabled}";
+        return enabled() ? "MemoryQuotaConfig{max=" + maxBytes + ", lowWater=" + lowWaterBytes + '}' :
+            "MemoryQuotaConfig{disabled}";
     }
 }

@@ -43,7 +43,8 @@ import java.util.function.LongSupplier;
 public final class MemoryQuotaTracker implements AutoCloseable
 {
     static final long FORGOTTEN = Long.MIN_VALUE;
-    private static final MemoryQuotaException.QuotaExhausted QUOTA_EXHAUSTED = new MemoryQuotaException.QuotaExhausted();
+    private static final MemoryQuotaException.QuotaExhausted QUOTA_EXHAUSTED =
+        new MemoryQuotaException.QuotaExhausted();
     private static final Logger LOG = LoggerFactory.getLogger(MemoryQuotaTracker.class);
     private static final int MAX_STEPS_PER_ROUND = 100_000;
     private static final int MAX_REFILLS = 8;
@@ -106,7 +107,8 @@ public final class MemoryQuotaTracker implements AutoCloseable
     }
 
     /** For tests: a tracker that times its reclamations with the given clock too. */
-    static MemoryQuotaTracker create(final MemoryQuotaConfig config, final CoarseClock clock, final LongSupplier latencyClock)
+    static MemoryQuotaTracker create(final MemoryQuotaConfig config, final CoarseClock clock,
+        final LongSupplier latencyClock)
     {
         return new MemoryQuotaTracker(config, clock, latencyClock);
     }
@@ -393,7 +395,8 @@ public final class MemoryQuotaTracker implements AutoCloseable
             if (firstShortfall)
             {
                 LOG.warn("memory quota: still {} bytes in use after reclaiming (low water {}): nothing else could be" +
-                        " reclaimed now; retrying with back-off up to {} ms, not logged again until use is under low water",
+                        " reclaimed now; retrying with back-off up to {} ms, not logged again until use is under " +
+                        "low water",
                     totalUsed.get(), config.lowWaterBytes(), TimeUnit.NANOSECONDS.toMillis(RETRY_BACKOFF_MAX_NS));
             }
         }

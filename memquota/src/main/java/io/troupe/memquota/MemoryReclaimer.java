@@ -24,7 +24,8 @@ public final class MemoryReclaimer implements Agent
     public MemoryReclaimer(final MemoryQuotaTracker tracker)
     {
         this.tracker = tracker;
-        this.cachedClock = tracker.clock() instanceof CoarseClock.CachedClock ? (CoarseClock.CachedClock)tracker.clock() : null;
+        this.cachedClock = tracker.clock() instanceof CoarseClock.CachedClock ?
+            (CoarseClock.CachedClock)tracker.clock() : null;
         if (cachedClock != null)
         {
             cachedClock.updatedByAgent(); // our duty cycle updates it (the runner must idle at most ~resolution)

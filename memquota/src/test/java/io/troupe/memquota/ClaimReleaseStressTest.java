@@ -81,7 +81,8 @@ class ClaimReleaseStressTest
                     {
                         if (held.isEmpty() || held.size() < 64 && random.nextBoolean())
                         {
-                            final long bytes = random.nextInt(4) == 0 ? random.nextLong(1, 40_000) : random.nextLong(1, 2_000);
+                            final long bytes = random.nextInt(4) == 0 ? random.nextLong(1, 40_000) :
+                                random.nextLong(1, 2_000);
                             participation.claim(bytes);
                             held.add(bytes);
                         }

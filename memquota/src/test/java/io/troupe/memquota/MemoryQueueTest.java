@@ -5,6 +5,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -260,7 +261,7 @@ class MemoryQueueTest
     {
         try
         {
-            final java.lang.reflect.Field field = MemoryQueue.class.getDeclaredField("participation");
+            final Field field = MemoryQueue.class.getDeclaredField("participation");
             field.setAccessible(true);
             return (Participation)field.get(queue);
         }
@@ -310,7 +311,8 @@ class MemoryQueueTest
     void theOwnerIsToldOfEveryDroppedElementAfterTheRoundOrAtClose()
     {
         final List<String> dropped = new CopyOnWriteArrayList<>();
-        final MemoryQueue<Item> reclaimed = MemoryQueue.bounded(tracker.newAccount(), 10, item -> dropped.add(item.name()));
+        final MemoryQueue<Item> reclaimed = MemoryQueue.bounded(tracker.newAccount(), 10,
+            item -> dropped.add(item.name()));
         reclaimed.send(new Item("a", 600_000));
         reclaimed.send(new Item("b", 600_000));
         assertThat(reclaimed.receive().name()).isEqualTo("a");

@@ -192,7 +192,8 @@ class MemoryQuotaInvariantsTest
             catch (final MemoryQuotaException.QuotaExhausted ex)
             {
                 // refused while over max: allowed for live participants, and nothing was claimed
-                assertThat(tracker.usedBytes()).as("refused although not over max").isGreaterThan(tracker.config().maxBytes());
+                assertThat(tracker.usedBytes()).as("refused although not over max")
+                    .isGreaterThan(tracker.config().maxBytes());
             }
             catch (final MemoryQuotaException ex)
             {

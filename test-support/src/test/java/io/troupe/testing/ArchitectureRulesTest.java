@@ -39,7 +39,8 @@ class ArchitectureRulesTest
     void printingUsingAModuleOutOfOrderAndAnotherModulesInternalsAreCaught()
     {
         final String report = String.join("\n", violations(Offender.class));
-        assertThat(report).contains("System.out", "io.troupe.memquota.fixture.Quota", "io.troupe.other.internal.Hidden");
+        assertThat(report)
+            .contains("System.out", "io.troupe.memquota.fixture.Quota", "io.troupe.other.internal.Hidden");
     }
 
     @Test

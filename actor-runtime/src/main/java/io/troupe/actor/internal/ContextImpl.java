@@ -3,7 +3,6 @@ package io.troupe.actor.internal;
 import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
-import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.WirePayload;
@@ -246,7 +245,8 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         final int cost)
     {
         Objects.requireNonNull(recipient, "recipient");
-        route(new Envelope(recipient, self(), type, flags, cookie, event, null), account, FlowControlConfig.checkCost(cost));
+        route(new Envelope(recipient, self(), type, flags, cookie, event, null), account,
+            FlowControlConfig.checkCost(cost));
     }
 
     /**
@@ -318,8 +318,8 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         Objects.requireNonNull(recipient, "recipient");
         Objects.requireNonNull(forwardTo, "forwardTo");
-        route(new Envelope(recipient, self(), type, flags | Envelope.FLAG_FORWARD_ON_NONDELIVERY, cookie, event, forwardTo),
-            null, -1);
+        route(new Envelope(recipient, self(), type, flags | Envelope.FLAG_FORWARD_ON_NONDELIVERY, cookie, event,
+            forwardTo), null, -1);
     }
 
     @Override

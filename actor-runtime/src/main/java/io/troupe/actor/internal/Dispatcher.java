@@ -1,6 +1,8 @@
 package io.troupe.actor.internal;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.AgentFailure;
+import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.FailureHandler;
 import io.troupe.actor.MailboxCollapsed;
@@ -14,6 +16,7 @@ import io.troupe.actor.internal.mailbox.Mailbox;
 import io.troupe.actor.internal.mailbox.MailboxMemory;
 import io.troupe.actor.internal.mailbox.MailboxTable;
 import io.troupe.actor.internal.queue.QueueNode;
+import org.agrona.ErrorHandler;
 
 import java.util.List;
 
@@ -25,12 +28,12 @@ abstract class DispatcherFields extends LinePadding
     final RuntimeCounters counters;
     final FailureHandler failureHandler;
     /** Every handler failure, whole (the node's distinct error log), or null. */
-    final org.agrona.ErrorHandler recorder;
+    final ErrorHandler recorder;
     final int nodeId;
 
     DispatcherFields(
-        final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler,
-        final org.agrona.ErrorHandler recorder, final int nodeId)
+        final Router router, final MailboxTable table, final RuntimeCounters counters,
+        final FailureHandler failureHandler, final ErrorHandler recorder, final int nodeId)
     {
         this.router = router;
         this.table = table;
@@ -72,8 +75,8 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
     long q15;
 
     Dispatcher(
-        final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler,
-        final org.agrona.ErrorHandler recorder, final int nodeId)
+        final Router router, final MailboxTable table, final RuntimeCounters counters,
+        final FailureHandler failureHandler, final ErrorHandler recorder, final int nodeId)
     {
         super(router, table, counters, failureHandler, recorder, nodeId);
     }
@@ -190,7 +193,7 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
             return;
         }
         ctx.begin(slot, envelope);
-        final io.troupe.actor.Behavior behavior = mailbox.behavior(slot);
+        final Behavior behavior = mailbox.behavior(slot);
         try
         {
             receive(ctx, behavior, envelope);
@@ -207,20 +210,20 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
      * Hands one event to its actor's behaviour (a failure is caught by the caller, as before this hook existed: with
      * the try/catch here C2 sometimes refused to inline it, "callee uses too much stack", and ping-pong lost ~5%).
      */
-    void receive(final ContextImpl ctx, final io.troupe.actor.Behavior behavior, final Envelope envelope)
+    void receive(final ContextImpl ctx, final Behavior behavior, final Envelope envelope)
     {
         behavior.receive(ctx, envelope);
     }
 
     final void onFailure(final ContextImpl ctx, final Envelope envelope, final Throwable error,
-        final io.troupe.actor.Behavior behavior)
+        final Behavior behavior)
     {
         if (recorder != null)
         {
             try
             {
                 // by behaviour class, not actor: a thousand actors of one kind failing alike are one entry
-                recorder.onError(new io.troupe.actor.AgentFailure("node " + nodeId + ": handler of " +
+                recorder.onError(new AgentFailure("node " + nodeId + ": handler of " +
                     (behavior == null ? "?" : behavior.getClass().getName()) + " failed", error));
             }
             catch (final RuntimeException ignore)
@@ -246,7 +249,8 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
      * the mailbox joins its account again.
      */
     private int collapse(
-        final Mailbox mailbox, final MailboxMemory memory, final ContextImpl ctx, final Worker worker, final long alreadyDropped)
+        final Mailbox mailbox, final MailboxMemory memory, final ContextImpl ctx, final Worker worker,
+        final long alreadyDropped)
     {
         final long dropped = alreadyDropped + drain(mailbox, worker, UndeliveredReason.COLLAPSED);
         memory.rejoin();

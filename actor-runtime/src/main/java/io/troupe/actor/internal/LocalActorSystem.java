@@ -1,5 +1,6 @@
 package io.troupe.actor.internal;
 
+import io.troupe.actor.AgentErrorLog;
 import io.troupe.actor.DeadLetterHandler;
 import io.troupe.actor.MailboxCollapsed;
 
@@ -34,6 +35,7 @@ import io.troupe.memquota.Account;
 import io.troupe.memquota.CoarseClock;
 import io.troupe.memquota.MemoryQuotaTracker;
 import io.troupe.memquota.MemoryReclaimer;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
@@ -41,6 +43,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -49,7 +52,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 
 /**
  * The actors of one node: mailboxes, executor pools, the timer, and local services. Start one with
@@ -62,16 +67,15 @@ public final class LocalActorSystem extends ActorSystem
     private static final Logger LOG = LoggerFactory.getLogger(LocalActorSystem.class);
 
     @SuppressWarnings("unchecked")
-    private static final java.util.function.IntFunction<java.util.function.Consumer<ActorId>[]> PASS_AWAY_ARRAY =
-        java.util.function.Consumer[]::new;
+    private static final IntFunction<Consumer<ActorId>[]> PASS_AWAY_ARRAY = Consumer[]::new;
     /** Listeners of {@link #onPassAway}: copied on write, read by workers without a lock. */
-    private volatile java.util.function.Consumer<ActorId>[] passAwayListeners = PASS_AWAY_ARRAY.apply(0);
+    private volatile Consumer<ActorId>[] passAwayListeners = PASS_AWAY_ARRAY.apply(0);
     private final Object passAwayLock = new Object();
     private final ActorSystemConfig config;
     private final int nodeId;
-    private final io.troupe.actor.AgentErrorLog workerErrors;
-    private final io.troupe.actor.AgentErrorLog timerErrors;
-    private final io.troupe.actor.AgentErrorLog reclaimerErrors;
+    private final AgentErrorLog workerErrors;
+    private final AgentErrorLog timerErrors;
+    private final AgentErrorLog reclaimerErrors;
     private final MailboxTable table;
     private final ServiceTable services = new ServiceTable();
     private final RuntimeCounters counters = new RuntimeCounters();
@@ -90,12 +94,11 @@ public final class LocalActorSystem extends ActorSystem
     {
         this.config = config;
         this.nodeId = config.nodeId();
-        final org.agrona.ErrorHandler recorder = config.errorRecorder();
-        this.workerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": executor worker (outside a handler)",
+        final ErrorHandler recorder = config.errorRecorder();
+        this.workerErrors = new AgentErrorLog(LOG, "node " + nodeId + ": executor worker (outside a handler)",
             recorder);
-        this.timerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": timer agent", recorder);
-        this.reclaimerErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": memory quota reclaimer",
-            recorder);
+        this.timerErrors = new AgentErrorLog(LOG, "node " + nodeId + ": timer agent", recorder);
+        this.reclaimerErrors = new AgentErrorLog(LOG, "node " + nodeId + ": memory quota reclaimer", recorder);
         final List<PoolConfig> poolConfigs = config.pools();
         this.table = new MailboxTable(poolConfigs.size());
         this.router = new Router(nodeId, table, services, counters, config.deadLetterHandler());
@@ -124,7 +127,8 @@ public final class LocalActorSystem extends ActorSystem
         router.pools(pools);
         this.timer = new TimerAgent(config.clock(), envelope -> router.route(envelope, null));
         this.timerRunner = new AgentRunner(timer.idleStrategy(), this::onTimerError, null, timer);
-        this.memoryQuota = MemoryQuotaTracker.create(config.memoryQuota(), CoarseClock.cached(TimeUnit.MILLISECONDS.toNanos(1)));
+        this.memoryQuota = MemoryQuotaTracker.create(config.memoryQuota(),
+            CoarseClock.cached(TimeUnit.MILLISECONDS.toNanos(1)));
         if (config.memoryQuota().enabled())
         {
             final MemoryReclaimer reclaimer = new MemoryReclaimer(memoryQuota);
@@ -162,7 +166,8 @@ public final class LocalActorSystem extends ActorSystem
             pool.start(config.threadNamePrefix() + config.nodeId() + '-', system::onWorkerError);
         }
         // not AgentRunner.startOnThread: it renames the thread to the agent's role name
-        final Thread timerThread = new Thread(system.timerRunner, config.threadNamePrefix() + config.nodeId() + "-timer");
+        final Thread timerThread = new Thread(system.timerRunner,
+            config.threadNamePrefix() + config.nodeId() + "-timer");
         timerThread.setDaemon(true);
         timerThread.start();
         if (system.reclaimerRunner != null)
@@ -245,7 +250,8 @@ public final class LocalActorSystem extends ActorSystem
         final Mailbox mailbox = table.allocate(poolId, type);
         if (ownedAccount != null)
         {
-            mailbox.attachMemory(new MailboxMemory(mailbox, ownedAccount, memoryQuota.clock(), router::scheduleFromOutside));
+            mailbox.attachMemory(new MailboxMemory(mailbox, ownedAccount, memoryQuota.clock(),
+                router::scheduleFromOutside));
         }
         mailbox.occupy(localId, behavior);
         counters.registered.incrementAndGet();
@@ -461,7 +467,8 @@ public final class LocalActorSystem extends ActorSystem
      * @return a future of the reply (see {@link #ask(ActorId, Object, Duration)}).
      */
     @Override
-    public CompletableFuture<Object> ask(final ActorId recipient, final Object event, final int type, final Duration timeout)
+    public CompletableFuture<Object> ask(final ActorId recipient, final Object event, final int type,
+        final Duration timeout)
     {
         return ask(recipient, askerId -> event, type, Object.class, timeout);
     }
@@ -508,7 +515,8 @@ public final class LocalActorSystem extends ActorSystem
             return asker.future();
         }
         timer.schedule(
-            timeout.toNanos(), new Envelope(askerId, askerId, 0, 0, 0L, ReplySlots.TIMEOUT, null), asker.timeoutCookie());
+            timeout.toNanos(), new Envelope(askerId, askerId, 0, 0, 0L, ReplySlots.TIMEOUT, null),
+            asker.timeoutCookie());
         try
         {
             final Envelope envelope = new Envelope(
@@ -730,7 +738,7 @@ public final class LocalActorSystem extends ActorSystem
     void onPassedAway(final ActorId actor)
     {
         counters.passedAway.incrementAndGet();
-        for (final java.util.function.Consumer<ActorId> listener : passAwayListeners)
+        for (final Consumer<ActorId> listener : passAwayListeners)
         {
             try
             {
@@ -744,19 +752,18 @@ public final class LocalActorSystem extends ActorSystem
     }
 
     @Override
-    public org.agrona.ErrorHandler errorRecorder()
+    public ErrorHandler errorRecorder()
     {
         return config.errorRecorder();
     }
 
     @Override
-    public AutoCloseable onPassAway(final java.util.function.Consumer<ActorId> listener)
+    public AutoCloseable onPassAway(final Consumer<ActorId> listener)
     {
         Objects.requireNonNull(listener, "listener");
         synchronized (passAwayLock)
         {
-            final java.util.function.Consumer<ActorId>[] next =
-                java.util.Arrays.copyOf(passAwayListeners, passAwayListeners.length + 1);
+            final Consumer<ActorId>[] next = Arrays.copyOf(passAwayListeners, passAwayListeners.length + 1);
             next[next.length - 1] = listener;
             passAwayListeners = next;
         }
@@ -764,7 +771,7 @@ public final class LocalActorSystem extends ActorSystem
         {
             synchronized (passAwayLock)
             {
-                passAwayListeners = java.util.Arrays.stream(passAwayListeners).filter(each -> each != listener)
+                passAwayListeners = Arrays.stream(passAwayListeners).filter(each -> each != listener)
                     .toArray(PASS_AWAY_ARRAY);
             }
         };

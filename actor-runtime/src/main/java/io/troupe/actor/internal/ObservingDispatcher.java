@@ -5,6 +5,7 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.FailureHandler;
 import io.troupe.actor.HandlingObserver;
 import io.troupe.actor.internal.mailbox.MailboxTable;
+import org.agrona.ErrorHandler;
 
 /**
  * A {@link Dispatcher} that tells a {@link HandlingObserver} how long each event's handling took, by actor type (the
@@ -16,8 +17,9 @@ final class ObservingDispatcher extends Dispatcher
     private final HandlingObserver observer;
 
     ObservingDispatcher(
-        final Router router, final MailboxTable table, final RuntimeCounters counters, final FailureHandler failureHandler,
-        final org.agrona.ErrorHandler recorder, final int nodeId, final HandlingObserver observer)
+        final Router router, final MailboxTable table, final RuntimeCounters counters,
+        final FailureHandler failureHandler, final ErrorHandler recorder, final int nodeId,
+        final HandlingObserver observer)
     {
         super(router, table, counters, failureHandler, recorder, nodeId);
         this.observer = observer;

@@ -40,7 +40,8 @@ final class ServiceTable
         final ActorId previous = lookup(service);
         final Snapshot current = snapshot;
         final int size = current.size + (previous == null ? 1 : 0);
-        final Snapshot next = new Snapshot(size * 2 > current.values.length ? current.values.length * 2 : current.values.length);
+        final Snapshot next =
+            new Snapshot(size * 2 > current.values.length ? current.values.length * 2 : current.values.length);
         current.forEach((k1, k2, v) -> next.insert(k1, k2, v));
         next.insert(service.raw1(), service.raw2() & NAME_HIGH_MASK, actor);
         snapshot = next;

@@ -117,7 +117,8 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
         Objects.requireNonNull(adapt, "adapt");
         LocalActorSystem.checkAskTimeout(timeout);
         final ActorId asker = ctx.self();
-        final ActorAsk<R> slot = new ActorAsk<>(asker, target.id(), replyType, timeout, adapt, system.runtimeCounters());
+        final ActorAsk<R> slot = new ActorAsk<>(asker, target.id(), replyType, timeout, adapt,
+            system.runtimeCounters());
         final ActorId slotId = ctx.registerReplySlot(slot);
         system.scheduleTimer(timeout.toNanos(),
             new Envelope(slotId, slotId, 0, 0, 0L, ReplySlots.TIMEOUT, null), slot.timeoutCookie());

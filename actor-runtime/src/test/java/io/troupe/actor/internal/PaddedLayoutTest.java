@@ -68,7 +68,8 @@ class PaddedLayoutTest
         final long leftEnd = leftPad.stream().mapToLong(s -> s[1]).max().orElseThrow();
         final long rightStart = rightPad.stream().mapToLong(s -> s[0]).min().orElseThrow();
         final long rightEnd = rightPad.stream().mapToLong(s -> s[1]).max().orElseThrow();
-        assertThat(leftEnd).as("left pad of %s ends before its fields %s", className, names).isLessThanOrEqualTo(firstField);
+        assertThat(leftEnd).as("left pad of %s ends before its fields %s", className, names)
+            .isLessThanOrEqualTo(firstField);
         assertThat(leftEnd - leftStart).as("left pad of %s", className).isGreaterThanOrEqualTo(PAD_BYTES);
         assertThat(rightStart).as("right pad of %s starts after its fields %s", className, names)
             .isGreaterThanOrEqualTo(lastFieldEnd);

@@ -1,5 +1,6 @@
 package io.troupe.actor.internal.executor;
 
+import io.troupe.actor.ExecutorWorkers;
 import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.internal.mailbox.Mailbox;
 import org.agrona.ErrorHandler;
@@ -71,8 +72,8 @@ abstract class PoolFields extends LinePadding
  *
  * <p>Each worker has a hand-off slot and a local queue (see {@link Worker}); mailboxes activated from outside
  * the pool go to a global queue. Idle workers search (global queue, other workers' queues), yielding between
- * searches, for {@code spinBeforeSleepNs}, then park. Whoever queues work that an idle worker could take wakes one parked
- * worker, unless a worker is already searching; a searcher that finds work wakes the next one if more is
+ * searches, for {@code spinBeforeSleepNs}, then park. Whoever queues work that an idle worker could take wakes one
+ * parked worker, unless a worker is already searching; a searcher that finds work wakes the next one if more is
  * waiting. Every wake-up decision follows a sequentially consistent write of the queue, and every park
  * follows a re-check of all queues, so no wake-up is lost; a parked worker also re-checks after
  * {@link #PARK_SAFETY_NS} and counts it if that found work.
@@ -172,7 +173,7 @@ public final class ExecutorPool extends PoolFields
             final AgentRunner agentRunner = new AgentRunner(new WorkerIdleStrategy(worker), onError, null, worker);
             AgentRunner.startOnThread(agentRunner, runnable ->
             {
-                final Thread thread = io.troupe.actor.ExecutorWorkers.newThread(runnable, poolId, worker.index());
+                final Thread thread = ExecutorWorkers.newThread(runnable, poolId, worker.index());
                 thread.setDaemon(true);
                 worker.bind(thread); // before it starts: a sender may unpark it from the first schedule on
                 return thread;

@@ -6,7 +6,10 @@ import io.troupe.actor.internal.mailbox.Mailbox;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
-/** The queue's fields, behind {@link LinePadding}: its owner writes them, and other workers read them when they look for work. */
+/**
+ * The queue's fields, behind {@link LinePadding}: its owner writes them, and other workers read them when they look for
+ * work.
+ */
 abstract class RunQueueFields extends LinePadding
 {
     /** Unused slots at both ends of {@link #slots}: 64 bytes (with compressed references) from its header and end. */

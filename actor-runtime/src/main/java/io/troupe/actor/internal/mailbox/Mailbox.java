@@ -1,14 +1,18 @@
 package io.troupe.actor.internal.mailbox;
 
+import io.troupe.actor.Envelope;
 import io.troupe.actor.MailboxType;
 import io.troupe.actor.internal.queue.QueueNode;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
+import io.troupe.memquota.Participant;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A mailbox: a lock-free MPSC queue of envelopes, the actors that live on it, and the activation state that
@@ -362,9 +366,9 @@ public abstract class Mailbox extends QueueNode
      * @param nodeId this node's id.
      * @return primary first, then shared actors.
      */
-    public final java.util.List<ActorId> actorIds(final int nodeId)
+    public final List<ActorId> actorIds(final int nodeId)
     {
-        final java.util.List<ActorId> ids = new java.util.ArrayList<>(2);
+        final List<ActorId> ids = new ArrayList<>(2);
         if ((long)LOCAL_ID.getAcquire(this) != 0)
         {
             ids.add(self(PRIMARY, nodeId));
@@ -483,8 +487,7 @@ public abstract class Mailbox extends QueueNode
         {
             node = peekQueue();
         }
-        return node instanceof io.troupe.actor.Envelope ?
-            ((io.troupe.actor.Envelope)node).enqueuedNs() : io.troupe.memquota.Participant.NO_DATA;
+        return node instanceof Envelope ? ((Envelope)node).enqueuedNs() : Participant.NO_DATA;
     }
 
     /**

@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  */
 public final class MailboxMemory implements Participant
 {
-    private static final CompletableFuture<Reclaimed> COLLAPSING = CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
+    private static final CompletableFuture<Reclaimed> COLLAPSING =
+        CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
 
     private final Mailbox mailbox;
     private final Account account;

@@ -148,7 +148,8 @@ public final class MailboxTable extends TableFields
         for (int i = 0; i < BATCH; i++)
         {
             final int hint = first + i;
-            batch[i] = type == MailboxType.SIMPLE ? new SimpleMailbox(hint, poolId) : new RevolvingMailbox(hint, poolId);
+            batch[i] = type == MailboxType.SIMPLE ? new SimpleMailbox(hint, poolId) :
+                new RevolvingMailbox(hint, poolId);
             SLOTS.setRelease(line(hint >>> LINE_SHIFT), (hint & LINE_MASK) + ARRAY_PAD, batch[i]);
         }
         // pops come out as slots rev(63), rev(62), ..., rev(0): consecutive ones >= 16 slots apart, and the

@@ -58,7 +58,8 @@ public final class TimerAgent implements Agent
     {
         this.clock = clock;
         this.delivery = delivery;
-        this.wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, clock.nanoTime(), TICK_RESOLUTION_NS, TICKS_PER_WHEEL);
+        this.wheel = new DeadlineTimerWheel(TimeUnit.NANOSECONDS, clock.nanoTime(), TICK_RESOLUTION_NS,
+            TICKS_PER_WHEEL);
     }
 
     /**

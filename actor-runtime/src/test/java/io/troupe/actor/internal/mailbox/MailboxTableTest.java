@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,7 +66,7 @@ class MailboxTableTest
     @Test
     void allocateCreatesBatchesOfAdjacentHintsFromOne()
     {
-        final Set<Integer> hints = new java.util.HashSet<>();
+        final Set<Integer> hints = new HashSet<>();
         for (int i = 0; i < MailboxTable.BATCH; i++)
         {
             final Mailbox mailbox = table.allocate(1, MailboxType.REVOLVING);
@@ -309,7 +310,8 @@ class MailboxTableTest
         assertThat(wrongKind.get()).as("mailboxes of the wrong pool or type").isZero();
         assertThat(owned.keySet().size()).isLessThanOrEqualTo(table.created());
         // reuse works: per pool and type, never more batches than mailboxes that could be held at once
-        assertThat(table.created()).isLessThanOrEqualTo(threads * maxHeld * pools.length * types.length * MailboxTable.BATCH);
+        assertThat(table.created())
+            .isLessThanOrEqualTo(threads * maxHeld * pools.length * types.length * MailboxTable.BATCH);
         // every mailbox was released at the end and none was lost from the free lists
         assertThat(table.vacant()).isEqualTo(table.created());
 

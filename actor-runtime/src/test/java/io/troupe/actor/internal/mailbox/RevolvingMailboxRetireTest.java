@@ -27,8 +27,10 @@ class RevolvingMailboxRetireTest
     {
         try
         {
-            final MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(RevolvingMailbox.class, MethodHandles.lookup());
-            CONSUMER_SEGMENT = lookup.findVarHandle(RevolvingMailbox.class, "consumerSegment", RevolvingMailbox.Segment.class);
+            final MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(RevolvingMailbox.class,
+                MethodHandles.lookup());
+            CONSUMER_SEGMENT = lookup.findVarHandle(RevolvingMailbox.class, "consumerSegment",
+                RevolvingMailbox.Segment.class);
             SEGMENT_NEXT = MethodHandles.privateLookupIn(RevolvingMailbox.Segment.class, MethodHandles.lookup())
                 .findVarHandle(RevolvingMailbox.Segment.class, "next", RevolvingMailbox.Segment.class);
         }
