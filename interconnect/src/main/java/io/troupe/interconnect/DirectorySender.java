@@ -5,6 +5,7 @@ import io.troupe.serialization.wire.DirectoryEntry;
 import io.troupe.serialization.wire.WireFormat;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sends the directory updates the service directory hands the interconnect ({@link Interconnect#sendDirectoryUpdate})
@@ -37,13 +38,14 @@ final class DirectorySender
 
     private final InterconnectAgent agent;
     private final int entriesPerFrame;
-    final java.util.concurrent.atomic.AtomicLong updatesDropped = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong updatesDropped = new AtomicLong();
 
     DirectorySender(final InterconnectAgent agent, final int controlMessageLimit)
     {
         this.agent = agent;
         final int room = controlMessageLimit - FrameSeal.OVERHEAD - WireFormat.DIRECTORY_UPDATE_EMPTY_LENGTH;
-        this.entriesPerFrame = Math.max(1, Math.min(WireFormat.MAX_GROUP_ENTRIES, room / WireFormat.DIRECTORY_ENTRY_LENGTH));
+        this.entriesPerFrame = Math.max(1,
+            Math.min(WireFormat.MAX_GROUP_ENTRIES, room / WireFormat.DIRECTORY_ENTRY_LENGTH));
     }
 
     /** Queues an update for a peer; dropped (and counted) if no session is up. */

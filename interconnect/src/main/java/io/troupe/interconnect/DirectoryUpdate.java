@@ -14,6 +14,7 @@ import java.util.List;
  * @param snapshot    whether the entries are (part of) the peer's whole directory rather than changes.
  * @param entries     the entries, in order.
  */
-public record DirectoryUpdate(int nodeId, long incarnation, long version, boolean snapshot, List<DirectoryEntry> entries)
+public record DirectoryUpdate(int nodeId, long incarnation, long version, boolean snapshot,
+    List<DirectoryEntry> entries)
 {
 }

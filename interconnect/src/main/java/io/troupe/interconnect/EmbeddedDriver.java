@@ -1,9 +1,13 @@
 package io.troupe.interconnect;
 
 import io.aeron.Aeron;
+import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.troupe.actor.AgentErrorLog;
 import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,14 +43,14 @@ final class EmbeddedDriver
      * @throws IllegalStateException if a driver is alive in the directory, or it is not the node's to replace.
      */
     static MediaDriver launch(final InterconnectConfig config, final int nodeId, final ImageGuard guard,
-        final org.agrona.ErrorHandler recorder)
+        final ErrorHandler recorder)
     {
         // the driver deletes and makes its directory again: only if it is missing, empty or a node's in which no
         // driver is alive (one killed a moment ago is not: its heartbeat stopped)
         final Path aeronDir = Path.of(config.aeronDir());
         PrivateDirectory.checkReplaceable(aeronDir, "Aeron directory");
         if (PrivateDirectory.isMarked(aeronDir) &&
-            io.aeron.CommonContext.isDriverActive(aeronDir.toFile(), LIVE_DRIVER_MS, message -> { }))
+            CommonContext.isDriverActive(aeronDir.toFile(), LIVE_DRIVER_MS, message -> { }))
         {
             throw new IllegalStateException("a media driver is running in " + aeronDir + ": is another node " +
                 "using this Aeron directory? Give each node a directory of its own (troupe.transport.aeron-dir)");
@@ -68,7 +72,7 @@ final class EmbeddedDriver
             .mtuLength(config.mtuLength())
             .receiveChannelEndpointSupplier((udpChannel, dispatcher, status, context) ->
                 new GuardedReceiveEndpoint(udpChannel, dispatcher, status, context, guard))
-            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": media driver", recorder)));
+            .errorHandler(new AgentErrorLog(LOG, "node " + nodeId + ": media driver", recorder)));
         try
         {
             PrivateDirectory.claim(aeronDir, "Aeron directory");
@@ -91,8 +95,8 @@ final class EmbeddedDriver
      * @param recorder      the node's error recorder.
      * @return the client, serviced by its conductor invoker on the interconnect's thread.
      */
-    static Aeron connectClient(final InterconnectConfig config, final org.agrona.concurrent.AgentInvoker driverInvoker,
-        final int nodeId, final org.agrona.ErrorHandler recorder)
+    static Aeron connectClient(final InterconnectConfig config, final AgentInvoker driverInvoker,
+        final int nodeId, final ErrorHandler recorder)
     {
         final Aeron.Context context = new Aeron.Context();
         if (config.embeddedDriver())
@@ -104,7 +108,7 @@ final class EmbeddedDriver
             .aeronDirectoryName(config.aeronDir())
             .driverAgentInvoker(driverInvoker)
             .useConductorAgentInvoker(true)
-            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": Aeron client", recorder)));
+            .errorHandler(new AgentErrorLog(LOG, "node " + nodeId + ": Aeron client", recorder)));
     }
 
     /** Closes the Aeron client and the driver (either may be null) and deletes the driver's directory if marked. */

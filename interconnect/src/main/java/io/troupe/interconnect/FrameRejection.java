@@ -1,9 +1,9 @@
 package io.troupe.interconnect;
 
 /**
- * Why the interconnect dropped something that arrived, counted per reason ({@link InterconnectCounters#rejectedFrames}).
- * None of these reach an actor or change a session; only {@link #SEQUENCE_GAP}, found on a verified frame, ends
- * one (its stream is no longer whole).
+ * Why the interconnect dropped something that arrived, counted per reason
+ * ({@link InterconnectCounters#rejectedFrames}). None of these reach an actor or change a session; only
+ * {@link #SEQUENCE_GAP}, found on a verified frame, ends one (its stream is no longer whole).
  */
 public enum FrameRejection
 {

@@ -2,7 +2,9 @@ package io.troupe.interconnect;
 
 import io.aeron.Image;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -97,7 +99,8 @@ final class ImageGuard
     {
         final int streamId = image.subscription().streamId();
         final String address = address(image.sourceIdentity());
-        if (image.termBufferLength() > longestTerm(streamId) || count(streamId, address) >= imagesAllowed(streamId, address))
+        if (image.termBufferLength() > longestTerm(streamId) ||
+            count(streamId, address) >= imagesAllowed(streamId, address))
         {
             rejections.count(FrameRejection.ROGUE_IMAGE); // only with an external driver, which no guard filters
             image.reject("no room for another image of stream " + streamId + " from " + address);
@@ -161,9 +164,9 @@ final class ImageGuard
         }
         try
         {
-            return java.net.InetAddress.getByName(host).getHostAddress(); // a literal address: no lookup
+            return InetAddress.getByName(host).getHostAddress(); // a literal address: no lookup
         }
-        catch (final java.net.UnknownHostException ex)
+        catch (final UnknownHostException ex)
         {
             return host;
         }

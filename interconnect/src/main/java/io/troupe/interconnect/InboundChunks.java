@@ -33,7 +33,8 @@ final class InboundChunks implements Participant
     /** {@link #onChunk}: the frame in progress was dropped for want of memory; end the session. */
     static final int NO_MEMORY = -2;
 
-    private static final CompletableFuture<Reclaimed> COLLAPSING = CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
+    private static final CompletableFuture<Reclaimed> COLLAPSING =
+        CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
 
     private final ChunkAssembler assembler;
     private final Account account;

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.EventTypes;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.logbuffer.Header;
 import io.troupe.actor.ActorId;
@@ -26,10 +27,14 @@ import io.troupe.serialization.wire.HandshakeFrame;
 import io.troupe.serialization.wire.HeartbeatFrame;
 import io.troupe.serialization.wire.WireFormat;
 import org.agrona.DirectBuffer;
+import org.agrona.collections.IntHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -74,7 +79,7 @@ final class InboundFrames implements FrameHandler
     private long messagePositionBefore = -1;
     private boolean loggedBadFrame;
     /** Unknown types already logged (at most 64 kept: a hostile peer cannot grow it). */
-    private final org.agrona.collections.IntHashSet loggedUnknownTypes = new org.agrona.collections.IntHashSet();
+    private final IntHashSet loggedUnknownTypes = new IntHashSet();
     /** The account the last charged arrival named (see {@link #resolve}). */
     private Chargeable lastAccount;
     private int lastOwner;
@@ -220,7 +225,7 @@ final class InboundFrames implements FrameHandler
         while (at < end)
         {
             final int entry = end - at < OutboundBatch.LENGTH_PREFIX ? 0 :
-                buffer.getInt(at, java.nio.ByteOrder.LITTLE_ENDIAN);
+                buffer.getInt(at, ByteOrder.LITTLE_ENDIAN);
             final boolean compact = (entry & OutboundBatch.COMPACT_FLAG) != 0;
             final int frameLength = entry & ~OutboundBatch.COMPACT_FLAG;
             if (frameLength == 0 || frameLength > end - at - OutboundBatch.LENGTH_PREFIX ||
@@ -292,8 +297,8 @@ final class InboundFrames implements FrameHandler
     void onBulkFragment(final DirectBuffer buffer, final int offset, final int length, final Header header)
     {
         final int stream = agent.config.bulkStreamId();
-        final int bodyLength = open(FrameSeal.keyId(buffer, offset, length), FrameSeal.BULK, stream, buffer, offset, length,
-            header);
+        final int bodyLength = open(FrameSeal.keyId(buffer, offset, length), FrameSeal.BULK, stream, buffer, offset,
+            length, header);
         if (bodyLength >= 0)
         {
             onFragment(stream, opened, FrameSeal.HEADER, bodyLength, header);
@@ -301,7 +306,8 @@ final class InboundFrames implements FrameHandler
         }
     }
 
-    private void onFragment(final int stream, final DirectBuffer buffer, final int offset, final int length, final Header header)
+    private void onFragment(final int stream, final DirectBuffer buffer, final int offset, final int length,
+        final Header header)
     {
         streamId = stream;
         sessionId = header.sessionId();
@@ -390,8 +396,8 @@ final class InboundFrames implements FrameHandler
             agent.reject(FrameRejection.NOT_FOR_THIS_NODE);
             if (loggedUnknownTypes.size() < 64 && loggedUnknownTypes.add(envelope.type()))
             {
-                LOG.warn("node {}: node {} sent an event of type {}, which has no codec here; dropped (sender told if " +
-                    "tracked)", agent.nodeId, peer.nodeId, io.troupe.actor.EventTypes.describe(envelope.type()));
+                LOG.warn("node {}: node {} sent an event of type {}, which has no codec here; dropped (sender told " +
+                    "if tracked)", agent.nodeId, peer.nodeId, EventTypes.describe(envelope.type()));
             }
             if (envelope.isTracked())
             {
@@ -624,7 +630,7 @@ final class InboundFrames implements FrameHandler
             return; // no directory on this node
         }
         final int count = frame.count();
-        final java.util.List<DirectoryEntry> entries = new java.util.ArrayList<>(count);
+        final List<DirectoryEntry> entries = new ArrayList<>(count);
         for (int i = 0; i < count; i++)
         {
             final ActorId service = frame.service(i);
@@ -664,7 +670,8 @@ final class InboundFrames implements FrameHandler
         final Peer peer = verifiedSender();
         if (peer != null && frame.incarnation() == peer.peerIncarnation)
         {
-            agent.sessionLost(peer, "goodbye (" + frame.reason() + (frame.detail().isEmpty() ? "" : ": " + frame.detail()) + ")");
+            agent.sessionLost(peer,
+                "goodbye (" + frame.reason() + (frame.detail().isEmpty() ? "" : ": " + frame.detail()) + ")");
             peer.nextHandshakeNs = agent.clock.nanoTime() + peer.backoff.nextDelayNs();
             if (frame.reason() == GoodbyeReason.PROTOCOL_ERROR)
             {

@@ -1,5 +1,12 @@
 package io.troupe.interconnect;
 
+import io.aeron.AvailableImageHandler;
+import io.aeron.Image;
+import io.aeron.UnavailableImageHandler;
+import io.troupe.actor.AgentErrorLog;
+import io.troupe.actor.NodeConnected;
+import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Undelivered;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.Aeron;
@@ -16,8 +23,10 @@ import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQuotaException;
 import io.troupe.serialization.EventCodecRegistry;
+import io.troupe.serialization.wire.DirectoryEntry;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BusySpinIdleStrategy;
@@ -28,8 +37,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Makes an {@link ActorSystem} part of a cluster: embeds (or connects to) an Aeron media driver, opens one
@@ -98,8 +114,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         this.guard = guard;
         final PeerPublications publications = new PeerPublications(aeron, config);
         final Peer[] peerArray = openPeers(publications, PeerPublications.newSessionId(0));
-        final io.aeron.AvailableImageHandler available = guard::onAvailable;
-        final io.aeron.UnavailableImageHandler unavailable = image ->
+        final AvailableImageHandler available = guard::onAvailable;
+        final UnavailableImageHandler unavailable = image ->
         {
             guard.onUnavailable(image);
             final InterconnectAgent current = agentOrNull;
@@ -108,20 +124,23 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 current.onImageUnavailable(image);
             }
         };
-        final Subscription control = aeron.addSubscription(inboundChannel(), config.controlStreamId(), available, unavailable);
-        final Subscription data = aeron.addSubscription(inboundChannel(), config.dataStreamId(), available, unavailable);
-        final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId(), available, unavailable);
+        final Subscription control = aeron.addSubscription(inboundChannel(), config.controlStreamId(), available,
+            unavailable);
+        final Subscription data = aeron.addSubscription(inboundChannel(), config.dataStreamId(), available,
+            unavailable);
+        final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId(), available,
+            unavailable);
         this.agent = new InterconnectAgent(config, system, incarnation, clock, peerArray,
-            driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk, new HandshakeAuth(config.clusterSecret()), codecs,
-            rejections, publications, aeron.countersReader());
+            driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk,
+            new HandshakeAuth(config.clusterSecret()), codecs, rejections, publications, aeron.countersReader());
         this.agentOrNull = agent;
         this.counters = new InterconnectCounters(agent);
         // hears the Undelivered of a node notice to a subscriber that is gone, so the subscriber is forgotten
         final InterconnectAgent forAgent = agent;
         agent.janitor = system.register((ctx, envelope) ->
         {
-            if (envelope.event() instanceof io.troupe.actor.Undelivered notice &&
-                (notice.type() == io.troupe.actor.NodeConnected.TYPE || notice.type() == io.troupe.actor.NodeDisconnected.TYPE) &&
+            if (envelope.event() instanceof Undelivered notice &&
+                (notice.type() == NodeConnected.TYPE || notice.type() == NodeDisconnected.TYPE) &&
                 notice.reason() != UndeliveredReason.SHUTDOWN)
             {
                 forAgent.command(() -> forAgent.forgetSubscriber(notice.recipient()));
@@ -135,7 +154,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         // a shadow whose pending delta passes the bound wakes the agent to flush it
         system.flow().onFlushRequest(agentIdle::signal);
         final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
-        this.runner = new AgentRunner(idle, new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() +
+        this.runner = new AgentRunner(idle, new AgentErrorLog(LOG, "node " + system.nodeId() +
             ": interconnect agent", system.errorRecorder()), null, agent);
     }
 
@@ -148,7 +167,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      * @return the running interconnect.
      * @throws IllegalArgumentException if a setting is invalid.
      */
-    public static Interconnect start(final ActorSystem system, final InterconnectConfig config, final EventCodecRegistry codecs)
+    public static Interconnect start(final ActorSystem system, final InterconnectConfig config,
+        final EventCodecRegistry codecs)
     {
         return start(system, config, codecs, SystemNanoClock.INSTANCE, false);
     }
@@ -184,13 +204,13 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final boolean callerDriven)
     {
         config.conclude(system.nodeId());
-        for (final int type : new int[] {io.troupe.actor.Undelivered.TYPE, io.troupe.actor.NodeConnected.TYPE,
-            io.troupe.actor.NodeDisconnected.TYPE})
+        for (final int type : new int[] {Undelivered.TYPE, NodeConnected.TYPE, NodeDisconnected.TYPE})
         {
             if (codecs.codec(type) == null)
             {
-                throw new IllegalArgumentException("the interconnect's codec registry lacks Troupe's own codecs (type " +
-                    EventTypes.describe(type) + "); build it with EventCodecRegistry.builder().withTroupeCodecs()");
+                throw new IllegalArgumentException("the interconnect's codec registry lacks Troupe's own codecs " +
+                    "(type " + EventTypes.describe(type) +
+                    "); build it with EventCodecRegistry.builder().withTroupeCodecs()");
             }
         }
         warnIfSpinningOnTooFewCores(system.nodeId(), config);
@@ -239,8 +259,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         if (spinners > 0 && cores < spinners + 2)
         {
             LOG.warn("node {}: idle mode SPIN keeps {} network thread(s) on a core each, and this machine has {} " +
-                "cores: the pool workers (and any other node here) will wait for time slices, and latency gets worse, " +
-                "not better; use BACKOFF unless each spinning thread has a core of its own", nodeId, spinners, cores);
+                "cores: the pool workers (and any other node here) will wait for time slices, and latency gets " +
+                "worse, not better; use BACKOFF unless each spinning thread has a core of its own", nodeId, spinners,
+                cores);
         }
     }
 
@@ -258,10 +279,11 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             final Peer peer = new Peer(address, system.nodeId() < address.nodeId(), system.memoryQuota().newAccount(),
                 new FailureDetector(config.heartbeatInterval().toNanos(), config.failureTimeout().toNanos()),
                 new RetryBackoff(config.handshakeRetryMin().toNanos(), config.handshakeRetryMax().toNanos(),
-                    new java.util.SplittableRandom()));
+                    new SplittableRandom()));
             publications.open(peer, sessionId);
             // a sealed batch fits one datagram
-            peer.batch = new OutboundBatch(peer.data.maxPayloadLength() - FrameSeal.OVERHEAD, config.bulkThresholdBytes());
+            peer.batch = new OutboundBatch(peer.data.maxPayloadLength() - FrameSeal.OVERHEAD,
+                config.bulkThresholdBytes());
             peers.put(address.nodeId(), peer);
             list.add(peer);
         }
@@ -306,7 +328,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         try
         {
             // an Undelivered may use the room kept for notices: a tracked event must end reported, flood or not
-            if (!peer.outbound.send(outbound, envelope.type() == io.troupe.actor.Undelivered.TYPE))
+            if (!peer.outbound.send(outbound, envelope.type() == Undelivered.TYPE))
             {
                 frames.release(outbound);
                 peer.shed.incrementAndGet();
@@ -435,10 +457,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      * @throws IllegalArgumentException if an entry names another node's service or actor.
      */
     public boolean sendDirectoryUpdate(final int nodeId, final long version, final boolean snapshot,
-        final java.util.List<io.troupe.serialization.wire.DirectoryEntry> entries)
+        final List<DirectoryEntry> entries)
     {
         final int own = system.nodeId();
-        for (final io.troupe.serialization.wire.DirectoryEntry entry : entries)
+        for (final DirectoryEntry entry : entries)
         {
             if (entry.service().nodeId() != own || entry.actor().nodeId() != own || entry.actor().isService())
             {
@@ -451,7 +473,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         {
             return false;
         }
-        final java.util.List<io.troupe.serialization.wire.DirectoryEntry> copy = java.util.List.copyOf(entries);
+        final List<DirectoryEntry> copy = List.copyOf(entries);
         return agent.command(() -> agent.directory.queue(peer, version, snapshot, copy));
     }
 
@@ -467,12 +489,13 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      * @param duty the agent.
      * @throws IllegalStateException if the interconnect is closed or its command queue is full.
      */
-    public void addDuty(final org.agrona.concurrent.Agent duty)
+    public void addDuty(final Agent duty)
     {
-        java.util.Objects.requireNonNull(duty, "duty");
+        Objects.requireNonNull(duty, "duty");
         if (closed || !agent.command(() -> agent.addDuty(duty)))
         {
-            throw new IllegalStateException(closed ? "the interconnect is closed" : "the interconnect's command queue is full");
+            throw new IllegalStateException(closed ? "the interconnect is closed" :
+                "the interconnect's command queue is full");
         }
         agentIdle.signal();
     }
@@ -486,10 +509,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      * @return true if it was closed within the timeout.
      * @throws InterruptedException if interrupted while waiting.
      */
-    public boolean removeDuty(final org.agrona.concurrent.Agent duty, final java.time.Duration timeout)
+    public boolean removeDuty(final Agent duty, final Duration timeout)
         throws InterruptedException
     {
-        final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        final CountDownLatch done = new CountDownLatch(1);
         if (closed || !agent.command(() ->
         {
             agent.removeDuty(duty);
@@ -499,7 +522,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             return closed;
         }
         agentIdle.signal();
-        return done.await(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+        return done.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** Makes sure the interconnect's thread runs a cycle soon (a duty has work from another thread). Any thread. */
@@ -516,7 +539,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      *
      * @param image the image.
      */
-    public void clientImageAvailable(final io.aeron.Image image)
+    public void clientImageAvailable(final Image image)
     {
         guard.onAvailable(image);
     }
@@ -526,7 +549,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      *
      * @param image the image.
      */
-    public void clientImageUnavailable(final io.aeron.Image image)
+    public void clientImageUnavailable(final Image image)
     {
         guard.onUnavailable(image);
     }
@@ -561,10 +584,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      *
      * @param listener takes the reason.
      */
-    public void onTransportLost(final java.util.function.Consumer<String> listener)
+    public void onTransportLost(final Consumer<String> listener)
     {
-        final java.util.concurrent.atomic.AtomicBoolean told = new java.util.concurrent.atomic.AtomicBoolean();
-        final java.util.function.Consumer<String> once = why ->
+        final AtomicBoolean told = new AtomicBoolean();
+        final Consumer<String> once = why ->
         {
             if (told.compareAndSet(false, true))
             {
@@ -648,7 +671,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     {
         if (!callerDriven)
         {
-            throw new IllegalStateException("this interconnect runs its own duty cycle; start it with startCallerDriven");
+            throw new IllegalStateException("this interconnect runs its own duty cycle; start it with " +
+                "startCallerDriven");
         }
         if (closed)
         {

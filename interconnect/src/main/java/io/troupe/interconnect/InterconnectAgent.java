@@ -1,5 +1,7 @@
 package io.troupe.interconnect;
 
+import io.aeron.Image;
+import io.troupe.actor.AgentErrorLog;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.FragmentAssembler;
@@ -12,17 +14,22 @@ import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapsedException;
+import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.FrameEncoder;
 import io.troupe.serialization.wire.GoodbyeReason;
+import org.agrona.ErrorHandler;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
@@ -63,13 +70,13 @@ final class InterconnectAgent implements Agent
     /** The actor that hears of subscribers that are gone (set once the interconnect registered it). */
     volatile ActorId janitor = ActorId.NONE;
     /** Subscriptions refused because a peer had {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} already. */
-    final java.util.concurrent.atomic.AtomicLong subscriptionsRefused = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong subscriptionsRefused = new AtomicLong();
     /** Inbound streams found stalled (each ended the session with its peer). */
-    final java.util.concurrent.atomic.AtomicLong streamsStalled = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong streamsStalled = new AtomicLong();
     /** Times this node renewed its publications to a peer that found a stream of ours stalled. */
-    final java.util.concurrent.atomic.AtomicLong publicationsRenewed = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong publicationsRenewed = new AtomicLong();
     /** Handshake steps left unanswered because the peer's data or bulk stream had no image here yet. */
-    final java.util.concurrent.atomic.AtomicLong handshakeStepsDeferred = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong handshakeStepsDeferred = new AtomicLong();
     private final PeerPublications publications;
     /** Sends the service directory's updates to peers (see {@link Interconnect#sendDirectoryUpdate}). */
     final DirectorySender directory;
@@ -77,7 +84,7 @@ final class InterconnectAgent implements Agent
     volatile DirectoryListener directoryListener;
     private final StreamStallWatch stallWatch;
     /** Large frames dropped half assembled because the memory quota could not hold them (each ended a session). */
-    final java.util.concurrent.atomic.AtomicLong chunkFramesDropped = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong chunkFramesDropped = new AtomicLong();
     /** What arrived and was dropped, by reason (shared with the guard, which counts refused images). */
     final Rejections rejections;
     private final AgentInvoker driverInvoker;
@@ -93,8 +100,8 @@ final class InterconnectAgent implements Agent
     private static final Agent[] NO_DUTIES = new Agent[0];
     /** Other agents whose duty cycles run in this one's (the node's client ingress); changed by commands only. */
     private Agent[] duties = NO_DUTIES;
-    private final org.agrona.ErrorHandler dutyErrors;
-    private final org.agrona.ErrorHandler transportErrors;
+    private final ErrorHandler dutyErrors;
+    private final ErrorHandler transportErrors;
     private final long heartbeatIntervalNs;
     private final long ackIntervalNs;
     private volatile boolean closing;
@@ -128,10 +135,10 @@ final class InterconnectAgent implements Agent
         final Subscription dataSubscription,
         final Subscription bulkSubscription,
         final HandshakeAuth auth,
-        final io.troupe.serialization.EventCodecRegistry codecs,
+        final EventCodecRegistry codecs,
         final Rejections rejections,
         final PeerPublications publications,
-        final org.agrona.concurrent.status.CountersReader counters)
+        final CountersReader counters)
     {
         this.publications = publications;
         this.stallWatch = new StreamStallWatch(counters, config.failureTimeout().toNanos());
@@ -143,9 +150,9 @@ final class InterconnectAgent implements Agent
         this.nodeId = system.nodeId();
         this.incarnation = incarnation;
         this.clock = clock;
-        this.dutyErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": a duty on the interconnect thread",
+        this.dutyErrors = new AgentErrorLog(LOG, "node " + system.nodeId() + ": a duty on the interconnect thread",
             system.errorRecorder());
-        this.transportErrors = new io.troupe.actor.AgentErrorLog(LOG, "node " + system.nodeId() + ": transport",
+        this.transportErrors = new AgentErrorLog(LOG, "node " + system.nodeId() + ": transport",
             system.errorRecorder());
         this.peers = peers;
         for (final Peer peer : peers)
@@ -159,7 +166,8 @@ final class InterconnectAgent implements Agent
         this.bulkSubscription = bulkSubscription;
         this.bulkMessageLimit = InterconnectConfig.maxMessageLength(config.bulkTermLength()) - FrameSeal.OVERHEAD;
         this.scratch = new UnsafeBuffer(new byte[Math.max(64 * 1024, bulkMessageLimit)]);
-        this.largestSealedMessage = Math.max(Math.max(64 * 1024, InterconnectConfig.maxMessageLength(config.bulkTermLength())),
+        this.largestSealedMessage =
+            Math.max(Math.max(64 * 1024, InterconnectConfig.maxMessageLength(config.bulkTermLength())),
             InterconnectConfig.maxMessageLength(config.dataTermLength()));
         this.sealBuffer = new UnsafeBuffer(new byte[largestSealedMessage + FrameSeal.OVERHEAD]);
         this.sessions = new Sessions(this, auth, codecs);
@@ -317,12 +325,14 @@ final class InterconnectAgent implements Agent
     /** On this agent's thread (a command): runs the duty's cycle in every cycle of this agent from now on. */
     void addDuty(final Agent duty)
     {
-        final Agent[] more = java.util.Arrays.copyOf(duties, duties.length + 1);
+        final Agent[] more = Arrays.copyOf(duties, duties.length + 1);
         more[duties.length] = duty;
         duties = more;
     }
 
-    /** On this agent's thread: stops running the duty and closes it ({@link Agent#onClose}); false if it was not here. */
+    /**
+     * On this agent's thread: stops running the duty and closes it ({@link Agent#onClose}); false if it was not here.
+     */
     boolean removeDuty(final Agent duty)
     {
         for (int i = 0; i < duties.length; i++)
@@ -443,12 +453,13 @@ final class InterconnectAgent implements Agent
         }
         peer.sessionsDown++;
         credit.onSessionLost(peer.nodeId);
-        LOG.info("node {}: session with node {} (incarnation {}) ended: {}", nodeId, peer.nodeId, peer.peerIncarnation, why);
+        LOG.info("node {}: session with node {} (incarnation {}) ended: {}", nodeId, peer.nodeId, peer.peerIncarnation,
+            why);
         final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.DISCONNECTED, true);
         peer.lostUnsure += peer.dataInFlight.failAll(unsure) + peer.bulkInFlight.failAll(unsure);
         failQueued(peer, UndeliveredReason.DISCONNECTED);
-        java.util.Arrays.fill(peer.bulkUntil, 0);
-        java.util.Arrays.fill(peer.dataUntil, 0);
+        Arrays.fill(peer.bulkUntil, 0);
+        Arrays.fill(peer.dataUntil, 0);
         peer.chunkOffset = 0;
         directory.onSessionLost(peer);
         if (peer.chunks != null)
@@ -498,7 +509,7 @@ final class InterconnectAgent implements Agent
             lost++;
             report(laneFrame, reason);
         }
-        java.util.Arrays.fill(peer.bulkLaneCount, 0);
+        Arrays.fill(peer.bulkLaneCount, 0);
         peer.bulkLaneBytes = 0;
         peer.bulkLaneSize = 0;
         peer.chunkOffset = 0;
@@ -537,8 +548,10 @@ final class InterconnectAgent implements Agent
         {
             return;
         }
-        final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason, unsure);
-        system.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(), notice, null));
+        final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason,
+            unsure);
+        system.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(),
+            notice, null));
     }
 
     /**
@@ -714,7 +727,8 @@ final class InterconnectAgent implements Agent
      */
     boolean hearsStreamsOf(final int sessionId)
     {
-        if (dataSubscription.imageBySessionId(sessionId) != null && bulkSubscription.imageBySessionId(sessionId) != null)
+        if (dataSubscription.imageBySessionId(sessionId) != null &&
+            bulkSubscription.imageBySessionId(sessionId) != null)
         {
             return true;
         }
@@ -734,7 +748,8 @@ final class InterconnectAgent implements Agent
     {
         final int sessionId = publications.renew(peer);
         publicationsRenewed.incrementAndGet();
-        LOG.debug("node {}: publications to node {} renewed (Aeron session {}): {}", nodeId, peer.nodeId, sessionId, why);
+        LOG.debug("node {}: publications to node {} renewed (Aeron session {}): {}", nodeId, peer.nodeId, sessionId,
+            why);
     }
 
     /**
@@ -766,11 +781,12 @@ final class InterconnectAgent implements Agent
      * An image went away (client conductor, this thread): the fragments of a message it left half assembled are
      * dropped with their buffer.
      */
-    void onImageUnavailable(final io.aeron.Image image)
+    void onImageUnavailable(final Image image)
     {
         final int streamId = image.subscription().streamId();
         final FragmentAssembler assembler = streamId == config.controlStreamId() ? controlAssembler :
-            streamId == config.dataStreamId() ? dataAssembler : streamId == config.bulkStreamId() ? bulkAssembler : null;
+            streamId == config.dataStreamId() ? dataAssembler : streamId == config.bulkStreamId() ? bulkAssembler :
+            null;
         if (assembler != null)
         {
             assembler.freeSessionBuffer(image.sessionId());

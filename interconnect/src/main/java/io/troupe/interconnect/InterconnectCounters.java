@@ -39,7 +39,8 @@ public final class InterconnectCounters
     }
 
     /**
-     * Subscriptions to a peer's node notices refused because {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} actors watched it.
+     * Subscriptions to a peer's node notices refused because {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} actors
+     * watched it.
      *
      * @return the count.
      */
@@ -140,8 +141,8 @@ public final class InterconnectCounters
     }
 
     /**
-     * Everything dropped on arrival, whatever the reason ({@link #rejectedFrames(FrameRejection)}), but for
-     * REFUSE steps, which are read and only not trusted. Per-peer rejections are also in {@link Interconnect#peerCounters()}.
+     * Everything dropped on arrival, whatever the reason ({@link #rejectedFrames(FrameRejection)}), but for REFUSE
+     * steps, which are read and only not trusted. Per-peer rejections are also in {@link Interconnect#peerCounters()}.
      *
      * @return the count.
      */

@@ -7,6 +7,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -106,15 +107,15 @@ final class OutboundBatch
         {
             if (charged == chargedAccounts.length)
             {
-                chargedAccounts = java.util.Arrays.copyOf(chargedAccounts, charged * 2);
-                chargedCosts = java.util.Arrays.copyOf(chargedCosts, charged * 2);
+                chargedAccounts = Arrays.copyOf(chargedAccounts, charged * 2);
+                chargedCosts = Arrays.copyOf(chargedCosts, charged * 2);
             }
             chargedAccounts[charged] = frame.account;
             chargedCosts[charged++] = frame.cost;
         }
         if (frames == buckets.length)
         {
-            buckets = java.util.Arrays.copyOf(buckets, frames * 2);
+            buckets = Arrays.copyOf(buckets, frames * 2);
         }
         buckets[frames++] = bucket;
     }
@@ -191,7 +192,7 @@ final class OutboundBatch
     void clear()
     {
         tracked.clear();
-        java.util.Arrays.fill(chargedAccounts, 0, charged, null);
+        Arrays.fill(chargedAccounts, 0, charged, null);
         charged = 0;
         length = 0;
         frames = 0;

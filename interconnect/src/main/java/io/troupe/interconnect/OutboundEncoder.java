@@ -41,8 +41,8 @@ final class OutboundEncoder
         if (payload != null)
         {
             checkSize(envelope, payload.length());
-            frame.wrapForEncoding(WireFormat.envelopeLength(payload.length(), FrameEncoder.forwardTarget(envelope) != null),
-                buffer);
+            frame.wrapForEncoding(WireFormat.envelopeLength(payload.length(),
+                FrameEncoder.forwardTarget(envelope) != null), buffer);
             encoder.encodeEnvelope(buffer, 0, envelope, accountOwner(envelope), accountId(envelope),
                 envelope.cost(), payload.buffer(), 0, payload.length());
             return;
@@ -71,8 +71,8 @@ final class OutboundEncoder
         final ActorId forwardTo = FrameEncoder.forwardTarget(envelope);
         frame.wrapForEncoding(WireFormat.envelopeLength(payloadLength, forwardTo != null), buffer);
         final int payloadAt = encoder.beginEnvelope(buffer, 0, envelope.recipient(), envelope.sender(), codec.typeId(),
-            envelope.flags(), envelope.cookie(), accountOwner(envelope), accountId(envelope), envelope.cost(), forwardTo,
-            payloadLength);
+            envelope.flags(), envelope.cookie(), accountOwner(envelope), accountId(envelope), envelope.cost(),
+            forwardTo, payloadLength);
         final int written = codec.encode(event, buffer, payloadAt);
         if (written != payloadLength)
         {

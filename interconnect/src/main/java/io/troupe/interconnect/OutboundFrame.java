@@ -72,7 +72,8 @@ final class OutboundFrame implements QueuedElement
      * @param charge          its cost.
      * @return this frame.
      */
-    OutboundFrame describe(final Envelope trackedEnvelope, final int pairKey, final Chargeable chargedTo, final int charge)
+    OutboundFrame describe(final Envelope trackedEnvelope, final int pairKey, final Chargeable chargedTo,
+        final int charge)
     {
         this.tracked = trackedEnvelope;
         this.pairHash = pairKey;

@@ -139,7 +139,8 @@ final class OutboundQueue extends OutboundQueuePadEnd implements Participant
     private static final VarHandle TAIL;
     private static final VarHandle COUNTED;
     private static final VarHandle TAKEN;
-    private static final CompletableFuture<Reclaimed> COLLAPSING = CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
+    private static final CompletableFuture<Reclaimed> COLLAPSING =
+        CompletableFuture.completedFuture(Reclaimed.COLLAPSING);
 
     static
     {

@@ -6,6 +6,7 @@ import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.serialization.wire.FrameEncoder;
 import io.aeron.Publication;
+import io.troupe.serialization.wire.WireFormat;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.function.Consumer;
@@ -210,7 +211,7 @@ final class OutboundSender
      */
     private long offerChunks(final Peer peer, final OutboundFrame frame)
     {
-        final int sliceLength = bulkMessageLimit - io.troupe.serialization.wire.WireFormat.CHUNK_OVERHEAD;
+        final int sliceLength = bulkMessageLimit - WireFormat.CHUNK_OVERHEAD;
         sendBuffer.wrap(frame.bytes, 0, frame.length);
         long position = 0;
         while (peer.chunkOffset < frame.length)

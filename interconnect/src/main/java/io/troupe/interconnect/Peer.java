@@ -1,10 +1,14 @@
 package io.troupe.interconnect;
 
+import io.aeron.Publication;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.ExclusivePublication;
 import io.troupe.actor.ActorId;
 import io.troupe.memquota.Account;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.ArrayDeque;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -76,7 +80,7 @@ final class Peer
     /** Data-stream frames packed for the next offer (see {@link OutboundBatch}); set when the publication is. */
     OutboundBatch batch;
     /** Frames for the bulk stream, in order, waiting for the bulk publication. */
-    final java.util.ArrayDeque<OutboundFrame> bulkLane = new java.util.ArrayDeque<>();
+    final ArrayDeque<OutboundFrame> bulkLane = new ArrayDeque<>();
     /** Per pair bucket: frames of the bucket in the bulk lane. */
     final int[] bulkLaneCount = new int[PAIR_BUCKETS];
     long bulkLaneBytes;
@@ -111,7 +115,7 @@ final class Peer
     final StreamStallWatch.State bulkStall = new StreamStallWatch.State();
     long nextStallCheckNs;
     /** Directory updates waiting for the control publication (see {@link DirectorySender}). */
-    final java.util.ArrayDeque<DirectorySender.Job> directoryJobs = new java.util.ArrayDeque<>();
+    final ArrayDeque<DirectorySender.Job> directoryJobs = new ArrayDeque<>();
     /**
      * The peer's last heartbeat in this session, echoed in ours so it can measure the round trip: its
      * {@code sendTimeNs} (the peer's clock; 0: none yet) and when it arrived (our clock).
@@ -197,14 +201,14 @@ final class Peer
     long offerSealed(
         final int stream,
         final ExclusivePublication publication,
-        final org.agrona.DirectBuffer body,
+        final DirectBuffer body,
         final int offset,
         final int length,
-        final org.agrona.concurrent.UnsafeBuffer sealBuffer)
+        final UnsafeBuffer sealBuffer)
     {
         if (sealer == null)
         {
-            return io.aeron.Publication.NOT_CONNECTED;
+            return Publication.NOT_CONNECTED;
         }
         final int sealed = sealer.seal(stream, publication.streamId(), body, offset, length, sealBuffer);
         final long position = publication.offer(sealBuffer, 0, sealed);
@@ -220,7 +224,7 @@ final class Peer
         final OutboundQueue queue = outbound;
         return new PeerCounters(nodeId, established, peerIncarnation, eventsOut, bytesOut, eventsIn, bytesIn,
             backPressured, (queue == null ? 0 : queue.size()) + bulkLaneSize, sessionsUp, sessionsDown, rejectedFrames,
-            handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs, rttSmoothedNs, rttMinNs,
-            subscriberCount, refusal);
+            handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs, rttSmoothedNs,
+            rttMinNs, subscriberCount, refusal);
     }
 }

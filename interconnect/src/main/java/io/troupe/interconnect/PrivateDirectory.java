@@ -11,6 +11,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -123,7 +124,8 @@ public final class PrivateDirectory
         }
         catch (final IOException ex)
         {
-            throw new IllegalStateException("cannot make " + path + " private to the node (its " + what + "): " + ex, ex);
+            throw new IllegalStateException("cannot make " + path + " private to the node (its " + what + "): " + ex,
+                ex);
         }
     }
 
@@ -154,7 +156,8 @@ public final class PrivateDirectory
     {
         if (!Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS))
         {
-            throw new IllegalStateException(path + " exists and is not a directory: cannot use it as the node's " + what);
+            throw new IllegalStateException(path + " exists and is not a directory: cannot use it as the node's " +
+                what);
         }
         final UserPrincipal owner = Files.getOwner(path, LinkOption.NOFOLLOW_LINKS);
         final UserPrincipal me = path.getFileSystem().getUserPrincipalLookupService()
@@ -235,7 +238,7 @@ public final class PrivateDirectory
         }
         try (var walk = Files.walk(dir))
         {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(each ->
+            walk.sorted(Comparator.reverseOrder()).forEach(each ->
             {
                 try
                 {

@@ -13,6 +13,8 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Arrays;
+
 /**
  * Credit accounts across nodes, owned by the interconnect agent's thread.
  *
@@ -304,7 +306,7 @@ final class RemoteCredit implements ShadowDeltaSink
 
         void clear()
         {
-            java.util.Arrays.fill(shadows, 0, count, null);
+            Arrays.fill(shadows, 0, count, null);
             count = 0;
         }
     }

@@ -15,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The session life cycle of every peer, on the agent thread: the handshake, heartbeats and failure detection,
@@ -53,7 +54,7 @@ final class Sessions
     private final String clusterId;
     private final long handshakeTimeoutNs;
     /** Handshakes this node refused because the peer binds one of its type ids to another type. */
-    final java.util.concurrent.atomic.AtomicLong typeConflicts = new java.util.concurrent.atomic.AtomicLong();
+    final AtomicLong typeConflicts = new AtomicLong();
 
     Sessions(final InterconnectAgent agent, final HandshakeAuth auth, final EventCodecRegistry codecs)
     {
@@ -96,8 +97,8 @@ final class Sessions
             }
             return work;
         }
-        if (peer.initiator && !agent.isClosing() && (peer.attempt == Peer.NO_ATTEMPT || peer.attempt == Peer.HELLO_SENT) &&
-            nowNs - peer.nextHandshakeNs >= 0)
+        if (peer.initiator && !agent.isClosing() &&
+            (peer.attempt == Peer.NO_ATTEMPT || peer.attempt == Peer.HELLO_SENT) && nowNs - peer.nextHandshakeNs >= 0)
         {
             sendHello(peer, nowNs);
             peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
@@ -115,7 +116,8 @@ final class Sessions
             agent.reject(FrameRejection.UNKNOWN_NODE); // no publication to answer on: counted and logged once
             if (refusals.shouldLog(frame.nodeId(), "unknown node"))
             {
-                LOG.warn("node {}: handshake from node {}, which is not among its peers; ignored", agent.nodeId, frame.nodeId());
+                LOG.warn("node {}: handshake from node {}, which is not among its peers; ignored", agent.nodeId,
+                    frame.nodeId());
             }
             return;
         }
@@ -338,7 +340,8 @@ final class Sessions
      *
      * @return null if it is good; else what is wrong.
      */
-    private String verifyStep(final Peer peer, final HandshakeFrame frame, final HandshakePhase phase, final String problem)
+    private String verifyStep(final Peer peer, final HandshakeFrame frame, final HandshakePhase phase,
+        final String problem)
     {
         if (problem != null)
         {
@@ -418,7 +421,8 @@ final class Sessions
         peer.refusal = "refused node " + peer.nodeId + ": " + problem;
         if (refusals.shouldLog(peer.nodeId, problem))
         {
-            LOG.warn("node {}: refused the handshake of node {}: {}; retrying with back-off", agent.nodeId, peer.nodeId, problem);
+            LOG.warn("node {}: refused the handshake of node {}: {}; retrying with back-off", agent.nodeId, peer.nodeId,
+                problem);
         }
         if (!peer.refusalsSent.take(nowNs))
         {
@@ -462,13 +466,15 @@ final class Sessions
 
     boolean sendAck(final Peer peer, final int streamId, final long position)
     {
-        final int length = agent.encoder.encodeAck(agent.scratch, 0, agent.nodeId, agent.incarnation, streamId, position);
+        final int length = agent.encoder.encodeAck(agent.scratch, 0, agent.nodeId, agent.incarnation, streamId,
+            position);
         return offerControl(peer, length);
     }
 
     boolean sendGoodbye(final Peer peer, final GoodbyeReason reason, final String detail)
     {
-        final int length = agent.encoder.encodeGoodbye(agent.scratch, 0, agent.nodeId, agent.incarnation, reason, detail);
+        final int length = agent.encoder.encodeGoodbye(agent.scratch, 0, agent.nodeId, agent.incarnation, reason,
+            detail);
         return offerControl(peer, length);
     }
 

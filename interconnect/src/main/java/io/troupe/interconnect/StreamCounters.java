@@ -31,7 +31,8 @@ final class StreamCounters
     }
 
     /** Whether a counter found before is still allocated, of the type, and of the registration (ids are reused). */
-    static boolean belongs(final CountersReader counters, final int counterId, final int typeId, final long registrationId)
+    static boolean belongs(final CountersReader counters, final int counterId, final int typeId,
+        final long registrationId)
     {
         return counterId != CountersReader.NULL_COUNTER_ID &&
             counters.getCounterState(counterId) == CountersReader.RECORD_ALLOCATED &&

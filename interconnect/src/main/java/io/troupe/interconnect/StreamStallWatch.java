@@ -70,7 +70,8 @@ final class StreamStallWatch
         if (image.correlationId() != state.imageId)
         {
             state.imageId = image.correlationId();
-            state.hwmCounterId = StreamCounters.find(counters, AeronCounters.DRIVER_RECEIVER_HWM_TYPE_ID, state.imageId);
+            state.hwmCounterId = StreamCounters.find(counters, AeronCounters.DRIVER_RECEIVER_HWM_TYPE_ID,
+                state.imageId);
             state.position = position;
             state.sinceNs = nowNs;
             return null;

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -101,7 +102,7 @@ class AeronImageIngressTest
         long backPressured = 0;
         for (long seq = 0; seq < MESSAGES; )
         {
-            message.putLong(0, seq, java.nio.ByteOrder.BIG_ENDIAN);
+            message.putLong(0, seq, ByteOrder.BIG_ENDIAN);
             final long result = publication.offer(message, 0, message.capacity());
             if (result > 0)
             {

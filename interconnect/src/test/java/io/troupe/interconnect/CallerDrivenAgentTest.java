@@ -6,13 +6,13 @@ import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.ServiceId;
+import io.troupe.actor.ShadowAccount;
 import io.troupe.testing.Await;
 import org.agrona.concurrent.CachedNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -149,7 +149,7 @@ class CallerDrivenAgentTest
         final long periodNs = cluster.config(cluster.node(2)).creditFlushInterval().toNanos();
         final RemoteCredit credit = two.agentCredit();
         final long bound = systemTwo.flow().flushBound();
-        final io.troupe.actor.ShadowAccount shadow = (io.troupe.actor.ShadowAccount)systemTwo.flow().resolve(1, 42L);
+        final ShadowAccount shadow = (ShadowAccount)systemTwo.flow().resolve(1, 42L);
         final long before = credit.framesSent;
 
         shadow.charge(bound);
@@ -188,7 +188,8 @@ class CallerDrivenAgentTest
             one.dutyCycle();
             two.dutyCycle();
         }
-        assertThat(one.peerState(2).dataAcked).as("no ack before the receiver's ack interval passes").isEqualTo(ackedBefore);
+        assertThat(one.peerState(2).dataAcked).as("no ack before the receiver's ack interval passes")
+            .isEqualTo(ackedBefore);
         clockTwo.advance(ackNs);
         rounds(() -> one.peerState(2).dataAcked == one.peerState(2).dataSent, 0, true);
         assertThat(one.peerState(2).dataAcked).isGreaterThan(ackedBefore);

@@ -166,7 +166,8 @@ class CreditAcrossNodesTest
         final AtomicInteger sunk = new AtomicInteger();
         final ActorId sink = three.system.register((ctx, envelope) -> sunk.incrementAndGet());
         // node 2 relays to node 3, billed by default to the account the event was charged to
-        final ActorId relay = two.system.register((ctx, envelope) -> ctx.send(sink, envelope.event(), TestCluster.TEXT, 0, 0L));
+        final ActorId relay =
+            two.system.register((ctx, envelope) -> ctx.send(sink, envelope.event(), TestCluster.TEXT, 0, 0L));
         final CreditAccount account = one.system.flow().openAccount(1_000);
         final Ingress ingress = new Ingress(account, relay, 30);
         one.system.send(one.system.register(ingress), READ);
@@ -228,7 +229,8 @@ class CreditAcrossNodesTest
             return Math.abs(seenAndPending[1]) < bound && seenAndPending[0] + seenAndPending[1] == fanOut;
         }, WAIT, () -> "node 2's report at the bound taken (its delta now " + shadow.pending() + ") and applied at " +
             "node 1 (its view now " + account.debt() + ", of " + fanOut + " parts outstanding)");
-        assertThat(fanOut - seenAndPending[0]).as("what node 1 does not know of yet").isBetween(-(bound - 1), bound - 1);
+        assertThat(fanOut - seenAndPending[0]).as("what node 1 does not know of yet")
+            .isBetween(-(bound - 1), bound - 1);
         Await.until(() -> account.debt() == fanOut, WAIT, "the periodic flush reports the rest");
         sink.release.countDown();
         Await.until(() -> account.debt() == 0, WAIT, "everything is repaid");
@@ -242,8 +244,8 @@ class CreditAcrossNodesTest
         final CreditAccount account = one.system.flow().openAccount(THRESHOLD);
         for (int i = 0; i < 20; i++)
         {
-            one.system.send(ActorId.of(2, 5, 5), "to nobody", TestCluster.TEXT, i % 2 == 0 ? Envelope.FLAG_TRACK_DELIVERY : 0,
-                0L, account, 3);
+            one.system.send(ActorId.of(2, 5, 5), "to nobody", TestCluster.TEXT,
+                i % 2 == 0 ? Envelope.FLAG_TRACK_DELIVERY : 0, 0L, account, 3);
         }
         assertThat(account.debt()).isZero();
         assertThat(one.interconnect.agentCredit().heldBy(2, account.accountId())).isZero();

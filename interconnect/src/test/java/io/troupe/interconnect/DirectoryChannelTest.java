@@ -94,7 +94,7 @@ class DirectoryChannelTest
         cluster.start(one, cluster.config(one)); // node 2 never starts
 
         assertThat(one.interconnect.sendDirectoryUpdate(2, 1, true, List.of())).isTrue();
-        Await.until(() -> one.interconnect.counters().directoryUpdatesDropped() == 1, WAIT, "dropped: the next session starts " +
-            "with a snapshot");
+        Await.until(() -> one.interconnect.counters().directoryUpdatesDropped() == 1, WAIT,
+            "dropped: the next session starts with a snapshot");
     }
 }

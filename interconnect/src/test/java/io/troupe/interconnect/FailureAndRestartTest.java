@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,7 +94,7 @@ class FailureAndRestartTest
         two.interconnect.kill();
 
         // exactly one outcome per tracked event: delivered, or an Undelivered notice
-        final java.util.Map<Long, Boolean> undelivered = new java.util.HashMap<>();
+        final Map<Long, Boolean> undelivered = new HashMap<>();
         boolean down = false;
         while (!down || accountedFor(delivered, undelivered.keySet()) < 2_000)
         {
@@ -113,7 +115,8 @@ class FailureAndRestartTest
         assertThat(Duration.ofNanos(downAtNs.get() - killedAt))
             .as("declared down by the detector, about %s after the kill", DETECTOR_TIMEOUT)
             .isLessThan(Duration.ofSeconds(6));
-        assertThat(accountedFor(delivered, undelivered.keySet())).as("every tracked event accounted for").isEqualTo(2_000);
+        assertThat(accountedFor(delivered, undelivered.keySet())).as("every tracked event accounted for")
+            .isEqualTo(2_000);
         for (final Long cookie : delivered)
         {
             if (undelivered.containsKey(cookie))

@@ -17,6 +17,7 @@ import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.serialization.wire.Handshake;
 import io.troupe.serialization.wire.HandshakeFrame;
 import io.troupe.serialization.wire.HandshakePhase;
+import io.troupe.serialization.wire.TypeTable;
 import io.troupe.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -114,7 +115,7 @@ final class FakeMember implements AutoCloseable
         }, WAIT, "HELLO from the real node");
         final HandshakeAuth auth = new HandshakeAuth(TestCluster.SECRET);
         final byte[] ourChallenge = auth.newChallenge();
-        final byte[] types = io.troupe.serialization.wire.TypeTable.encode(cluster.codecs);
+        final byte[] types = TypeTable.encode(cluster.codecs);
         final byte[] proof = auth.prove(HandshakePhase.WELCOME, config.clusterId(), nodeId, incarnation, realId,
             theirIncarnation[0], theirChallenge[0], types, FrameProtection.AUTHENTICATED);
         Await.until(() -> controlOut.isConnected() && dataOut.isConnected() && bulkOut.isConnected(), WAIT,

@@ -77,7 +77,8 @@ class ForwardAcrossNodesTest
         final BlockingQueue<Envelope> atThree = new LinkedBlockingQueue<>();
         final ActorId target = recorder(three, atThree);
 
-        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 11L, "to 2, else 3", target));
+        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 11L, "to 2, else 3",
+            target));
 
         final Envelope arrived = next(atThree);
         assertThat(arrived.event()).isEqualTo("to 2, else 3");
@@ -93,7 +94,8 @@ class ForwardAcrossNodesTest
     {
         final ActorId target = nobodyOn(3);
 
-        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 12L, "lost twice", target));
+        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 12L, "lost twice",
+            target));
 
         final Envelope notice = next(atOne);
         assertThat(notice.event()).isEqualTo(

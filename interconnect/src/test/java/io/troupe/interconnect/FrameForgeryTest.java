@@ -4,6 +4,7 @@ import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.serialization.wire.FrameEncoder;
+import io.troupe.serialization.wire.WireFormat;
 import io.troupe.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AutoClose;
@@ -64,8 +65,8 @@ class FrameForgeryTest
             Await.until(() -> relay.captured(dataStream).size() > before, RelayedPair.WAIT,
                 "event " + cookie + " on the wire");
         }
-        Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.SEQUENCE_GAP) >= 1, RelayedPair.WAIT,
-            "the gap noticed");
+        Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.SEQUENCE_GAP) >= 1,
+            RelayedPair.WAIT, "the gap noticed");
 
         // every tracked event ends exactly once: delivered, or reported to its sender
         pair.awaitOutcomes(List.of(2L, 3L, 4L, 5L));
@@ -81,7 +82,7 @@ class FrameForgeryTest
     /** A data-stream message of one envelope for the sink, as the interconnect packs it, but with no seal. */
     private static byte[] unsealedEnvelope(final ActorId sink, final int length)
     {
-        final int payloadLength = length - OutboundBatch.LENGTH_PREFIX - io.troupe.serialization.wire.WireFormat.envelopeLength(0);
+        final int payloadLength = length - OutboundBatch.LENGTH_PREFIX - WireFormat.envelopeLength(0);
         final byte[] payload = new byte[payloadLength];
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[length]);
         final int frameLength = new FrameEncoder().encodeEnvelope(buffer, OutboundBatch.LENGTH_PREFIX,

@@ -20,6 +20,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,7 +69,8 @@ class HandshakeForgeryTest
         Await.until(() -> two.interconnect.counters().rejectedFrames(FrameRejection.BAD_PROOF) >= 200 &&
             one.interconnect.counters().rejectedFrames(FrameRejection.REFUSE_RECEIVED) >= 200 &&
             one.interconnect.counters().rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 200 &&
-            two.interconnect.counters().rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 200, CONNECT, "every forged step counted");
+            two.interconnect.counters().rejectedFrames(FrameRejection.STALE_HANDSHAKE) >= 200, CONNECT,
+            "every forged step counted");
 
         assertThat(one.interconnect.isConnected(2)).isTrue();
         assertThat(two.interconnect.isConnected(1)).isTrue();
@@ -158,8 +160,8 @@ class HandshakeForgeryTest
             cluster.awaitConnected(CONNECT);
             Await.until(() -> one.interconnect.counters().rejectedFrames(FrameRejection.REFUSE_RECEIVED) >= 20, CONNECT,
                 "the flood reaching node 1");
-            assertThat(two.interconnect.counters().rejectedFrames(FrameRejection.HELLO_RATE_LIMITED)).as("forged HELLOs use up " +
-                "none of the genuine node's budget").isZero();
+            assertThat(two.interconnect.counters().rejectedFrames(FrameRejection.HELLO_RATE_LIMITED)).as("forged " +
+                "HELLOs use up none of the genuine node's budget").isZero();
             assertRoundTrip(one, two);
         }
         finally
@@ -174,7 +176,7 @@ class HandshakeForgeryTest
     {
         static void pause()
         {
-            java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+            LockSupport.parkNanos(100_000);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.troupe.interconnect;
 
 import io.troupe.interconnect.seal.FrameSeal;
+import io.troupe.serialization.wire.GoodbyeReason;
 import io.troupe.testing.Await;
 import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
@@ -15,14 +16,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,7 +101,7 @@ class HostileInputTest
                         TestCluster.TEXT, 0, 0L, "evil", null), 0, 0L, 1, new UnsafeBuffer(payload), 0, payload.length);
                     if (at > 0)
                     {
-                        buffer.putInt(0, frameLength, java.nio.ByteOrder.LITTLE_ENDIAN);
+                        buffer.putInt(0, frameLength, ByteOrder.LITTLE_ENDIAN);
                     }
                     length = at + frameLength;
                 }
@@ -119,13 +123,13 @@ class HostileInputTest
                 if (i % 2 == 1)
                 {
                     final byte[] payload = {0, 0, 0, 4, 'e', 'v', 'i', 'l'};
-                    final int frameLength = encoder.encodeEnvelope(buffer, OutboundBatch.LENGTH_PREFIX, new Envelope(sink,
-                        ActorId.NONE, TestCluster.TEXT, 0, 0L, "evil", null), 0, 0L, 1, new UnsafeBuffer(payload), 0,
-                        payload.length);
-                    buffer.putInt(0, frameLength, java.nio.ByteOrder.LITTLE_ENDIAN);
+                    final int frameLength = encoder.encodeEnvelope(buffer, OutboundBatch.LENGTH_PREFIX,
+                        new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "evil", null), 0, 0L, 1,
+                        new UnsafeBuffer(payload), 0, payload.length);
+                    buffer.putInt(0, frameLength, ByteOrder.LITTLE_ENDIAN);
                     at = OutboundBatch.LENGTH_PREFIX + frameLength;
                 }
-                buffer.putInt(at, 16 | OutboundBatch.COMPACT_FLAG, java.nio.ByteOrder.LITTLE_ENDIAN);
+                buffer.putInt(at, 16 | OutboundBatch.COMPACT_FLAG, ByteOrder.LITTLE_ENDIAN);
                 buffer.putLong(at + OutboundBatch.LENGTH_PREFIX, i);
                 buffer.putLong(at + OutboundBatch.LENGTH_PREFIX + 8, 0x0400_0000_6c69_7665L);
                 final int length = at + OutboundBatch.LENGTH_PREFIX + 16;
@@ -166,7 +170,8 @@ class HostileInputTest
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName())))
         {
             final Publication control = aeron.addPublication(new ChannelUriStringBuilder().media("udp")
-                .endpoint("127.0.0.1:" + two.port).termLength(64 * 1024).build(), cluster.config(two).controlStreamId());
+                .endpoint("127.0.0.1:" + two.port).termLength(64 * 1024).build(),
+                cluster.config(two).controlStreamId());
             Await.until(control::isConnected, CONNECT, "spoofer connected");
             final FrameEncoder encoder = new FrameEncoder();
             final UnsafeBuffer frame = new UnsafeBuffer(new byte[512]);
@@ -175,7 +180,7 @@ class HostileInputTest
             // each claims to be node 1, in its current incarnation: a goodbye, an ack of everything, a credit
             // repayment of a large debt; each once bare and once behind a made-up seal (marker, key id, tag)
             final List<Integer> lengths = List.of(
-                encoder.encodeGoodbye(frame, 0, 1, incarnation, io.troupe.serialization.wire.GoodbyeReason.SHUTDOWN,
+                encoder.encodeGoodbye(frame, 0, 1, incarnation, GoodbyeReason.SHUTDOWN,
                     "forged"),
                 encoder.encodeAck(frame, 128, 1, incarnation, cluster.config(two).dataStreamId(), Long.MAX_VALUE / 2),
                 encoder.encodeCreditDeltas(frame, 256, 1, incarnation, new int[] {2}, new long[] {1L},
@@ -185,10 +190,10 @@ class HostileInputTest
                 final int at = i * 128;
                 final int length = lengths.get(i);
                 offer(control, frame, at, length);
-                message.putShort(0, (short)0xFFFF, java.nio.ByteOrder.LITTLE_ENDIAN);
-                message.putShort(2, (short)random.nextInt(1 << 16), java.nio.ByteOrder.LITTLE_ENDIAN);
-                message.putLong(4, 0L, java.nio.ByteOrder.LITTLE_ENDIAN);
-                message.putLong(12, 1L, java.nio.ByteOrder.LITTLE_ENDIAN);
+                message.putShort(0, (short)0xFFFF, ByteOrder.LITTLE_ENDIAN);
+                message.putShort(2, (short)random.nextInt(1 << 16), ByteOrder.LITTLE_ENDIAN);
+                message.putLong(4, 0L, ByteOrder.LITTLE_ENDIAN);
+                message.putLong(12, 1L, ByteOrder.LITTLE_ENDIAN);
                 message.putBytes(FrameSeal.HEADER, frame, at, length);
                 final byte[] tag = new byte[FrameSeal.TAG];
                 random.nextBytes(tag);
@@ -212,7 +217,8 @@ class HostileInputTest
             .isEqualTo("echo:still fine");
     }
 
-    private static void offer(final Publication publication, final UnsafeBuffer buffer, final int offset, final int length)
+    private static void offer(final Publication publication, final UnsafeBuffer buffer, final int offset,
+        final int length)
     {
         while (publication.offer(buffer, offset, length) < 0)
         {
@@ -230,8 +236,8 @@ class HostileInputTest
         final int senders = 4;
         final int perSender = 5_000;
         final ConcurrentHashMap<ActorId, Long> lastSeen = new ConcurrentHashMap<>();
-        final List<String> violations = new java.util.concurrent.CopyOnWriteArrayList<>();
-        final java.util.concurrent.atomic.AtomicLong count = new java.util.concurrent.atomic.AtomicLong();
+        final List<String> violations = new CopyOnWriteArrayList<>();
+        final AtomicLong count = new AtomicLong();
         final ActorId sink = two.system.register((ctx, envelope) ->
         {
             final Long previous = lastSeen.put(envelope.sender(), envelope.cookie());

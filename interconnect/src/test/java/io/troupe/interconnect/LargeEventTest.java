@@ -2,6 +2,9 @@ package io.troupe.interconnect;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredReason;
+import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,7 +76,7 @@ class LargeEventTest
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
         cluster.start(one, cluster.config(one));
-        cluster.memoryQuota = () -> io.troupe.memquota.MemoryQuotaConfig.of(1 << 20, 512 * 1024);
+        cluster.memoryQuota = () -> MemoryQuotaConfig.of(1 << 20, 512 * 1024);
         cluster.start(two, cluster.config(two));
         cluster.awaitConnected(CONNECT);
         final BlockingQueue<String> arrivals = new LinkedBlockingQueue<>();
@@ -96,10 +99,10 @@ class LargeEventTest
 
         final Envelope notice = Await.next(atOne);
         // unsure only if every chunk had gone out before the goodbye came; either way the receiver dropped it
-        final io.troupe.actor.Undelivered undelivered = (io.troupe.actor.Undelivered)notice.event();
+        final Undelivered undelivered = (Undelivered)notice.event();
         assertThat(undelivered.recipient()).isEqualTo(sink);
         assertThat(undelivered.cookie()).isEqualTo(tooBig.length() + 5);
-        assertThat(undelivered.reason()).isEqualTo(io.troupe.actor.UndeliveredReason.DISCONNECTED);
+        assertThat(undelivered.reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
         assertThat(two.interconnect.counters().chunkFramesDropped()).isEqualTo(1);
         assertThat(arrivals).isEmpty();
 

@@ -2,6 +2,11 @@ package io.troupe.interconnect;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.ServiceId;
+import io.troupe.memquota.MemoryQuotaConfig;
+import io.troupe.serialization.EventCodec;
+import io.troupe.serialization.wire.DirectoryEntry;
+import io.troupe.serialization.wire.DirectoryOp;
 import io.troupe.serialization.wire.WireFormat;
 import io.troupe.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -10,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
@@ -47,7 +53,7 @@ class MaliciousMemberTest
     private TestCluster.Node startRealNodeAndHandshake(final long quotaBytes)
     {
         final TestCluster.Node one = cluster.node(1);
-        cluster.memoryQuota = () -> io.troupe.memquota.MemoryQuotaConfig.of(quotaBytes, quotaBytes / 2);
+        cluster.memoryQuota = () -> MemoryQuotaConfig.of(quotaBytes, quotaBytes / 2);
         cluster.start(one, cluster.config(one).failureTimeout(PATIENT));
         member = new FakeMember(cluster, one, cluster.node(2));
         member.handshake(cluster);
@@ -117,7 +123,7 @@ class MaliciousMemberTest
     {
         final TestCluster.Node one = startRealNodeAndHandshake(64L << 20);
         final BlockingQueue<Object> received = new LinkedBlockingQueue<>();
-        one.system.registerService(io.troupe.actor.ServiceId.of(0, "echo"),
+        one.system.registerService(ServiceId.of(0, "echo"),
             one.system.register((ctx, envelope) -> received.add(envelope.event())));
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[512]);
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[64]);
@@ -127,11 +133,11 @@ class MaliciousMemberTest
         for (final int node : new int[] {0, 3})
         {
             final int length = member.encoder().encodeEnvelope(frame, 0, new Envelope(
-                io.troupe.actor.ServiceId.of(node, "echo"), ActorId.NONE, TestCluster.TEXT, 0, node, null, null), 0, 0L, 0,
+                ServiceId.of(node, "echo"), ActorId.NONE, TestCluster.TEXT, 0, node, null, null), 0, 0L, 0,
                 payload, 0, payloadLength);
             member.sendData(frame, length);
         }
-        final int length = member.encoder().encodeEnvelope(frame, 0, new Envelope(io.troupe.actor.ServiceId.of(1, "echo"),
+        final int length = member.encoder().encodeEnvelope(frame, 0, new Envelope(ServiceId.of(1, "echo"),
             ActorId.NONE, TestCluster.TEXT, 0, 1L, null, null), 0, 0L, 0, payload, 0, payloadLength);
         member.sendData(frame, length);
 
@@ -147,19 +153,18 @@ class MaliciousMemberTest
         final BlockingQueue<DirectoryUpdate> heard = new LinkedBlockingQueue<>();
         one.interconnect.directoryListener(heard::add);
         final UnsafeBuffer frame = new UnsafeBuffer(new byte[4096]);
-        final io.troupe.actor.ServiceId own = io.troupe.actor.ServiceId.of(2, "mine");
-        final java.util.List<io.troupe.serialization.wire.DirectoryEntry> entries = java.util.List.of(
-            new io.troupe.serialization.wire.DirectoryEntry(own, ActorId.of(2, 7, 1),
-                io.troupe.serialization.wire.DirectoryOp.REGISTER),
-            new io.troupe.serialization.wire.DirectoryEntry(io.troupe.actor.ServiceId.of(1, "yours"), ActorId.of(2, 8, 1),
-                io.troupe.serialization.wire.DirectoryOp.REGISTER),
-            new io.troupe.serialization.wire.DirectoryEntry(io.troupe.actor.ServiceId.of(2, "elsewhere"),
-                ActorId.of(1, 9, 1), io.troupe.serialization.wire.DirectoryOp.REGISTER));
+        final ServiceId own = ServiceId.of(2, "mine");
+        final List<DirectoryEntry> entries = List.of(
+            new DirectoryEntry(own, ActorId.of(2, 7, 1),
+                DirectoryOp.REGISTER),
+            new DirectoryEntry(ServiceId.of(1, "yours"), ActorId.of(2, 8, 1),
+                DirectoryOp.REGISTER),
+            new DirectoryEntry(ServiceId.of(2, "elsewhere"), ActorId.of(1, 9, 1), DirectoryOp.REGISTER));
 
         int length = member.encoder().encodeDirectoryUpdate(frame, 0, 2, member.incarnation(), 1, true, entries);
         member.sendControl(frame, length);
         final DirectoryUpdate update = Await.next(heard);
-        assertThat(update.entries()).extracting(io.troupe.serialization.wire.DirectoryEntry::service).containsExactly(own);
+        assertThat(update.entries()).extracting(DirectoryEntry::service).containsExactly(own);
         assertThat(one.interconnect.counters().directoryEntriesRefused()).isEqualTo(2);
 
         final long malformed = one.interconnect.counters().rejectedFrames(FrameRejection.MALFORMED);
@@ -176,8 +181,7 @@ class MaliciousMemberTest
     private static int textPayload(final UnsafeBuffer into, final String text)
     {
         @SuppressWarnings("unchecked")
-        final io.troupe.serialization.EventCodec<String> codec =
-            (io.troupe.serialization.EventCodec<String>)TestCluster.CODECS.codec(TestCluster.TEXT);
+        final EventCodec<String> codec = (EventCodec<String>)TestCluster.CODECS.codec(TestCluster.TEXT);
         return codec.encode(text, into, 0);
     }
 }

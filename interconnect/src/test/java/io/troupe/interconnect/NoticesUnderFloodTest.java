@@ -60,7 +60,8 @@ class NoticesUnderFloodTest
         flood.start();
         try
         {
-            Await.until(() -> two.interconnect.peerCounters().get(0).shed() > 10_000, WAIT, "node 2's queue to node 1 full");
+            Await.until(() -> two.interconnect.peerCounters().get(0).shed() > 10_000, WAIT,
+                "node 2's queue to node 1 full");
 
             final Set<Long> reported = ConcurrentHashMap.newKeySet();
             final ActorId sender = one.system.register((ctx, envelope) ->

@@ -4,10 +4,12 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.serialization.wire.EnvelopeCompaction;
 import io.troupe.serialization.wire.FrameEncoder;
+import io.troupe.serialization.wire.WireFormat;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
+import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,8 +22,8 @@ class OutboundBatchTest
         frame.wrapForEncoding(length, buffer);
         buffer.setMemory(0, length, fill);
         return frame.describe(tracked ?
-            new Envelope(ActorId.of(2, 1, 0), ActorId.of(1, 1, 0), 1, Envelope.FLAG_TRACK_DELIVERY, 0L, "x", null) : null, 0,
-            null, 0);
+            new Envelope(ActorId.of(2, 1, 0), ActorId.of(1, 1, 0), 1, Envelope.FLAG_TRACK_DELIVERY, 0L, "x", null) :
+            null, 0, null, 0);
     }
 
     @Test
@@ -81,10 +83,10 @@ class OutboundBatchTest
         final OutboundFrame frame = new OutboundFrame();
         final UnsafeBuffer buffer = new UnsafeBuffer();
         final byte[] payload = new byte[payloadLength];
-        java.util.Arrays.fill(payload, (byte)cookie);
-        frame.wrapForEncoding(io.troupe.serialization.wire.WireFormat.envelopeLength(payloadLength), buffer);
-        new FrameEncoder().encodeEnvelope(buffer, 0, new Envelope(TO, sender, 4096 << 16, 0, cookie, null, null), 1, 9L, 1,
-            new UnsafeBuffer(payload), 0, payloadLength);
+        Arrays.fill(payload, (byte)cookie);
+        frame.wrapForEncoding(WireFormat.envelopeLength(payloadLength), buffer);
+        new FrameEncoder().encodeEnvelope(buffer, 0, new Envelope(TO, sender, 4096 << 16, 0, cookie, null, null), 1,
+            9L, 1, new UnsafeBuffer(payload), 0, payloadLength);
         return frame.describe(null, 0, null, 0);
     }
 

@@ -5,6 +5,7 @@ import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.memquota.MemoryQuotaTracker;
 import io.troupe.memquota.Participant;
+import io.troupe.memquota.Participation;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -112,10 +113,10 @@ class OutboundQueueTest
         assertThat(tracker.usedBytes()).as("still held until the drain ends").isEqualTo(queued);
         queue.releaseTaken();
         assertThat(tracker.usedBytes()).as("given back in one release, but for the participation's local cache")
-            .isLessThanOrEqualTo(io.troupe.memquota.Participation.LOCAL_CACHE_MAX_BYTES);
+            .isLessThanOrEqualTo(Participation.LOCAL_CACHE_MAX_BYTES);
         queue.releaseTaken();
         assertThat(tracker.usedBytes()).as("nothing is released twice")
-            .isLessThanOrEqualTo(io.troupe.memquota.Participation.LOCAL_CACHE_MAX_BYTES);
+            .isLessThanOrEqualTo(Participation.LOCAL_CACHE_MAX_BYTES);
         assertThat(queue.send(frame(100_000, 3))).isTrue();
         assertThat(tracker.usedBytes()).isGreaterThanOrEqualTo(100_000);
     }

@@ -12,7 +12,8 @@ class PeerRttTest
     private static final long TIMEOUT_NS = 1_000_000_000L;
 
     private final Peer peer = new Peer(new PeerAddress(2, "127.0.0.1", 40_002), true, null,
-        new FailureDetector(50_000_000L, TIMEOUT_NS), new RetryBackoff(1_000_000L, 2_000_000L, new SplittableRandom(1)));
+        new FailureDetector(50_000_000L, TIMEOUT_NS),
+        new RetryBackoff(1_000_000L, 2_000_000L, new SplittableRandom(1)));
 
     @Test
     void aHeartbeatWithoutAnEchoIsRememberedAndMeasuresNothing()

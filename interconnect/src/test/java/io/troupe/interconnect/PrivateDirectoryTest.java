@@ -22,7 +22,8 @@ class PrivateDirectoryTest
         final Path data = dir.resolve("a/b/node-1");
         assertThat(PrivateDirectory.prepare(data, "data directory")).isEqualTo(data.toAbsolutePath().normalize());
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data))).isEqualTo("rwx------");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.getParent()))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data.getParent())))
+            .isEqualTo("rwx------");
         assertThat(PrivateDirectory.isMarked(data)).isTrue();
         Files.writeString(data.resolve("state"), "kept");
 
@@ -45,13 +46,15 @@ class PrivateDirectoryTest
     {
         final Path target = Files.createDirectories(dir.resolve("target"));
         final Path link = Files.createSymbolicLink(dir.resolve("link"), target);
-        assertThatThrownBy(() -> PrivateDirectory.prepare(link, "Aeron directory")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> PrivateDirectory.prepare(link, "Aeron directory"))
+            .isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("is a symbolic link").hasMessageContaining("Aeron directory");
         assertThatThrownBy(() -> PrivateDirectory.checkReplaceable(link, "Aeron directory"))
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("is a symbolic link");
 
         final Path file = Files.writeString(dir.resolve("file"), "x");
-        assertThatThrownBy(() -> PrivateDirectory.prepare(file, "data directory")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> PrivateDirectory.prepare(file, "data directory"))
+            .isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("is not a directory");
 
         final Path foreign = Files.createDirectories(dir.resolve("foreign"));

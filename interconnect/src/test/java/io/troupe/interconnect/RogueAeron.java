@@ -5,7 +5,10 @@ import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.troupe.testing.Await;
 import org.agrona.concurrent.BackoffIdleStrategy;
+
+import java.time.Duration;
 
 /**
  * A media driver and Aeron client of the test's own, not a node: what a publisher that is not a peer uses to
@@ -46,12 +49,13 @@ final class RogueAeron implements AutoCloseable
             control.sessionId());
         final ExclusivePublication bulk = publication(port, config.bulkStreamId(), config.bulkTermLength(),
             control.sessionId());
-        io.troupe.testing.Await.until(() -> control.isConnected() && data.isConnected() && bulk.isConnected(),
-            java.time.Duration.ofSeconds(10), "the member's streams heard by the node");
+        Await.until(() -> control.isConnected() && data.isConnected() && bulk.isConnected(),
+            Duration.ofSeconds(10), "the member's streams heard by the node");
         return control;
     }
 
-    private ExclusivePublication publication(final int port, final int streamId, final int termLength, final int session)
+    private ExclusivePublication publication(final int port, final int streamId, final int termLength,
+        final int session)
     {
         return aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp").endpoint("127.0.0.1:" + port)
             .termLength(termLength).sessionId(session).build(), streamId);

@@ -3,6 +3,8 @@ package io.troupe.interconnect;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.SessionKeys;
 import io.troupe.interconnect.seal.FrameSeal;
+import io.troupe.serialization.wire.EnvelopeCompaction;
+import io.troupe.serialization.wire.TypeTable;
 import io.troupe.testing.Await;
 import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
@@ -20,11 +22,13 @@ import io.troupe.serialization.wire.Handshake;
 import io.troupe.serialization.wire.HandshakeFrame;
 import io.troupe.serialization.wire.HandshakePhase;
 import io.troupe.serialization.wire.FrameProtection;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,21 +67,21 @@ class SessionStartTest
     }
 
     /** Decodes a data-stream message: frames, each after its int32 length, compact ones rebuilt whole. */
-    private static void decodePacked(final FrameDecoder decoder, final org.agrona.DirectBuffer buffer, final int offset,
+    private static void decodePacked(final FrameDecoder decoder, final DirectBuffer buffer, final int offset,
         final int length)
     {
-        final org.agrona.concurrent.UnsafeBuffer expanded = new org.agrona.concurrent.UnsafeBuffer(new byte[65536]);
+        final UnsafeBuffer expanded = new UnsafeBuffer(new byte[65536]);
         int at = offset;
         int baseAt = -1;
         while (at < offset + length)
         {
-            final int entry = buffer.getInt(at, java.nio.ByteOrder.LITTLE_ENDIAN);
+            final int entry = buffer.getInt(at, ByteOrder.LITTLE_ENDIAN);
             final int frameLength = entry & ~OutboundBatch.COMPACT_FLAG;
             at += OutboundBatch.LENGTH_PREFIX;
             if ((entry & OutboundBatch.COMPACT_FLAG) != 0)
             {
                 decoder.decode(expanded, 0,
-                    io.troupe.serialization.wire.EnvelopeCompaction.expand(buffer, baseAt, buffer, at, frameLength, expanded));
+                    EnvelopeCompaction.expand(buffer, baseAt, buffer, at, frameLength, expanded));
             }
             else
             {
@@ -107,40 +111,18 @@ class SessionStartTest
             final Subscription control = aeron.addSubscription(own, config.controlStreamId());
             final Subscription data = aeron.addSubscription(own, config.dataStreamId());
             final ExclusivePublication reply = aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp")
-                .endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(), config.controlStreamId());
+                .endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(),
+                config.controlStreamId());
             // a member's data and bulk streams, under the same Aeron session: node 1 answers only once it hears them
-            final ExclusivePublication dataOut = aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp")
-                .endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(), config.dataStreamId());
-            final ExclusivePublication bulkOut = aeron.addExclusivePublication(new ChannelUriStringBuilder().media("udp")
-                .endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(), config.bulkStreamId());
+            final ExclusivePublication dataOut = aeron.addExclusivePublication(new ChannelUriStringBuilder()
+                .media("udp").endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(),
+                config.dataStreamId());
+            final ExclusivePublication bulkOut = aeron.addExclusivePublication(new ChannelUriStringBuilder()
+                .media("udp").endpoint("127.0.0.1:" + one.port).termLength(64 * 1024).sessionId(777_001).build(),
+                config.bulkStreamId());
 
-            final List<HandshakeFrame> steps = new ArrayList<>();
-            final List<ActorId> envelopes = new ArrayList<>();
-            final long[] helloIncarnation = {0};
-            final byte[][] helloChallenge = {null};
-            final byte[][] confirmEcho = {null};
-            final FrameDecoder decoder = new FrameDecoder(new FrameHandler()
-            {
-                @Override
-                public void onEnvelope(final EnvelopeFrame frame)
-                {
-                    envelopes.add(frame.recipient());
-                }
-
-                @Override
-                public void onHandshake(final HandshakeFrame frame)
-                {
-                    if (frame.phase() == HandshakePhase.HELLO)
-                    {
-                        helloIncarnation[0] = frame.incarnation();
-                        helloChallenge[0] = frame.challenge();
-                    }
-                    else if (frame.phase() == HandshakePhase.CONFIRM)
-                    {
-                        confirmEcho[0] = frame.echo();
-                    }
-                }
-            }, 1 << 20);
+            final Heard heard = new Heard();
+            final FrameDecoder decoder = new FrameDecoder(heard, 1 << 20);
             final HandshakeAuth auth = new HandshakeAuth(TestCluster.SECRET);
             final long fakeIncarnation = 42;
 
@@ -148,28 +130,28 @@ class SessionStartTest
             Await.until(() ->
             {
                 control.poll((buffer, offset, length, header) -> decoder.decode(buffer, offset, length), 10);
-                return helloChallenge[0] != null;
+                return heard.helloChallenge != null;
             }, CONNECT, "HELLO from node 1");
-            final long oneIncarnation = helloIncarnation[0];
+            final long oneIncarnation = heard.helloIncarnation;
             final byte[] ourChallenge = auth.newChallenge();
-            final byte[] types = io.troupe.serialization.wire.TypeTable.encode(cluster.codecs);
+            final byte[] types = TypeTable.encode(cluster.codecs);
             final byte[] proof = auth.prove(HandshakePhase.WELCOME, config.clusterId(), 2, fakeIncarnation, 1,
-                oneIncarnation, helloChallenge[0], types, FrameProtection.AUTHENTICATED);
+                oneIncarnation, heard.helloChallenge, types, FrameProtection.AUTHENTICATED);
             final FrameEncoder encoder = new FrameEncoder();
             final UnsafeBuffer out = new UnsafeBuffer(new byte[4096]);
             Await.until(() -> reply.isConnected() && dataOut.isConnected() && bulkOut.isConnected(), CONNECT,
                 "the fake acceptor's streams heard by node 1");
-            final int welcome = encoder.encodeHandshake(out, 0, new Handshake(HandshakePhase.WELCOME, config.clusterId(),
-                2, fakeIncarnation, 1, oneIncarnation, InterconnectConfig.MIN_PROTOCOL_VERSION,
+            final int welcome = encoder.encodeHandshake(out, 0, new Handshake(HandshakePhase.WELCOME,
+                config.clusterId(), 2, fakeIncarnation, 1, oneIncarnation, InterconnectConfig.MIN_PROTOCOL_VERSION,
                 InterconnectConfig.PROTOCOL_VERSION, ourChallenge, proof, "", types, FrameProtection.AUTHENTICATED,
-                helloChallenge[0]));
+                heard.helloChallenge));
             assertThat(reply.offer(out, 0, welcome)).isPositive();
             Await.until(() ->
             {
                 control.poll((buffer, offset, length, header) -> decoder.decode(buffer, offset, length), 10);
-                return confirmEcho[0] != null;
+                return heard.confirmEcho != null;
             }, CONNECT, "CONFIRM from node 1");
-            assertThat(confirmEcho[0]).as("the CONFIRM echoes our challenge").isEqualTo(ourChallenge);
+            assertThat(heard.confirmEcho).as("the CONFIRM echoes our challenge").isEqualTo(ourChallenge);
 
             // node 1 has confirmed, but it does not know yet that we verified its CONFIRM: no session, nothing sent
             final ActorId recipient = ActorId.of(2, 5, 0);
@@ -179,19 +161,21 @@ class SessionStartTest
 
             // the acceptor's first sealed frame (a heartbeat) completes the handshake on node 1
             final SessionKeys keys = SessionKeys.derive(TestCluster.SECRET, config.clusterId(),
-                FrameProtection.AUTHENTICATED, 1, oneIncarnation, 2, fakeIncarnation, helloChallenge[0], ourChallenge);
+                FrameProtection.AUTHENTICATED, 1, oneIncarnation, 2, fakeIncarnation, heard.helloChallenge,
+                ourChallenge);
             final FrameSeal.Sealer sealer = new FrameSeal.Sealer(FrameProtection.AUTHENTICATED, keys.sealKey(false),
                 keys.sealKeyId(false));
             final FrameSeal.Opener opener = new FrameSeal.Opener(FrameProtection.AUTHENTICATED, keys.openKey(false),
                 keys.openKeyId(false));
             final int heartbeat = encoder.encodeHeartbeat(out, 0, 2, fakeIncarnation, System.nanoTime(), 1, 0L, 0L);
             final UnsafeBuffer sealed = new UnsafeBuffer(new byte[4096]);
-            assertThat(reply.offer(sealed, 0, sealer.seal(FrameSeal.CONTROL, config.controlStreamId(), out, 0, heartbeat,
-                sealed))).isPositive();
+            assertThat(reply.offer(sealed, 0,
+                sealer.seal(FrameSeal.CONTROL, config.controlStreamId(), out, 0, heartbeat, sealed))).isPositive();
             Await.until(() -> one.interconnect.isConnected(2), CONNECT, "node 1 counts the session up");
 
             // and its envelopes come sealed with the other direction's key, from sequence 1
-            one.system.send(new Envelope(recipient, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 2L, "now", null));
+            one.system.send(new Envelope(recipient, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 2L, "now",
+                null));
             final UnsafeBuffer opened = new UnsafeBuffer(new byte[1 << 16]);
             Await.until(() ->
             {
@@ -201,9 +185,38 @@ class SessionStartTest
                     assertThat(body).as("the data message opens").isNotNegative();
                     decodePacked(decoder, opened, FrameSeal.HEADER, body);
                 }, 10);
-                return !envelopes.isEmpty();
+                return !heard.envelopes.isEmpty();
             }, CONNECT, "the envelope after the session came up");
-            assertThat(envelopes).containsExactly(recipient);
+            assertThat(heard.envelopes).containsExactly(recipient);
+        }
+    }
+
+    /** What the scripted acceptor heard from node 1: its HELLO, its CONFIRM's echo, and whom its envelopes were for. */
+    private static final class Heard implements FrameHandler
+    {
+        final List<ActorId> envelopes = new ArrayList<>();
+        long helloIncarnation;
+        byte[] helloChallenge;
+        byte[] confirmEcho;
+
+        @Override
+        public void onEnvelope(final EnvelopeFrame frame)
+        {
+            envelopes.add(frame.recipient());
+        }
+
+        @Override
+        public void onHandshake(final HandshakeFrame frame)
+        {
+            if (frame.phase() == HandshakePhase.HELLO)
+            {
+                helloIncarnation = frame.incarnation();
+                helloChallenge = frame.challenge();
+            }
+            else if (frame.phase() == HandshakePhase.CONFIRM)
+            {
+                confirmEcho = frame.echo();
+            }
         }
     }
 }

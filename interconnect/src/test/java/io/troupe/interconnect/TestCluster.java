@@ -3,7 +3,9 @@ package io.troupe.interconnect;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.EventTypes;
+import io.troupe.actor.FlowControlConfig;
 import io.troupe.actor.PoolConfig;
+import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.RecordCodec;
 import io.troupe.testing.Await;
@@ -12,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The tests' multi-node harness: several nodes in one JVM, each with its own actor system, interconnect,
@@ -29,7 +33,8 @@ public final class TestCluster implements AutoCloseable
     public static final byte[] SECRET = "a test cluster secret, 32 bytes!".getBytes(StandardCharsets.UTF_8);
     public static final EventCodecRegistry CODECS = EventCodecRegistry.builder()
         .withTroupeCodecs()
-        .register(RecordCodec.of(TEXT, "test.Text", String.class, (out, text) -> out.writeString(text), in -> in.readString()))
+        .register(RecordCodec.of(TEXT, "test.Text", String.class, (out, text) -> out.writeString(text),
+            in -> in.readString()))
         .build();
 
     public final List<Node> nodes = new ArrayList<>();
@@ -51,11 +56,9 @@ public final class TestCluster implements AutoCloseable
     }
 
     /** The flow control settings of the nodes started from now on (a fresh config for each). */
-    public java.util.function.Supplier<io.troupe.actor.FlowControlConfig> flowControl =
-        io.troupe.actor.FlowControlConfig::new;
+    public Supplier<FlowControlConfig> flowControl = FlowControlConfig::new;
     /** The memory quota of the nodes started from now on (none by default). */
-    public java.util.function.Supplier<io.troupe.memquota.MemoryQuotaConfig> memoryQuota =
-        io.troupe.memquota.MemoryQuotaConfig::disabled;
+    public Supplier<MemoryQuotaConfig> memoryQuota = MemoryQuotaConfig::disabled;
     /** What every node speaks; {@link #CODECS} unless set before the nodes start. */
     public EventCodecRegistry codecs = CODECS;
 
@@ -72,7 +75,7 @@ public final class TestCluster implements AutoCloseable
 
     public InterconnectConfig config(final Node node)
     {
-        return config(node, java.util.Map.of());
+        return config(node, Map.of());
     }
 
     /**
@@ -82,7 +85,7 @@ public final class TestCluster implements AutoCloseable
      * @param ports port by peer node id, for the peers to reach elsewhere.
      * @return the settings.
      */
-    public InterconnectConfig config(final Node node, final java.util.Map<Integer, Integer> ports)
+    public InterconnectConfig config(final Node node, final Map<Integer, Integer> ports)
     {
         final InterconnectConfig config = new InterconnectConfig()
             .clusterId(clusterId)

@@ -56,9 +56,10 @@ class TransportLossTest
         cluster = TestCluster.of(2);
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
-        final String dir = System.getProperty("java.io.tmpdir") + "/troupe-it-external-driver-" + ProcessHandle.current().pid() +
-            "-" + System.nanoTime();
-        driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir).threadingMode(ThreadingMode.SHARED)
+        final String dir = System.getProperty("java.io.tmpdir") + "/troupe-it-external-driver-" +
+            ProcessHandle.current().pid() + "-" + System.nanoTime();
+        driver = MediaDriver.launch(new MediaDriver.Context().aeronDirectoryName(dir)
+            .threadingMode(ThreadingMode.SHARED)
             .sharedIdleStrategy(new BackoffIdleStrategy()).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
         cluster.start(one, cluster.config(one).embeddedDriver(false).aeronDir(dir).failureTimeout(PATIENT));
         cluster.start(two, cluster.config(two));
@@ -92,7 +93,8 @@ class TransportLossTest
             .isEqualTo(new NodeDisconnected(2));
         assertThat(one.interconnect.isConnected(2)).isFalse();
 
-        one.system.send(new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 7L, "x", null));
+        one.system.send(new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 7L,
+            "x", null));
         final Envelope notice = Await.next(events);
         assertThat(((Undelivered)notice.event()).reason()).as("a send to a peer fails fast")
             .isEqualTo(UndeliveredReason.DISCONNECTED);

@@ -106,7 +106,8 @@ class TwoNodeTest
         final ActorId remoteEcho = echo(two, atTwo);
         final ActorId localProbe = recorder(one, atOne);
 
-        one.system.send(new Envelope(remoteEcho, localProbe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 42L, "hello", null));
+        one.system.send(new Envelope(remoteEcho, localProbe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 42L,
+            "hello", null));
 
         final Envelope arrived = next(atTwo);
         assertThat(arrived.event()).isEqualTo("hello");
@@ -141,7 +142,8 @@ class TwoNodeTest
         one.system.send(new Envelope(nobody, probe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 7L, "lost", null));
         final Envelope notice = next(atOne);
         assertThat(notice.type()).isEqualTo(Undelivered.TYPE);
-        assertThat(notice.event()).isEqualTo(new Undelivered(nobody, TestCluster.TEXT, 7L, UndeliveredReason.ACTOR_UNKNOWN, false));
+        assertThat(notice.event())
+            .isEqualTo(new Undelivered(nobody, TestCluster.TEXT, 7L, UndeliveredReason.ACTOR_UNKNOWN, false));
     }
 
     @Test
@@ -184,7 +186,8 @@ class TwoNodeTest
             .as("the goodbye is seen at once, long before node 1's %s failure timeout", PATIENT)
             .isLessThan(PATIENT.dividedBy(2));
 
-        one.system.send(new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 3L, "x", null));
+        one.system.send(new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 3L,
+            "x", null));
         final Envelope notice = next(events);
         assertThat(((Undelivered)notice.event()).reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
         assertThat(events.poll(200, TimeUnit.MILLISECONDS)).as("one notice per change").isNull();
@@ -335,11 +338,13 @@ class TwoNodeTest
         cluster = TestCluster.of(2).startAll();
         cluster.awaitConnected(CONNECT);
         final TestCluster.Node one = cluster.node(1);
-        assertThatThrownBy(() -> one.interconnect.send(new Envelope(ActorId.of(2, 1, 1), ActorId.NONE, 99, 0, 0L, 3.14, null)))
+        assertThatThrownBy(() -> one.interconnect.send(new Envelope(ActorId.of(2, 1, 1), ActorId.NONE, 99, 0, 0L, 3.14,
+            null)))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("no codec");
         final String huge = "x".repeat(one.interconnect.largestEventBytes() + 1);
-        assertThatThrownBy(() -> one.interconnect.send(new Envelope(ActorId.of(2, 1, 1), ActorId.NONE, TestCluster.TEXT, 0, 0L, huge, null)))
+        assertThatThrownBy(() -> one.interconnect.send(new Envelope(ActorId.of(2, 1, 1), ActorId.NONE, TestCluster.TEXT,
+            0, 0L, huge, null)))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("at most");
         assertThat(one.interconnect.isConnected(2)).as("never ends a session").isTrue();

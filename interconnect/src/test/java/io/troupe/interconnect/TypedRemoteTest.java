@@ -9,6 +9,7 @@ import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.serialization.DerivedCodec;
 import io.troupe.serialization.EventCodecRegistry;
+import io.troupe.serialization.wire.TypeTable;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -215,12 +216,13 @@ class TypedRemoteTest
         final TestCluster.Node two = cluster.node(2);
 
         // node 1 initiates: it verifies node 2's WELCOME, finds the conflict and refuses
-        Await.until(() -> one.interconnect.counters().typeConflicts() >= 2, WAIT, "node 1 refuses node 2 (and retries)");
+        Await.until(() -> one.interconnect.counters().typeConflicts() >= 2, WAIT,
+            "node 1 refuses node 2 (and retries)");
         Await.until(() -> two.interconnect.peerCounters().get(0).handshakesRefused() >= 1, WAIT, "node 2 is told");
         assertThat(one.interconnect.isConnected(2)).isFalse();
         assertThat(two.interconnect.isConnected(1)).isFalse();
-        final String conflict = io.troupe.serialization.wire.TypeTable.conflicts(
-            cluster.codecs, io.troupe.serialization.wire.TypeTable.encode(typedCodecs()
+        final String conflict = TypeTable.conflicts(
+            cluster.codecs, TypeTable.encode(typedCodecs()
                 .register(DerivedCodec.of(Fill.class, "orders.Fill")).build()), 1);
         assertThat(conflict).contains("'orders.Fill'").contains("node 1").contains("1 event type differ");
     }

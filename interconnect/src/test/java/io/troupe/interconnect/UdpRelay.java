@@ -12,6 +12,8 @@ import java.net.SocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.DatagramChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -155,11 +157,11 @@ final class UdpRelay implements AutoCloseable
     {
         final ByteBuffer buffer = ByteBuffer.allocateDirect(65536).order(ByteOrder.LITTLE_ENDIAN);
         final UnsafeBuffer view = new UnsafeBuffer(buffer);
-        final java.nio.channels.Selector selector;
+        final Selector selector;
         try
         {
-            selector = java.nio.channels.Selector.open();
-            channel.register(selector, java.nio.channels.SelectionKey.OP_READ);
+            selector = Selector.open();
+            channel.register(selector, SelectionKey.OP_READ);
         }
         catch (final IOException ex)
         {
@@ -219,14 +221,17 @@ final class UdpRelay implements AutoCloseable
         int at = 0;
         while (at + DataHeaderFlyweight.HEADER_LENGTH <= length)
         {
-            final int frameLength = view.getInt(at + DataHeaderFlyweight.FRAME_LENGTH_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int frameLength = view.getInt(at + DataHeaderFlyweight.FRAME_LENGTH_FIELD_OFFSET,
+                ByteOrder.LITTLE_ENDIAN);
             final int type = view.getShort(at + HeaderFlyweight.TYPE_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN) & 0xFFFF;
             if (type != HeaderFlyweight.HDR_TYPE_DATA || frameLength < DataHeaderFlyweight.HEADER_LENGTH)
             {
                 return; // setup, RTT and others travel alone; a heartbeat (no payload) changes no offset
             }
-            final int termOffset = view.getInt(at + DataHeaderFlyweight.TERM_OFFSET_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
-            final int sessionId = view.getInt(at + DataHeaderFlyweight.SESSION_ID_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
+            final int termOffset = view.getInt(at + DataHeaderFlyweight.TERM_OFFSET_FIELD_OFFSET,
+                ByteOrder.LITTLE_ENDIAN);
+            final int sessionId = view.getInt(at + DataHeaderFlyweight.SESSION_ID_FIELD_OFFSET,
+                ByteOrder.LITTLE_ENDIAN);
             final int streamId = view.getInt(at + DataHeaderFlyweight.STREAM_ID_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
             final int termId = view.getInt(at + DataHeaderFlyweight.TERM_ID_FIELD_OFFSET, ByteOrder.LITTLE_ENDIAN);
             final int flags = view.getByte(at + HeaderFlyweight.FLAGS_FIELD_OFFSET) & 0xFF;

@@ -37,7 +37,8 @@ final class CodecChecks
      * append fields, which this version ignores.
      */
     static void checkFixed(
-        final int typeId, final String name, final DirectBuffer buffer, final int offset, final int length, final int required)
+        final int typeId, final String name, final DirectBuffer buffer, final int offset, final int length,
+        final int required)
     {
         checkRange(typeId, buffer, offset, length);
         if (length < required)

@@ -3,6 +3,8 @@ package io.troupe.serialization;
 import io.troupe.actor.EventDecoder;
 import org.agrona.MutableDirectBuffer;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Turns events of one type into payload bytes and back. A codec is registered under its {@link #typeId()} in an
  * {@link EventCodecRegistry}; the interconnect encodes with it on send, and the recipient actor decodes lazily on
@@ -34,7 +36,7 @@ public interface EventCodec<T> extends EventDecoder<T>
     default long fingerprint()
     {
         long hash = 0xcbf29ce484222325L;
-        for (final byte b : name().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        for (final byte b : name().getBytes(StandardCharsets.UTF_8))
         {
             hash ^= b & 0xFF;
             hash *= 0x100000001b3L;

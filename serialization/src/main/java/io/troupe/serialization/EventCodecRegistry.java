@@ -142,7 +142,8 @@ public final class EventCodecRegistry
                     "must use spaces " + EventTypes.SPACE_USER_FIRST + ".." + EventTypes.MAX_SPACE +
                     (space <= LAST_TROUPE_SPACE ?
                     " (spaces 0.." + LAST_TROUPE_SPACE + " are Troupe's own: registerSystem)" :
-                    " (spaces " + (LAST_TROUPE_SPACE + 1) + ".." + (EventTypes.SPACE_USER_FIRST - 1) + " are reserved)"));
+                    " (spaces " + (LAST_TROUPE_SPACE + 1) + ".." + (EventTypes.SPACE_USER_FIRST - 1) +
+                    " are reserved)"));
             }
             return add(codec);
         }

@@ -226,7 +226,8 @@ public final class EventReader
         }
         if (presence != EventWriter.ACTOR_ID_PRESENT)
         {
-            throw malformed("actor id presence byte at offset " + (at - offset) + " is " + presence + ", expected 0 or 1");
+            throw malformed("actor id presence byte at offset " + (at - offset) + " is " + presence +
+                ", expected 0 or 1");
         }
         final int raw = claim(2 * Long.BYTES, "actor id");
         return ActorId.fromRaw(buffer.getLong(raw, ORDER), buffer.getLong(raw + Long.BYTES, ORDER));

@@ -47,7 +47,8 @@ final class FieldHandles
         {
             return null;
         }
-        final MethodHandle handle = find("write" + name, MethodType.methodType(void.class, EventWriter.class, declared));
+        final MethodHandle handle = find("write" + name,
+            MethodType.methodType(void.class, EventWriter.class, declared));
         return handle.asType(MethodType.methodType(void.class, EventWriter.class, type));
     }
 
@@ -63,7 +64,8 @@ final class FieldHandles
         {
             // a ServiceId component: read an id and check that it is one
             return MethodHandles.insertArguments(find("readIdOf", MethodType.methodType(
-                ActorId.class, Class.class, EventReader.class)), 0, type).asType(MethodType.methodType(type, EventReader.class));
+                ActorId.class, Class.class, EventReader.class)), 0, type)
+                .asType(MethodType.methodType(type, EventReader.class));
         }
         final String name = leafName(type);
         if (name == null)

@@ -127,7 +127,8 @@ public final class TroupeCodecs
                 case 3 -> UndeliveredReason.SHED;
                 case 4 -> UndeliveredReason.SHUTDOWN;
                 case 5 -> UndeliveredReason.REFUSED;
-                default -> throw new MalformedEventException(Undelivered.TYPE, "unknown undelivered reason code " + code);
+                default -> throw new MalformedEventException(Undelivered.TYPE,
+                    "unknown undelivered reason code " + code);
             };
         }
     }

@@ -1,5 +1,7 @@
 package io.troupe.serialization;
 
+import io.troupe.actor.ActorRef;
+
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -73,13 +75,14 @@ final class ValueShapes
             final MethodHandle elementReader = elementShape.reader.asType(BODY_READER);
             return new Shape(
                 MethodHandles.insertArguments(FieldHandles.find("writeList",
-                    MethodType.methodType(void.class, MethodHandle.class, EventWriter.class, List.class)), 0, elementWriter),
+                    MethodType.methodType(void.class, MethodHandle.class, EventWriter.class, List.class)),
+                    0, elementWriter),
                 MethodHandles.insertArguments(FieldHandles.find("readList",
                     MethodType.methodType(List.class, MethodHandle.class, EventReader.class)), 0, elementReader));
         }
-        if (type instanceof ParameterizedType && raw(type) == io.troupe.actor.ActorRef.class)
+        if (type instanceof ParameterizedType && raw(type) == ActorRef.class)
         {
-            return ofClass(io.troupe.actor.ActorRef.class, where);
+            return ofClass(ActorRef.class, where);
         }
         throw unsupported(where, type);
     }
@@ -210,7 +213,8 @@ final class ValueShapes
         }
     }
 
-    private static MethodHandle constructor(final MethodHandles.Lookup lookup, final Class<?> type, final Class<?>[] types)
+    private static MethodHandle constructor(final MethodHandles.Lookup lookup, final Class<?> type,
+        final Class<?>[] types)
     {
         try
         {

@@ -1,5 +1,7 @@
 package io.troupe.serialization;
 
+import com.sun.management.ThreadMXBean;
+
 import java.lang.management.ManagementFactory;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -26,9 +28,9 @@ final class Allocations
      */
     static long allocatedBy(final Runnable task)
     {
-        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
+        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean(); // name clash
+        assumeTrue(bean instanceof ThreadMXBean, "no per-thread allocation counter");
+        final ThreadMXBean threads = (ThreadMXBean)bean;
         assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
             "per-thread allocation counter disabled");
         for (int i = 0; i < CALLS; i++)

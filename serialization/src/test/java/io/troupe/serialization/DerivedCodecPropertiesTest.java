@@ -34,7 +34,8 @@ class DerivedCodecPropertiesTest
     {
     }
 
-    record Boxes(Boolean flag, Byte tiny, Short small, Character letter, Integer number, Long big, Float real, Double wide)
+    record Boxes(Boolean flag, Byte tiny, Short small, Character letter, Integer number, Long big, Float real,
+        Double wide)
     {
     }
 
@@ -100,7 +101,8 @@ class DerivedCodecPropertiesTest
     }
 
     @Property
-    void aTruncatedValueIsAlwaysRejected(@ForAll("everything") final Everything event, @ForAll @IntRange(min = 1) final int cut)
+    void aTruncatedValueIsAlwaysRejected(@ForAll("everything") final Everything event,
+        @ForAll @IntRange(min = 1) final int cut)
     {
         final int full = EVERYTHING.encodedLength(event);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[full]);
@@ -144,7 +146,8 @@ class DerivedCodecPropertiesTest
             Arbitraries.strings().withCharRange('a', 'z').ofMinLength(1).ofMaxLength(ServiceId.MAX_NAME_LENGTH))
             .as(ServiceId::of);
         return Combinators.combine(
-            Arbitraries.strings().injectNull(0.2), Arbitraries.bytes().array(byte[].class).ofMaxSize(40).injectNull(0.2),
+            Arbitraries.strings().injectNull(0.2),
+            Arbitraries.bytes().array(byte[].class).ofMaxSize(40).injectNull(0.2),
             actors.injectNull(0.2), services.injectNull(0.2),
             actors.map(id -> ActorRef.<String>of(id)).injectNull(0.2), Arbitraries.of(Side.class).injectNull(0.2))
             .as(References::new);

@@ -1,5 +1,6 @@
 package io.troupe.serialization;
 
+import com.sun.management.ThreadMXBean;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorRef;
 import io.troupe.actor.EventTypes;
@@ -182,7 +183,7 @@ class DerivedCodecTest
         final DerivedCodec<Fill> codec = DerivedCodec.of(Fill.class);
         final Fill fill = new Fill(7, "XLON", ActorRef.of(ActorId.of(3, 4, 5)));
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long thread = Thread.currentThread().getId();
         long sink = 0;
         for (int i = 0; i < 200_000; i++)

@@ -112,7 +112,8 @@ class EnvelopeWireTest
         assertThatThrownBy(() -> encoder.encodeEnvelope(buffer, 0, wrongType, 0, 0L, 1, TroupeCodecs.NODE_CONNECTED))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining(TroupeCodecs.NODE_CONNECTED.name());
-        final Envelope wrongClass = new Envelope(RECIPIENT, SENDER, NodeConnected.TYPE, 0, 0L, "not a NodeConnected", null);
+        final Envelope wrongClass = new Envelope(RECIPIENT, SENDER, NodeConnected.TYPE, 0, 0L, "not a NodeConnected",
+            null);
         assertThatThrownBy(() -> encoder.encodeEnvelope(buffer, 0, wrongClass, 0, 0L, 1, TroupeCodecs.NODE_CONNECTED))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("java.lang.String");

@@ -5,6 +5,8 @@ import io.troupe.actor.MailboxCollapsed;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.Poison;
 import io.troupe.actor.Undelivered;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -219,13 +221,13 @@ class EventCodecRegistryTest
         }
 
         @Override
-        public int encode(final T event, final org.agrona.MutableDirectBuffer buffer, final int offset)
+        public int encode(final T event, final MutableDirectBuffer buffer, final int offset)
         {
             return delegate.encode(event, buffer, offset);
         }
 
         @Override
-        public T decode(final org.agrona.DirectBuffer buffer, final int offset, final int length)
+        public T decode(final DirectBuffer buffer, final int offset, final int length)
         {
             return delegate.decode(buffer, offset, length);
         }

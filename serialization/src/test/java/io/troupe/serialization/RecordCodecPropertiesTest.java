@@ -42,7 +42,8 @@ class RecordCodecPropertiesTest
     }
 
     @Property
-    void everyRecordRoundTripsWithItsExactLength(@ForAll("records") final AllKinds event, @ForAll @IntRange(max = 9) final int offset)
+    void everyRecordRoundTripsWithItsExactLength(@ForAll("records") final AllKinds event,
+        @ForAll @IntRange(max = 9) final int offset)
     {
         final ExpandableArrayBuffer buffer = new ExpandableArrayBuffer(16);
 
@@ -68,7 +69,8 @@ class RecordCodecPropertiesTest
     }
 
     @Property
-    void aTruncatedRecordIsAlwaysRejected(@ForAll("records") final AllKinds event, @ForAll @IntRange(min = 1) final int cut)
+    void aTruncatedRecordIsAlwaysRejected(@ForAll("records") final AllKinds event,
+        @ForAll @IntRange(min = 1) final int cut)
     {
         final int full = ALL_KINDS.encodedLength(event);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[full]);

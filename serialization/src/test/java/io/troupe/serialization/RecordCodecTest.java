@@ -9,7 +9,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Objects;
 
 import static io.troupe.serialization.TroupeCodecsTest.roundTrip;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,8 +31,8 @@ class RecordCodecTest
             return o instanceof AllKinds other && b == other.b && s == other.s && i == other.i && l == other.l &&
                 Float.floatToRawIntBits(f) == Float.floatToRawIntBits(other.f) &&
                 Double.doubleToRawLongBits(d) == Double.doubleToRawLongBits(other.d) && z == other.z &&
-                java.util.Objects.equals(text, other.text) && Arrays.equals(bytes, other.bytes) &&
-                java.util.Objects.equals(id, other.id);
+                Objects.equals(text, other.text) && Arrays.equals(bytes, other.bytes) &&
+                Objects.equals(id, other.id);
         }
 
         @Override
@@ -139,8 +141,8 @@ class RecordCodecTest
 
         final AllKinds decoded = roundTrip(ALL_KINDS, withText(lone, null));
 
-        assertThat(decoded.text()).isEqualTo(new String(lone.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-            java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("a?b?c?");
+        assertThat(decoded.text()).isEqualTo(new String(lone.getBytes(StandardCharsets.UTF_8),
+            StandardCharsets.UTF_8)).isEqualTo("a?b?c?");
     }
 
     @Test
@@ -187,7 +189,8 @@ class RecordCodecTest
             .hasMessageContaining("byte array length -2147483648 at offset " + bytesLengthAt + " is negative");
         buffer.putInt(bytesLengthAt, 20, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> ALL_KINDS.decode(buffer, 0, length)).isInstanceOf(MalformedEventException.class)
-            .hasMessageContaining("byte array length 20 at offset " + bytesLengthAt + " exceeds the 19 bytes remaining");
+            .hasMessageContaining("byte array length 20 at offset " + bytesLengthAt +
+                " exceeds the 19 bytes remaining");
     }
 
     @Test
@@ -267,8 +270,8 @@ class RecordCodecTest
     {
     }
 
-    static final RecordCodec<Tree> TREE = RecordCodec.of(EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 103), "test.Tree",
-        Tree.class, RecordCodecTest::writeTree, RecordCodecTest::readTree);
+    static final RecordCodec<Tree> TREE = RecordCodec.of(EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 103),
+        "test.Tree", Tree.class, RecordCodecTest::writeTree, RecordCodecTest::readTree);
 
     private static void writeTree(final EventWriter out, final Tree tree)
     {
@@ -298,8 +301,8 @@ class RecordCodecTest
     @Test
     void encodingPrimitivesAllocatesNothing()
     {
-        final AllKinds event = new AllKinds((byte)1, (short)2, 3, 4L, 5f, 6d, true, "ascii and \u00E9\u20AC\uD83D\uDE00",
-            null, ACTOR);
+        final AllKinds event = new AllKinds((byte)1, (short)2, 3, 4L, 5f, 6d, true,
+            "ascii and \u00E9\u20AC\uD83D\uDE00", null, ACTOR);
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
 
         final long allocated =

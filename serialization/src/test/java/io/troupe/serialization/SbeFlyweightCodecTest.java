@@ -71,7 +71,8 @@ class SbeFlyweightCodecTest
         QuoteEncoder::new, SbeFlyweightCodecTest::writeQuote,
         QuoteDecoder::new, SbeFlyweightCodecTest::readQuote,
         quote -> QuoteEncoder.BLOCK_LENGTH +
-            QuoteEncoder.LevelsEncoder.sbeHeaderSize() + quote.levels().size() * QuoteEncoder.LevelsEncoder.sbeBlockLength() +
+            QuoteEncoder.LevelsEncoder.sbeHeaderSize() +
+            quote.levels().size() * QuoteEncoder.LevelsEncoder.sbeBlockLength() +
             QuoteEncoder.venueHeaderLength() + EventWriter.utf8Length(quote.venue()) +
             QuoteEncoder.blobHeaderLength() + quote.blob().length);
 
@@ -261,7 +262,8 @@ class SbeFlyweightCodecTest
         assertThatThrownBy(() -> SbeFlyweightCodec.fixedLength(FILL_TYPE, "test.Mixed", Fill.class,
             FillEncoder::new, (encoder, fill) -> { }, QuoteDecoder::new, decoder -> null))
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessageContaining("the encoder writes schema 4242 template 1 but the decoder reads schema 4242 template 2");
+            .hasMessageContaining("the encoder writes schema 4242 template 1 but the decoder reads schema 4242 " +
+                "template 2");
         assertThatThrownBy(() -> SbeFlyweightCodec.variableLength(QUOTE_TYPE, "test.Quote", Quote.class,
             QuoteEncoder::new, SbeFlyweightCodecTest::writeQuote, QuoteDecoder::new, SbeFlyweightCodecTest::readQuote,
             null))

@@ -42,7 +42,8 @@ class TroupeCodecsTest
         assertRoundTrip(TroupeCodecs.UNDELIVERED,
             new Undelivered(ActorId.NONE, Integer.MIN_VALUE, Long.MIN_VALUE, UndeliveredReason.SHUTDOWN, true));
         assertRoundTrip(TroupeCodecs.UNDELIVERED,
-            new Undelivered(ActorId.fromRaw(-1L, -1L), Integer.MAX_VALUE, Long.MAX_VALUE, UndeliveredReason.SHED, false));
+            new Undelivered(ActorId.fromRaw(-1L, -1L), Integer.MAX_VALUE, Long.MAX_VALUE, UndeliveredReason.SHED,
+                false));
     }
 
     @Test
@@ -115,7 +116,8 @@ class TroupeCodecsTest
         assertThat(TroupeCodecs.ALL).<Object>extracting(EventCodec::eventClass).containsExactly(
             Undelivered.class, Poison.class, MailboxCollapsed.class, NodeConnected.class, NodeDisconnected.class);
         assertThat(TroupeCodecs.ALL).extracting(EventCodec::name).allMatch(name -> name.startsWith("troupe."));
-        assertThat(TroupeCodecs.ALL).allMatch(codec -> EventTypes.spaceOf(codec.typeId()) < EventTypes.SPACE_USER_FIRST);
+        assertThat(TroupeCodecs.ALL)
+            .allMatch(codec -> EventTypes.spaceOf(codec.typeId()) < EventTypes.SPACE_USER_FIRST);
     }
 
     @Test

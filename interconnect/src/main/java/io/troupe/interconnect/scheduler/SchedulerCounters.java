@@ -1,5 +1,6 @@
 package io.troupe.interconnect.scheduler;
 
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,7 +87,7 @@ public final class SchedulerCounters
         final StringBuilder text = new StringBuilder("SchedulerCounters{");
         for (final Counter counter : COUNTERS)
         {
-            text.append(counter.name().toLowerCase(java.util.Locale.ROOT)).append('=').append(get(counter)).append(' ');
+            text.append(counter.name().toLowerCase(Locale.ROOT)).append('=').append(get(counter)).append(' ');
         }
         return text.append("in_flight_by_peer=").append(inFlightByPeer()).append('}').toString();
     }

@@ -9,6 +9,8 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The protection of every Aeron message of a session after its handshake: a header naming the key and the
@@ -72,7 +74,7 @@ public final class FrameSeal
      * 0.3 s of one core at start.
      */
     public static final int WARM_UP_ROUNDS = 20_000;
-    private static final java.util.Set<FrameProtection> WARMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<FrameProtection> WARMED = ConcurrentHashMap.newKeySet();
 
     private FrameSeal()
     {
@@ -216,8 +218,8 @@ public final class FrameSeal
          * @param out      where the sealed message goes; backed by an array of at least length + OVERHEAD bytes.
          * @return the sealed message's length.
          */
-        public int seal(final int stream, final int streamId, final DirectBuffer body, final int offset, final int length,
-            final UnsafeBuffer out)
+        public int seal(final int stream, final int streamId, final DirectBuffer body, final int offset,
+            final int length, final UnsafeBuffer out)
         {
             final long count = sealCount++;
             out.putShort(0, (short)MARKER, ByteOrder.LITTLE_ENDIAN);
@@ -306,8 +308,8 @@ public final class FrameSeal
          * @param in       where the body goes; backed by an array of at least {@code length} bytes.
          * @return the body's length, or {@link #BAD_TAG}, {@link #REPLAYED} or {@link #GAP}.
          */
-        public int open(final int stream, final int streamId, final DirectBuffer message, final int offset, final int length,
-            final UnsafeBuffer in)
+        public int open(final int stream, final int streamId, final DirectBuffer message, final int offset,
+            final int length, final UnsafeBuffer in)
         {
             final int bodyLength = length - OVERHEAD;
             message.getBytes(offset, in, 0, length);

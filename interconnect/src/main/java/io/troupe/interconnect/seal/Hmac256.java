@@ -160,7 +160,8 @@ final class Hmac256
      *
      * @return true if equal.
      */
-    static boolean equalsConstantTime(final byte[] a, final int aOffset, final byte[] b, final int bOffset, final int length)
+    static boolean equalsConstantTime(final byte[] a, final int aOffset, final byte[] b, final int bOffset,
+        final int length)
     {
         int difference = 0;
         for (int i = 0; i < length; i++)

@@ -38,7 +38,8 @@ public final class SessionKeys
     final int initiatorToAcceptorId;
     final int acceptorToInitiatorId;
 
-    private SessionKeys(final FrameProtection protection, final byte[] initiatorToAcceptor, final byte[] acceptorToInitiator)
+    private SessionKeys(final FrameProtection protection, final byte[] initiatorToAcceptor,
+        final byte[] acceptorToInitiator)
     {
         this.protection = protection;
         this.initiatorToAcceptor = initiatorToAcceptor;
@@ -79,7 +80,8 @@ public final class SessionKeys
     /**
      * Derives the keys of one session.
      *
-     * @param domain               the derivation's label: {@link #DOMAIN} for nodes, {@link #CLIENT_DOMAIN} for clients.
+     * @param domain               the derivation's label: {@link #DOMAIN} for nodes, {@link #CLIENT_DOMAIN} for
+     *                             clients.
      * @param secret               the shared secret.
      * @param clusterId            the cluster's id.
      * @param protection           how frames are protected.
@@ -114,8 +116,8 @@ public final class SessionKeys
         final byte[] cluster = clusterId.getBytes(StandardCharsets.UTF_8);
         final byte[] toAcceptor = expand(expand, domainBytes, INITIATOR_TO_ACCEPTOR, cluster, protection, initiatorNode,
             initiatorIncarnation, acceptorNode, acceptorIncarnation);
-        final byte[] toInitiator = expand(expand, domainBytes, ACCEPTOR_TO_INITIATOR, cluster, protection, initiatorNode,
-            initiatorIncarnation, acceptorNode, acceptorIncarnation);
+        final byte[] toInitiator = expand(expand, domainBytes, ACCEPTOR_TO_INITIATOR, cluster, protection,
+            initiatorNode, initiatorIncarnation, acceptorNode, acceptorIncarnation);
         expand.destroy();
         return new SessionKeys(protection, toAcceptor, toInitiator);
     }

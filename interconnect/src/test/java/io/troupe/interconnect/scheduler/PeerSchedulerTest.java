@@ -14,6 +14,8 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -83,7 +85,7 @@ class PeerSchedulerTest
         final Map<Long, Integer> chunkOf = new HashMap<>();
         final Map<Long, Integer> callsPerRequest = new HashMap<>();
         final int[] deliveries = new int[CHUNKS];
-        final Map<Integer, AtomicInteger> servedBy = new java.util.concurrent.ConcurrentHashMap<>();
+        final Map<Integer, AtomicInteger> servedBy = new ConcurrentHashMap<>();
         final AtomicLong received = new AtomicLong();
         final AtomicLong failedOver = new AtomicLong();
         final AtomicLong mismatches = new AtomicLong();
@@ -170,8 +172,8 @@ class PeerSchedulerTest
         Await.until(() -> downloader.received.get() >= CHUNKS / 2, WAIT, "half the chunks");
         cluster.stop(cluster.node(3));
         final int servedByThreeBefore = downloader.servedBy.get(3).get();
-        downloader.done.get(60, java.util.concurrent.TimeUnit.SECONDS);
-        scheduler.stop().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        downloader.done.get(60, TimeUnit.SECONDS);
+        scheduler.stop().get(10, TimeUnit.SECONDS);
 
         for (int chunk = 0; chunk < CHUNKS; chunk++)
         {
@@ -216,11 +218,12 @@ class PeerSchedulerTest
         };
         scheduler.schedule(offer -> offer.request(offer.channels().get(0), ServiceId.of(2, "nobody"),
             new ChunkRequest(1), ANSWERED, to), Priority.NORMAL);
-        assertThat(unknown.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS))
+        assertThat(unknown.get(WAIT.toSeconds(), TimeUnit.SECONDS))
             .isEqualTo(RequestFailure.UNDELIVERED);
 
         // node 2's silent service: the request times out, the channel opens again
-        cluster.node(2).system.registerService(ServiceId.of(0, "silent"), cluster.node(2).system.register((ctx, e) -> { }));
+        cluster.node(2).system.registerService(ServiceId.of(0, "silent"),
+            cluster.node(2).system.register((ctx, e) -> { }));
         scheduler.schedule(offer -> offer.request(offer.channels().get(0), ServiceId.of(2, "silent"),
             new ChunkRequest(2), Duration.ofMillis(200), new Receiver()
             {
@@ -236,11 +239,11 @@ class PeerSchedulerTest
                     slow.complete(reason);
                 }
             }), Priority.NORMAL);
-        assertThat(slow.get(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(RequestFailure.TIMEOUT);
+        assertThat(slow.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(RequestFailure.TIMEOUT);
         Await.until(() -> scheduler.counters().get(Counter.IN_FLIGHT) == 0, WAIT, "the channel open again");
         assertThat(scheduler.counters().get(Counter.UNDELIVERED_FAILURES)).isEqualTo(1);
         assertThat(scheduler.counters().get(Counter.TIMEOUTS)).isEqualTo(1);
-        scheduler.stop().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        scheduler.stop().get(10, TimeUnit.SECONDS);
         assertThat(scheduler.schedule(offer -> { }, Priority.HIGH)).isFalse();
     }
 }

@@ -180,8 +180,8 @@ class SchedulerCoreTest
         });
         final Recording any = new Recording(requestOne(calls, ids));
         // node 3 busy first: the any-sender takes it while alone
-        core.schedule(new Recording(offer -> ids.add(offer.request(new Channel(3, 0), service(3), "x", TIMEOUT, calls))),
-            Priority.NORMAL);
+        core.schedule(new Recording(offer -> ids.add(
+            offer.request(new Channel(3, 0), service(3), "x", TIMEOUT, calls))), Priority.NORMAL);
         core.schedule(picky, Priority.NORMAL);
         assertThat(picky.offers).containsExactly(List.of(new Channel(2, 0))); // declined, stays first
         core.schedule(any, Priority.NORMAL);

@@ -1,5 +1,6 @@
 package io.troupe.interconnect.seal;
 
+import com.sun.management.ThreadMXBean;
 import io.troupe.serialization.wire.FrameProtection;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -8,7 +9,9 @@ import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 
@@ -28,13 +31,15 @@ class FrameSealTest
     {
         // RFC 4231 test case 2
         final Hmac256 rfc = new Hmac256("Jefe".getBytes(StandardCharsets.US_ASCII));
-        assertThat(HexFormat.of().formatHex(rfc.update("what do ya want for nothing?".getBytes(StandardCharsets.US_ASCII))
-            .finish())).isEqualTo("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+        assertThat(HexFormat.of().formatHex(
+            rfc.update("what do ya want for nothing?".getBytes(StandardCharsets.US_ASCII)).finish()))
+            .isEqualTo("5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
         // RFC 4231 test case 6: a key longer than a block
         final byte[] longKey = new byte[131];
-        java.util.Arrays.fill(longKey, (byte)0xaa);
+        Arrays.fill(longKey, (byte)0xaa);
         assertThat(HexFormat.of().formatHex(new Hmac256(longKey)
-            .update("Test Using Larger Than Block-Size Key - Hash Key First".getBytes(StandardCharsets.US_ASCII)).finish()))
+            .update("Test Using Larger Than Block-Size Key - Hash Key First".getBytes(StandardCharsets.US_ASCII))
+            .finish()))
             .isEqualTo("60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 
         final SplittableRandom random = new SplittableRandom(7);
@@ -99,10 +104,12 @@ class FrameSealTest
                 .isEqualTo(FrameSeal.BAD_TAG);
         }
         // the stream id is bound: the same message on another stream fails
-        assertThat(opener.open(FrameSeal.CONTROL, 10, new UnsafeBuffer(sealed), 0, first, in)).isEqualTo(FrameSeal.BAD_TAG);
+        assertThat(opener.open(FrameSeal.CONTROL, 10, new UnsafeBuffer(sealed), 0, first, in))
+            .isEqualTo(FrameSeal.BAD_TAG);
         // the other direction's key cannot open it (a reflected frame)
         final FrameSeal.Opener reflected = new FrameSeal.Opener(protection, keys.openKey(true), keys.openKeyId(true));
-        assertThat(reflected.open(FrameSeal.DATA, 11, new UnsafeBuffer(sealed), 0, first, in)).isEqualTo(FrameSeal.BAD_TAG);
+        assertThat(reflected.open(FrameSeal.DATA, 11, new UnsafeBuffer(sealed), 0, first, in))
+            .isEqualTo(FrameSeal.BAD_TAG);
 
         assertThat(opener.open(FrameSeal.DATA, 11, new UnsafeBuffer(sealed), 0, first, in)).isEqualTo(100);
         assertThat(bytesOf(in, FrameSeal.HEADER, 100)).isEqualTo(bytes(100, 5));
@@ -117,7 +124,8 @@ class FrameSealTest
         final int retried = sealer.seal(FrameSeal.DATA, 11, body, 0, 60, out);
         sealer.sent(FrameSeal.DATA);
         assertThat(opener.open(FrameSeal.DATA, 11, out, 0, retried, in)).isEqualTo(60);
-        assertThat(opener.open(FrameSeal.DATA, 11, new UnsafeBuffer(pushedBack), 0, second, in)).isEqualTo(FrameSeal.REPLAYED);
+        assertThat(opener.open(FrameSeal.DATA, 11, new UnsafeBuffer(pushedBack), 0, second, in))
+            .isEqualTo(FrameSeal.REPLAYED);
 
         // a message that skips one: the one in between never came
         sealer.seal(FrameSeal.DATA, 11, body, 0, 10, out);
@@ -142,7 +150,8 @@ class FrameSealTest
         final int length = oldSealer.seal(FrameSeal.CONTROL, 10, new UnsafeBuffer(new byte[8]), 0, 8, out);
         assertThat(opener.open(FrameSeal.CONTROL, 10, out, 0, length, in)).isEqualTo(FrameSeal.BAD_TAG);
 
-        assertThat(FrameSeal.keyId(new UnsafeBuffer(new byte[FrameSeal.OVERHEAD - 1]), 0, FrameSeal.OVERHEAD - 1)).isEqualTo(-1);
+        assertThat(FrameSeal.keyId(new UnsafeBuffer(new byte[FrameSeal.OVERHEAD - 1]), 0, FrameSeal.OVERHEAD - 1))
+            .isEqualTo(-1);
         assertThat(FrameSeal.keyId(new UnsafeBuffer(new byte[64]), 0, 64)).isEqualTo(-1);
     }
 
@@ -168,8 +177,7 @@ class FrameSealTest
         {
             round.run(); // warm up, so the JIT has done its work
         }
-        final com.sun.management.ThreadMXBean threads =
-            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final ThreadMXBean threads = (ThreadMXBean)ManagementFactory.getThreadMXBean();
         final long before = threads.getCurrentThreadAllocatedBytes();
         for (int i = 0; i < 10_000; i++)
         {
@@ -178,7 +186,8 @@ class FrameSealTest
         assertThat(threads.getCurrentThreadAllocatedBytes() - before).as("bytes for 10,000 rounds").isLessThan(1024);
     }
 
-    private static SessionKeys derive(final FrameProtection protection, final byte[] a, final byte[] b, final long incarnation)
+    private static SessionKeys derive(final FrameProtection protection, final byte[] a, final byte[] b,
+        final long incarnation)
     {
         return SessionKeys.derive(SECRET, "test", protection, 1, incarnation, 2, 20L, a, b);
     }

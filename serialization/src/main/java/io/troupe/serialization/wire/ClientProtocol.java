@@ -17,8 +17,9 @@ import java.nio.ByteOrder;
  * <li><b>data</b>, sealed: messages that each pack one or more envelope frames, every frame preceded by its length
  *     ({@link #LENGTH_PREFIX} bytes, little-endian). A length with its top bit ({@link #COMPACT_FLAG}) set is a
  *     compact frame ({@link EnvelopeCompaction}: cookie and payload) standing for the message's last full envelope
- *     frame with that cookie and payload, as between nodes. Client to node: the events it sends (cookie 0) and asks (cookie:
- *     the ask's id). Node to client: replies (the ask's cookie), {@code Undelivered} notices (in envelopes, typed
+ *     frame with that cookie and payload, as between nodes. Client to node: the events it sends (cookie 0) and asks
+ *     (cookie: the ask's id). Node to client: replies (the ask's cookie), {@code Undelivered} notices (in envelopes,
+ *     typed
  *     {@code Undelivered.TYPE}), lookup results and service notices.</li>
  * </ul>
  *

@@ -57,7 +57,8 @@ public final class CreditDeltasFrame extends Frame
      */
     public int accountOwnerNode(final int index)
     {
-        return buffer.getInt(entryOffset(index) + CreditDeltasDecoder.DeltasDecoder.accountOwnerNodeEncodingOffset(), ORDER);
+        return buffer.getInt(entryOffset(index) + CreditDeltasDecoder.DeltasDecoder.accountOwnerNodeEncodingOffset(),
+            ORDER);
     }
 
     /**

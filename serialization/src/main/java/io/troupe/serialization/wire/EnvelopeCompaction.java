@@ -28,7 +28,8 @@ import java.util.Arrays;
 public final class EnvelopeCompaction
 {
     /** Where a full envelope frame's cookie is. */
-    public static final int COOKIE_OFFSET = MessageHeaderDecoder.ENCODED_LENGTH + EnvelopeDecoder.cookieEncodingOffset();
+    public static final int COOKIE_OFFSET = MessageHeaderDecoder.ENCODED_LENGTH +
+        EnvelopeDecoder.cookieEncodingOffset();
     /** Where a full envelope frame's payload length is. */
     public static final int PAYLOAD_LENGTH_OFFSET = MessageHeaderDecoder.ENCODED_LENGTH + EnvelopeDecoder.BLOCK_LENGTH;
     /** Bytes of a full envelope frame before its payload. */

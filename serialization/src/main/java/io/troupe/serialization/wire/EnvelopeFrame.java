@@ -1,5 +1,6 @@
 package io.troupe.serialization.wire;
 
+import io.troupe.actor.EventDecoder;
 import io.troupe.serialization.EventCodecRegistry;
 
 import io.troupe.actor.ActorId;
@@ -40,7 +41,7 @@ public final class EnvelopeFrame extends Frame
      */
     private EventCodecRegistry lastRegistry;
     private int lastType;
-    private io.troupe.actor.EventDecoder<?> lastCodec;
+    private EventDecoder<?> lastCodec;
 
     EnvelopeFrame()
     {
@@ -119,7 +120,8 @@ public final class EnvelopeFrame extends Frame
      */
     public ActorId recipient()
     {
-        return ActorId.fromRaw(RawAccess.getLong(buffer, blockOffset + RECIPIENT_RAW1), RawAccess.getLong(buffer, blockOffset + RECIPIENT_RAW2));
+        return ActorId.fromRaw(RawAccess.getLong(buffer, blockOffset + RECIPIENT_RAW1),
+            RawAccess.getLong(buffer, blockOffset + RECIPIENT_RAW2));
     }
 
     /**
@@ -129,7 +131,8 @@ public final class EnvelopeFrame extends Frame
      */
     public ActorId sender()
     {
-        return ActorId.fromRaw(RawAccess.getLong(buffer, blockOffset + SENDER_RAW1), RawAccess.getLong(buffer, blockOffset + SENDER_RAW2));
+        return ActorId.fromRaw(RawAccess.getLong(buffer, blockOffset + SENDER_RAW1),
+            RawAccess.getLong(buffer, blockOffset + SENDER_RAW2));
     }
 
     /**
@@ -251,8 +254,8 @@ public final class EnvelopeFrame extends Frame
     }
 
     /**
-     * Builds the envelope to deliver: ids, type, flags, cookie and forward target, and a copy of the payload that the recipient
-     * decodes lazily, on its own thread, with the codec the registry has for the type (see
+     * Builds the envelope to deliver: ids, type, flags, cookie and forward target, and a copy of the payload that the
+     * recipient decodes lazily, on its own thread, with the codec the registry has for the type (see
      * {@link Envelope#event()}). Allocates the envelope, its ids and the payload copy.
      *
      * @param codecs the node's codecs; a type without a codec still arrives, and fails clearly when decoded.
@@ -262,16 +265,17 @@ public final class EnvelopeFrame extends Frame
     {
         final int type = RawAccess.getInt(buffer, blockOffset + EVENT_TYPE);
         final WirePayload payload = WirePayload.copyOf(type, buffer, varOffsets[0], varLengths[0], codec(codecs, type));
-        return new Envelope(recipient(), sender(), type, RawAccess.getInt(buffer, blockOffset + FLAGS), RawAccess.getLong(buffer, blockOffset + COOKIE), payload, forwardTo());
+        return new Envelope(recipient(), sender(), type, RawAccess.getInt(buffer, blockOffset + FLAGS),
+            RawAccess.getLong(buffer, blockOffset + COOKIE), payload, forwardTo());
     }
 
-    private io.troupe.actor.EventDecoder<?> codec(final EventCodecRegistry codecs, final int type)
+    private EventDecoder<?> codec(final EventCodecRegistry codecs, final int type)
     {
         if (type == lastType && codecs == lastRegistry)
         {
             return lastCodec;
         }
-        final io.troupe.actor.EventDecoder<?> codec = codecs.codec(type);
+        final EventDecoder<?> codec = codecs.codec(type);
         lastRegistry = codecs;
         lastType = type;
         lastCodec = codec;

@@ -31,7 +31,8 @@ public abstract class Frame
     }
 
     /** Called by the decoder after validation; subclasses wrap their SBE decoder here. */
-    void wrap(final DirectBuffer buffer, final int blockOffset, final int blockLength, final int version, final int frameLength)
+    void wrap(final DirectBuffer buffer, final int blockOffset, final int blockLength, final int version,
+        final int frameLength)
     {
         this.buffer = buffer;
         this.blockOffset = blockOffset;

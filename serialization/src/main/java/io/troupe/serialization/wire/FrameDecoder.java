@@ -379,7 +379,8 @@ public final class FrameDecoder
             }
             return FrameResult.OK;
         }
-        catch (final Exception ex) // not only RuntimeException: a handler in Kotlin or Scala throws checked ones undeclared
+        // not only RuntimeException: a handler in Kotlin or Scala throws checked ones undeclared
+        catch (final Exception ex)
         {
             lastHandlerFailure = ex;
             return FrameResult.HANDLER_FAILED;

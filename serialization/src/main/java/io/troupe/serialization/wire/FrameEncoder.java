@@ -103,7 +103,8 @@ public final class FrameEncoder
         final int payloadLength)
     {
         final int payloadAt = beginEnvelope(buffer, offset, envelope.recipient(), envelope.sender(), envelope.type(),
-            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, forwardTarget(envelope), payloadLength);
+            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, forwardTarget(envelope),
+            payloadLength);
         buffer.putBytes(payloadAt, payload, payloadOffset, payloadLength);
         return payloadAt + payloadLength - offset;
     }
@@ -143,7 +144,8 @@ public final class FrameEncoder
         if (codec.typeId() != envelope.type())
         {
             throw new IllegalArgumentException("codec " + codec.name() + " is for type " +
-                EventTypes.describe(codec.typeId()) + ", the envelope's type is " + EventTypes.describe(envelope.type()));
+                EventTypes.describe(codec.typeId()) + ", the envelope's type is " +
+                EventTypes.describe(envelope.type()));
         }
         final Object event = envelope.event();
         if (!codec.eventClass().isInstance(event))
@@ -154,7 +156,8 @@ public final class FrameEncoder
         final T typed = codec.eventClass().cast(event);
         final int payloadLength = codec.encodedLength(typed);
         final int payloadAt = beginEnvelope(buffer, offset, envelope.recipient(), envelope.sender(), envelope.type(),
-            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, forwardTarget(envelope), payloadLength);
+            envelope.flags(), envelope.cookie(), accountOwnerNode, accountId, cost, forwardTarget(envelope),
+            payloadLength);
         final int written = codec.encode(typed, buffer, payloadAt);
         if (written != payloadLength)
         {
@@ -292,7 +295,7 @@ public final class FrameEncoder
             .peerNodeId(step.peerNodeId())
             .minProtocolVersion(step.minProtocolVersion())
             .maxProtocolVersion(step.maxProtocolVersion())
-            .phase(io.troupe.serialization.internal.sbe.HandshakePhase.get((short)step.phase().code()))
+            .phase(io.troupe.serialization.internal.sbe.HandshakePhase.get((short)step.phase().code())) // name clash
             .frameProtection((short)step.protection().code())
             .putClusterId(clusterId, 0, clusterId.length)
             .putChallenge(challenge, 0, challenge.length)
@@ -374,7 +377,8 @@ public final class FrameEncoder
     {
         checkCount(count, ownerNodes.length, accountIds.length, deltas.length);
         requireRoom(buffer, offset, WireFormat.HEADER_LENGTH + CreditDeltasEncoder.BLOCK_LENGTH +
-            WireFormat.GROUP_HEADER_LENGTH + count * CreditDeltasEncoder.DeltasEncoder.sbeBlockLength(), "credit deltas");
+            WireFormat.GROUP_HEADER_LENGTH + count * CreditDeltasEncoder.DeltasEncoder.sbeBlockLength(),
+            "credit deltas");
         final CreditDeltasEncoder.DeltasEncoder entries = creditDeltas.wrapAndApplyHeader(buffer, offset, header)
             .incarnation(incarnation)
             .nodeId(nodeId)
@@ -409,7 +413,8 @@ public final class FrameEncoder
         {
             throw new IllegalArgumentException("an UndeliveredNotice frame has no code for reason " + reason);
         }
-        requireRoom(buffer, offset, WireFormat.HEADER_LENGTH + UndeliveredNoticeEncoder.BLOCK_LENGTH, "undelivered notice");
+        requireRoom(buffer, offset, WireFormat.HEADER_LENGTH + UndeliveredNoticeEncoder.BLOCK_LENGTH,
+            "undelivered notice");
         undeliveredNotice.wrapAndApplyHeader(buffer, offset, header)
             .senderRaw1(sender.raw1())
             .senderRaw2(sender.raw2())
@@ -460,7 +465,7 @@ public final class FrameEncoder
                 .serviceRaw2(entry.service().raw2())
                 .actorRaw1(entry.actor().raw1())
                 .actorRaw2(entry.actor().raw2())
-                .op(io.troupe.serialization.internal.sbe.DirectoryOp.get((short)entry.op().code()));
+                .op(io.troupe.serialization.internal.sbe.DirectoryOp.get((short)entry.op().code())); // name clash
         }
         return directoryUpdate.limit() - offset;
     }
@@ -491,7 +496,7 @@ public final class FrameEncoder
         goodbye.wrapAndApplyHeader(buffer, offset, header)
             .incarnation(incarnation)
             .nodeId(nodeId)
-            .reason(io.troupe.serialization.internal.sbe.GoodbyeReason.get((short)reason.code()))
+            .reason(io.troupe.serialization.internal.sbe.GoodbyeReason.get((short)reason.code())) // name clash
             .putDetail(text, 0, text.length);
         return goodbye.limit() - offset;
     }
@@ -526,7 +531,8 @@ public final class FrameEncoder
         return chunk.limit() - offset;
     }
 
-    private static void requireRoom(final MutableDirectBuffer buffer, final int offset, final int length, final String what)
+    private static void requireRoom(final MutableDirectBuffer buffer, final int offset, final int length,
+        final String what)
     {
         if (buffer.isExpandable() && offset >= 0 && (long)offset + length <= Integer.MAX_VALUE)
         {
@@ -534,8 +540,8 @@ public final class FrameEncoder
         }
         if (offset < 0 || (long)offset + length > buffer.capacity())
         {
-            throw new IllegalArgumentException("no room for a " + length + "-byte " + what + " frame at offset " + offset +
-                " of a " + buffer.capacity() + "-byte buffer");
+            throw new IllegalArgumentException("no room for a " + length + "-byte " + what + " frame at offset " +
+                offset + " of a " + buffer.capacity() + "-byte buffer");
         }
     }
 

@@ -1,7 +1,8 @@
 package io.troupe.serialization.wire;
 
 /**
- * A step of the session handshake (see the interconnect). Codes are fixed on the wire: a new value is only ever appended.
+ * A step of the session handshake (see the interconnect). Codes are fixed on the wire: a new value is only ever
+ * appended.
  */
 public enum HandshakePhase
 {

@@ -70,7 +70,8 @@ final class RawAccess
         {
             buffer.boundsCheck(index, 4);
         }
-        UnsafeApi.putInt(buffer.byteArray(), buffer.addressOffset() + index, SWAP ? Integer.reverseBytes(value) : value);
+        UnsafeApi.putInt(buffer.byteArray(), buffer.addressOffset() + index,
+            SWAP ? Integer.reverseBytes(value) : value);
     }
 
     static void putShort(final DirectBuffer buffer, final int index, final short value)
@@ -79,6 +80,7 @@ final class RawAccess
         {
             buffer.boundsCheck(index, 2);
         }
-        UnsafeApi.putShort(buffer.byteArray(), buffer.addressOffset() + index, SWAP ? Short.reverseBytes(value) : value);
+        UnsafeApi.putShort(buffer.byteArray(), buffer.addressOffset() + index,
+            SWAP ? Short.reverseBytes(value) : value);
     }
 }

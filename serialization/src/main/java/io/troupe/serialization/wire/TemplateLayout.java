@@ -48,7 +48,8 @@ final class TemplateLayout
         final int[] groupMinBlockLengths,
         final int[] varDataMaxLengths)
     {
-        this(templateId, name, minBlockLengths, groupMinBlockLengths, varDataMaxLengths, new int[varDataMaxLengths.length]);
+        this(templateId, name, minBlockLengths, groupMinBlockLengths, varDataMaxLengths,
+            new int[varDataMaxLengths.length]);
     }
 
     private TemplateLayout(
@@ -104,7 +105,8 @@ final class TemplateLayout
         // version 2 appended the echo of the peer's last heartbeat
         add(table, new TemplateLayout(HeartbeatDecoder.TEMPLATE_ID, "Heartbeat",
             byVersion(HeartbeatDecoder.echoTimeNsEncodingOffset(), HeartbeatDecoder.BLOCK_LENGTH,
-                HeartbeatDecoder.BLOCK_LENGTH, HeartbeatDecoder.BLOCK_LENGTH, HeartbeatDecoder.BLOCK_LENGTH), NONE, NONE));
+                HeartbeatDecoder.BLOCK_LENGTH, HeartbeatDecoder.BLOCK_LENGTH, HeartbeatDecoder.BLOCK_LENGTH),
+            NONE, NONE));
         add(table, new TemplateLayout(AckDecoder.TEMPLATE_ID, "Ack", unchanged(AckDecoder.BLOCK_LENGTH), NONE, NONE));
         add(table, new TemplateLayout(CreditDeltasDecoder.TEMPLATE_ID, "CreditDeltas",
             unchanged(CreditDeltasDecoder.BLOCK_LENGTH), new int[]{CreditDeltasDecoder.DeltasDecoder.sbeBlockLength()},
@@ -112,8 +114,8 @@ final class TemplateLayout
         add(table, new TemplateLayout(UndeliveredNoticeDecoder.TEMPLATE_ID, "UndeliveredNotice",
             unchanged(UndeliveredNoticeDecoder.BLOCK_LENGTH), NONE, NONE));
         add(table, new TemplateLayout(DirectoryUpdateDecoder.TEMPLATE_ID, "DirectoryUpdate",
-            unchanged(DirectoryUpdateDecoder.BLOCK_LENGTH), new int[]{DirectoryUpdateDecoder.EntriesDecoder.sbeBlockLength()},
-            NONE));
+            unchanged(DirectoryUpdateDecoder.BLOCK_LENGTH),
+            new int[]{DirectoryUpdateDecoder.EntriesDecoder.sbeBlockLength()}, NONE));
         add(table, new TemplateLayout(GoodbyeDecoder.TEMPLATE_ID, "Goodbye", unchanged(GoodbyeDecoder.BLOCK_LENGTH),
             NONE, new int[]{WireFormat.MAX_DETAIL_BYTES}));
         add(table, new TemplateLayout(ChunkDecoder.TEMPLATE_ID, "Chunk", unchanged(ChunkDecoder.BLOCK_LENGTH),

@@ -95,7 +95,8 @@ public final class WireFormat
     /** The longest handshake step: every variable-length field at its limit. A node accepts frames this long
      * whatever its largest event. */
     public static final int MAX_HANDSHAKE_BYTES = HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH +
-        6 * VAR_DATA_HEADER_LENGTH + MAX_CLUSTER_ID_BYTES + 3 * MAX_AUTH_BYTES + MAX_DETAIL_BYTES + MAX_TYPE_TABLE_BYTES;
+        6 * VAR_DATA_HEADER_LENGTH + MAX_CLUSTER_ID_BYTES + 3 * MAX_AUTH_BYTES + MAX_DETAIL_BYTES +
+        MAX_TYPE_TABLE_BYTES;
 
     private WireFormat()
     {

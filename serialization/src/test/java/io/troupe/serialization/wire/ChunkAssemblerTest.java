@@ -43,8 +43,9 @@ class ChunkAssemblerTest
         final byte[] payload = new byte[payloadLength];
         new Random(7).nextBytes(payload);
         final byte[] frame = new byte[WireFormat.envelopeLength(payloadLength)];
-        encoder.encodeEnvelope(new UnsafeBuffer(frame), 0, new Envelope(ActorId.of(1, 2, 3), ActorId.NONE, 4096 << 16, 0,
-            0L, "x", null), 0, 0L, 1, new UnsafeBuffer(payload), 0, payloadLength);
+        encoder.encodeEnvelope(new UnsafeBuffer(frame), 0,
+            new Envelope(ActorId.of(1, 2, 3), ActorId.NONE, 4096 << 16, 0, 0L, "x", null), 0, 0L, 1,
+            new UnsafeBuffer(payload), 0, payloadLength);
         return frame;
     }
 

@@ -6,6 +6,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -114,7 +115,7 @@ class ClientProtocolTest
         public void onEnvelope(final EnvelopeFrame frame)
         {
             assertThat(frame.recipient()).isEqualTo(TO);
-            frames.add("cookie " + frame.cookie() + " payload " + java.util.Arrays.toString(frame.payloadBytes()));
+            frames.add("cookie " + frame.cookie() + " payload " + Arrays.toString(frame.payloadBytes()));
         }
     }
 }

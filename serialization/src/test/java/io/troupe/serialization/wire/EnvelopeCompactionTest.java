@@ -34,11 +34,13 @@ class EnvelopeCompactionTest
         }
     }
 
-    private byte[] frame(final ActorId sender, final int flags, final long cookie, final long account, final byte[] payload)
+    private byte[] frame(final ActorId sender, final int flags, final long cookie, final long account,
+        final byte[] payload)
     {
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);
-        final int length = encoder.encodeEnvelope(buffer, 0, new Envelope(RECIPIENT, sender, TYPE, flags, cookie, null, null),
-            5, account, 3, new UnsafeBuffer(payload), 0, payload.length);
+        final int length = encoder.encodeEnvelope(buffer, 0,
+            new Envelope(RECIPIENT, sender, TYPE, flags, cookie, null, null), 5, account, 3, new UnsafeBuffer(payload),
+            0, payload.length);
         return Arrays.copyOf(buffer.byteArray(), length);
     }
 
@@ -92,8 +94,8 @@ class EnvelopeCompactionTest
         final byte[] base = frame(SENDER, 0, 1L, 11L, new byte[] {1});
         assertThat(EnvelopeCompaction.repeatsHeader(frame(ActorId.of(5, 4243, 9), 0, 1L, 11L, new byte[] {1}), base, 0))
             .as("another sender").isFalse();
-        assertThat(EnvelopeCompaction.repeatsHeader(frame(SENDER, Envelope.FLAG_TRACK_DELIVERY, 1L, 11L, new byte[] {1}),
-            base, 0)).as("other flags").isFalse();
+        assertThat(EnvelopeCompaction.repeatsHeader(frame(SENDER, Envelope.FLAG_TRACK_DELIVERY, 1L, 11L,
+            new byte[] {1}), base, 0)).as("other flags").isFalse();
         assertThat(EnvelopeCompaction.repeatsHeader(frame(SENDER, 0, 1L, 12L, new byte[] {1}), base, 0))
             .as("another account").isFalse();
         // the base may sit anywhere in the message
@@ -115,7 +117,8 @@ class EnvelopeCompactionTest
         assertThat(EnvelopeCompaction.isBase(new UnsafeBuffer(envelope), 0, EnvelopeCompaction.FIXED_LENGTH - 1))
             .as("shorter than the fixed part").isFalse();
         envelope[6] = 99; // the header's version
-        assertThat(EnvelopeCompaction.isBase(new UnsafeBuffer(envelope), 0, envelope.length)).as("another version").isFalse();
+        assertThat(EnvelopeCompaction.isBase(new UnsafeBuffer(envelope), 0, envelope.length)).as("another version")
+            .isFalse();
     }
 
     @Test
@@ -131,7 +134,8 @@ class EnvelopeCompactionTest
             final byte[] garbage = new byte[compactLength];
             random.nextBytes(garbage);
             message.putBytes(0, garbage);
-            final int length = EnvelopeCompaction.expand(new UnsafeBuffer(base), 0, message, 0, compactLength, expanded);
+            final int length = EnvelopeCompaction.expand(new UnsafeBuffer(base), 0, message, 0, compactLength,
+                expanded);
             assertThat(decoder.decode(expanded, 0, length)).isEqualTo(FrameResult.OK);
         }
         assertThat(received).hasSize(2_000).allSatisfy(copy ->

@@ -53,7 +53,8 @@ class FrameDecoderFuzzTest
         static final String PROPERTY = "troupe.fuzz.tries";
 
         @Override
-        public PropertyExecutionResult aroundProperty(final PropertyLifecycleContext context, final PropertyExecutor property)
+        public PropertyExecutionResult aroundProperty(final PropertyLifecycleContext context,
+            final PropertyExecutor property)
         {
             final String tries = System.getProperty(PROPERTY, "").trim();
             if (!tries.isEmpty() && context.attributes().tries().orElse(Integer.MAX_VALUE) > 1) // not an @Example
@@ -119,7 +120,8 @@ class FrameDecoderFuzzTest
     void validFramesDecodeAndReEncodeByteForByte(@ForAll("validFrames") final byte[] frame)
     {
         final RecordingFrameHandler handler = new RecordingFrameHandler();
-        final FrameResult result = decodeChecked(new FrameDecoder(handler), handler, new UnsafeBuffer(frame), 0, frame.length);
+        final FrameResult result = decodeChecked(new FrameDecoder(handler), handler, new UnsafeBuffer(frame), 0,
+            frame.length);
 
         assertThat(result).isEqualTo(FrameResult.OK);
         assertThat(reEncode(handler.last())).isEqualTo(frame);
@@ -129,7 +131,8 @@ class FrameDecoderFuzzTest
     void truncatedFramesAreRejectedForWhereTheyWereCut(@ForAll("truncatedFrames") final Expected truncated)
     {
         final byte[] frame = truncated.frame();
-        assertThat(decodeChecked(frame, 0, frame.length, WireFormat.DEFAULT_MAX_FRAME_BYTES)).isEqualTo(truncated.result());
+        assertThat(decodeChecked(frame, 0, frame.length, WireFormat.DEFAULT_MAX_FRAME_BYTES))
+            .isEqualTo(truncated.result());
         Statistics.label("result").collect(truncated.result());
     }
 
@@ -148,7 +151,8 @@ class FrameDecoderFuzzTest
         System.arraycopy(appended, 0, longer, frame.length, appended.length);
         final RecordingFrameHandler handler = new RecordingFrameHandler();
 
-        final FrameResult result = decodeChecked(new FrameDecoder(handler), handler, new UnsafeBuffer(longer), 0, longer.length);
+        final FrameResult result = decodeChecked(new FrameDecoder(handler), handler, new UnsafeBuffer(longer), 0,
+            longer.length);
 
         assertThat(result).isEqualTo(FrameResult.OK);
         final Map<String, Object> decoded = handler.last();
@@ -161,7 +165,8 @@ class FrameDecoderFuzzTest
     void hugeLengthFieldsAreRejected(@ForAll("hugeLengths") final Expected stretched)
     {
         final byte[] frame = stretched.frame();
-        assertThat(decodeChecked(frame, 0, frame.length, WireFormat.DEFAULT_MAX_FRAME_BYTES)).isEqualTo(stretched.result());
+        assertThat(decodeChecked(frame, 0, frame.length, WireFormat.DEFAULT_MAX_FRAME_BYTES))
+            .isEqualTo(stretched.result());
         Statistics.label("result").collect(stretched.result());
     }
 
@@ -229,7 +234,8 @@ class FrameDecoderFuzzTest
             Tuple.of(3, Arbitraries.integers().between(-2, 16)),
             Tuple.of(1, Arbitraries.integers().between(-0xFFFF, 0xFFFF))));
         final Arbitrary<Integer> version = Arbitraries.frequencyOf(List.of(
-            Tuple.of(8, Arbitraries.integers().between(WireFormat.MIN_SUPPORTED_VERSION, WireFormat.SCHEMA_VERSION + 2)),
+            Tuple.of(8,
+                Arbitraries.integers().between(WireFormat.MIN_SUPPORTED_VERSION, WireFormat.SCHEMA_VERSION + 2)),
             Tuple.of(1, Arbitraries.integers().between(0, 0xFFFF))));
         final Arbitrary<byte[]> body = Arbitraries.frequencyOf(List.of(
             Tuple.of(5, Arbitraries.just((byte)0)),
@@ -239,7 +245,8 @@ class FrameDecoderFuzzTest
         return Combinators.combine(templateId, blockExtra, version, body).as((t, extra, v, rest) ->
         {
             final TemplateLayout layout = TemplateLayout.of(t);
-            final int blockLength = Math.max(0, Math.min(0xFFFF, (layout == null ? 0 : layout.minBlockLength(v)) + extra));
+            final int blockLength = Math.max(0,
+                Math.min(0xFFFF, (layout == null ? 0 : layout.minBlockLength(v)) + extra));
             final byte[] frame = new byte[WireFormat.HEADER_LENGTH + rest.length];
             final UnsafeBuffer buffer = new UnsafeBuffer(frame);
             buffer.putShort(0, (short)blockLength, ORDER);
@@ -347,7 +354,8 @@ class FrameDecoderFuzzTest
     Arbitrary<Sized> sizedFrames()
     {
         final Arbitrary<Integer> maxFrameBytes = Arbitraries.integers().between(WireFormat.MIN_MAX_FRAME_BYTES, 4096);
-        final Arbitrary<Sized> aroundTheMaximum = Combinators.combine(maxFrameBytes, Arbitraries.integers().between(-16, 1024))
+        final Arbitrary<Sized> aroundTheMaximum = Combinators.combine(maxFrameBytes,
+            Arbitraries.integers().between(-16, 1024))
             .as((max, excess) ->
             {
                 final int payloadLength = max + excess - WireFormat.envelopeLength(0);
@@ -363,10 +371,12 @@ class FrameDecoderFuzzTest
     // Checks
 
     /** Decodes bytes through a buffer that wraps exactly them, with a fresh decoder, and checks the invariants. */
-    private static FrameResult decodeChecked(final byte[] bytes, final int offset, final int length, final int maxFrameBytes)
+    private static FrameResult decodeChecked(final byte[] bytes, final int offset, final int length,
+        final int maxFrameBytes)
     {
         final RecordingFrameHandler handler = new RecordingFrameHandler();
-        return decodeChecked(new FrameDecoder(handler, maxFrameBytes), handler, new UnsafeBuffer(bytes), offset, length);
+        return decodeChecked(new FrameDecoder(handler, maxFrameBytes), handler, new UnsafeBuffer(bytes), offset,
+            length);
     }
 
     private static FrameResult decodeChecked(
@@ -429,8 +439,9 @@ class FrameDecoderFuzzTest
             case WireFormat.HANDSHAKE:
                 length = encoder.encodeHandshake(buffer, 0, new Handshake((HandshakePhase)frame.get("phase"),
                     (String)frame.get("clusterId"), (int)frame.get("nodeId"), (long)frame.get("incarnation"),
-                    (int)frame.get("peerNodeId"), (long)frame.get("peerIncarnation"), (int)frame.get("minProtocolVersion"),
-                    (int)frame.get("maxProtocolVersion"), (byte[])frame.get("challenge"), (byte[])frame.get("proof"),
+                    (int)frame.get("peerNodeId"), (long)frame.get("peerIncarnation"),
+                    (int)frame.get("minProtocolVersion"), (int)frame.get("maxProtocolVersion"),
+                    (byte[])frame.get("challenge"), (byte[])frame.get("proof"),
                     (String)frame.get("detail"), (byte[])frame.get("types"),
                     frame.get("protection") == FrameProtection.UNKNOWN ? FrameProtection.AUTHENTICATED :
                         (FrameProtection)frame.get("protection"), (byte[])frame.get("echo")));
@@ -474,8 +485,9 @@ class FrameDecoderFuzzTest
                     entries.add(new DirectoryEntry((ServiceId)entry.get("service"), (ActorId)entry.get("actor"),
                         (DirectoryOp)entry.get("op")));
                 }
-                length = encoder.encodeDirectoryUpdate(buffer, 0, (int)frame.get("nodeId"), (long)frame.get("incarnation"),
-                    (long)frame.get("directoryVersion"), (boolean)frame.get("snapshot"), entries);
+                length = encoder.encodeDirectoryUpdate(buffer, 0, (int)frame.get("nodeId"),
+                    (long)frame.get("incarnation"), (long)frame.get("directoryVersion"), (boolean)frame.get("snapshot"),
+                    entries);
                 break;
             }
             case WireFormat.GOODBYE:

@@ -4,6 +4,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.internal.sbe.CreditDeltasDecoder;
 import io.troupe.serialization.internal.sbe.DirectoryUpdateDecoder;
 import io.troupe.serialization.internal.sbe.GoodbyeDecoder;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -55,11 +57,13 @@ class FrameRoundTripTest
     {
         final byte[] payload = randomBytes(100, 1);
         final int flags = Envelope.withChannel(Envelope.FLAG_TRACK_DELIVERY, 200);
-        final Envelope envelope = new Envelope(RECIPIENT, SENDER, 0x1234_5678, flags, 0xCAFE_BABE_0000_0001L, null, null);
+        final Envelope envelope = new Envelope(RECIPIENT, SENDER, 0x1234_5678, flags, 0xCAFE_BABE_0000_0001L, null,
+            null);
         final UnsafeBuffer source = new UnsafeBuffer(new byte[payload.length + 10]);
         source.putBytes(10, payload);
 
-        final int length = encoder.encodeEnvelope(buffer, 0, envelope, 513, 99_000_000_001L, 1_500, source, 10, payload.length);
+        final int length = encoder.encodeEnvelope(buffer, 0, envelope, 513, 99_000_000_001L, 1_500, source, 10,
+            payload.length);
 
         assertThat(length).isEqualTo(WireFormat.envelopeLength(payload.length));
         assertFields(decodeOk(buffer, 0, length), envelopeFields(length, RECIPIENT, SENDER, 0x1234_5678, flags,
@@ -79,7 +83,8 @@ class FrameRoundTripTest
 
         assertThat(length).isEqualTo(WireFormat.envelopeLength(payload.length, true))
             .isEqualTo(WireFormat.envelopeLength(payload.length) + 2 * Long.BYTES);
-        final Map<String, Object> expected = envelopeFields(length, RECIPIENT, SENDER, 42, flags, 5L, 3, 4L, 5, payload);
+        final Map<String, Object> expected = envelopeFields(length, RECIPIENT, SENDER, 42, flags, 5L, 3, 4L, 5,
+            payload);
         expected.put("templateId", WireFormat.FORWARDED_ENVELOPE);
         expected.put("forwardTo", target);
         assertFields(decodeOk(buffer, 0, length), expected);
@@ -104,7 +109,7 @@ class FrameRoundTripTest
             @Override
             public void onEnvelope(final EnvelopeFrame frame)
             {
-                delivered[0] = frame.toEnvelope(io.troupe.serialization.EventCodecRegistry.builder().build());
+                delivered[0] = frame.toEnvelope(EventCodecRegistry.builder().build());
             }
         });
         assertThat(rebuilding.decode(buffer, 0, length)).isEqualTo(FrameResult.OK);
@@ -129,7 +134,8 @@ class FrameRoundTripTest
     void envelopeBegunInPlaceTakesThePayloadAtTheReturnedOffset()
     {
         final byte[] payload = randomBytes(33, 2);
-        final int payloadAt = encoder.beginEnvelope(buffer, 100, RECIPIENT, SENDER, 5, 0, 6L, 7, 8L, 9, null, payload.length);
+        final int payloadAt = encoder.beginEnvelope(buffer, 100, RECIPIENT, SENDER, 5, 0, 6L, 7, 8L, 9, null,
+            payload.length);
         buffer.putBytes(payloadAt, payload);
         final int length = payloadAt + payload.length - 100;
 
@@ -160,8 +166,8 @@ class FrameRoundTripTest
 
         final Map<String, Object> frame = decodeOk(buffer, 0, length);
         // every flag bit a sender may set travels; the runtime's own bit is never given out (Envelope.SETTABLE_FLAGS)
-        assertFields(frame, envelopeFields(length, MIN_MAX, MAX_MIN, Integer.MIN_VALUE, Envelope.SETTABLE_FLAGS, Long.MIN_VALUE,
-            Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE, payload));
+        assertFields(frame, envelopeFields(length, MIN_MAX, MAX_MIN, Integer.MIN_VALUE, Envelope.SETTABLE_FLAGS,
+            Long.MIN_VALUE, Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MIN_VALUE, payload));
         // raw2 = Long.MAX_VALUE has the service bit set: the id comes back as a service id, as it went
         assertThat(frame.get("recipient")).isInstanceOf(ServiceId.class);
         assertThat(frame.get("sender")).isNotInstanceOf(ServiceId.class);
@@ -191,15 +197,16 @@ class FrameRoundTripTest
         final UnsafeBuffer exact = new UnsafeBuffer(new byte[WireFormat.DEFAULT_MAX_FRAME_BYTES + 1]);
         final Envelope envelope = new Envelope(RECIPIENT, SENDER, 77, 0, 1L, null, null);
 
-        final int length = encoder.encodeEnvelope(exact, 0, envelope, 1, 2L, 3, new UnsafeBuffer(payload), 0, payloadLength);
+        final int length = encoder.encodeEnvelope(exact, 0, envelope, 1, 2L, 3, new UnsafeBuffer(payload), 0,
+            payloadLength);
 
         assertThat(length).isEqualTo(WireFormat.DEFAULT_MAX_FRAME_BYTES);
         final Map<String, Object> frame = decodeOk(new UnsafeBuffer(exact.byteArray(), 0, length), 0, length);
         assertThat((byte[])frame.get("payload")).isEqualTo(payload);
         assertThat(frame.get("frameLength")).isEqualTo(WireFormat.DEFAULT_MAX_FRAME_BYTES);
 
-        final int tooLong = encoder.encodeEnvelope(exact, 0, envelope, 1, 2L, 3, new UnsafeBuffer(new byte[payloadLength + 1]),
-            0, payloadLength + 1);
+        final int tooLong = encoder.encodeEnvelope(exact, 0, envelope, 1, 2L, 3,
+            new UnsafeBuffer(new byte[payloadLength + 1]), 0, payloadLength + 1);
         assertThat(decoder.decode(exact, 0, tooLong)).isEqualTo(FrameResult.TOO_LONG);
         assertThat(decoder.count(FrameResult.TOO_LONG)).isEqualTo(1);
         assertThat(handler.frames).hasSize(1);
@@ -212,10 +219,11 @@ class FrameRoundTripTest
         final FrameDecoder smallDecoder = new FrameDecoder(small, WireFormat.MIN_MAX_FRAME_BYTES);
         final int payloadLength = WireFormat.MIN_MAX_FRAME_BYTES - WireFormat.envelopeLength(0);
 
-        final int fits = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, payloadLength) + payloadLength;
+        final int fits = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, payloadLength) +
+            payloadLength;
         assertThat(smallDecoder.decode(buffer, 0, fits)).isEqualTo(FrameResult.OK);
-        final int over = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, payloadLength + 1) +
-            payloadLength + 1;
+        final int over = encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null,
+            payloadLength + 1) + payloadLength + 1;
         assertThat(smallDecoder.decode(buffer, 0, over)).isEqualTo(FrameResult.TOO_LONG);
 
         assertThat(smallDecoder.count(FrameResult.OK)).isEqualTo(1);
@@ -237,7 +245,8 @@ class FrameRoundTripTest
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
         assertThatThrownBy(() -> encoder.encodeHeartbeat(new UnsafeBuffer(new byte[20]), 0, 1, 2L, 3L, 4L, 0L, 0L))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
-        assertThatThrownBy(() -> encoder.encodeGoodbye(new UnsafeBuffer(new byte[25]), 0, 1, 2L, GoodbyeReason.SHUTDOWN, "x"))
+        assertThatThrownBy(() -> encoder.encodeGoodbye(new UnsafeBuffer(new byte[25]), 0, 1, 2L, GoodbyeReason.SHUTDOWN,
+            "x"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no room");
     }
 
@@ -246,10 +255,11 @@ class FrameRoundTripTest
     {
         assertThatThrownBy(() -> encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, -1))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload length");
-        assertThatThrownBy(() -> encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null, Integer.MAX_VALUE))
+        assertThatThrownBy(() -> encoder.beginEnvelope(buffer, 0, RECIPIENT, SENDER, 1, 0, 0L, 0, 0L, 0, null,
+            Integer.MAX_VALUE))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload length");
-        assertThatThrownBy(() -> encoder.encodeEnvelope(buffer, 0, new Envelope(RECIPIENT, SENDER, 1, 0, 0L, null, null),
-            0, 0L, 0, buffer, 0, -5))
+        assertThatThrownBy(() -> encoder.encodeEnvelope(buffer, 0,
+            new Envelope(RECIPIENT, SENDER, 1, 0, 0L, null, null), 0, 0L, 0, buffer, 0, -5))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("payload length");
     }
 
@@ -257,8 +267,8 @@ class FrameRoundTripTest
     @EnumSource(value = HandshakePhase.class, names = "UNKNOWN", mode = EnumSource.Mode.EXCLUDE)
     void handshakeCarriesEveryField(final HandshakePhase phase)
     {
-        final Handshake step = new Handshake(phase, "troupe-prod-eu", 3, 1_700_000_000_123L, 4, 1_700_000_000_456L, 1, 7,
-            randomBytes(32, 4), randomBytes(48, 5), "because");
+        final Handshake step = new Handshake(phase, "troupe-prod-eu", 3, 1_700_000_000_123L, 4, 1_700_000_000_456L, 1,
+            7, randomBytes(32, 4), randomBytes(48, 5), "because");
 
         final int length = encoder.encodeHandshake(buffer, 0, step);
 
@@ -268,7 +278,8 @@ class FrameRoundTripTest
     @Test
     void handshakeWithEmptyAndNullVarData()
     {
-        final Handshake empty = new Handshake(HandshakePhase.HELLO, "", 1, 2L, 3, 0L, 0, 0, new byte[0], new byte[0], "");
+        final Handshake empty = new Handshake(HandshakePhase.HELLO, "", 1, 2L, 3, 0L, 0, 0, new byte[0], new byte[0],
+            "");
         final Handshake nulls = new Handshake(HandshakePhase.CONFIRM, null, 1, 2L, 3, 4L, 5, 6, null, null, null);
 
         final int emptyLength = encoder.encodeHandshake(buffer, 0, empty);
@@ -293,8 +304,9 @@ class FrameRoundTripTest
 
         final int length = encoder.encodeHandshake(buffer, 0, step);
 
-        assertThat(length).isEqualTo(WireFormat.HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH + 6 * WireFormat.VAR_DATA_HEADER_LENGTH +
-            WireFormat.MAX_CLUSTER_ID_BYTES + 2 * WireFormat.MAX_AUTH_BYTES + WireFormat.MAX_DETAIL_BYTES);
+        assertThat(length).isEqualTo(WireFormat.HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH +
+            6 * WireFormat.VAR_DATA_HEADER_LENGTH + WireFormat.MAX_CLUSTER_ID_BYTES + 2 * WireFormat.MAX_AUTH_BYTES +
+            WireFormat.MAX_DETAIL_BYTES);
         assertFields(decodeOk(buffer, 0, length), handshakeFields(length, step));
     }
 
@@ -316,7 +328,8 @@ class FrameRoundTripTest
 
         // as a version 2 node writes it: no types field at all (and none of version 4's)
         final int v2Length = olderHandshake(buffer, encoder.encodeHandshake(buffer, 0,
-            new Handshake(HandshakePhase.WELCOME, "c", 1, 2L, 3, 4L, 1, 1, randomBytes(32, 9), randomBytes(32, 10), "")), 2);
+            new Handshake(HandshakePhase.WELCOME, "c", 1, 2L, 3, 4L, 1, 1, randomBytes(32, 9), randomBytes(32, 10),
+                "")), 2);
         assertThat(reader.decode(buffer, 0, v2Length)).isEqualTo(FrameResult.OK);
         assertThat(handler.handshakeTypes).isEmpty();
     }
@@ -330,8 +343,9 @@ class FrameRoundTripTest
         final int length = encoder.encodeHandshake(buffer, 0, step);
         assertFields(decodeOk(buffer, 0, length), handshakeFields(length, step));
 
-        final int v3Length = olderHandshake(buffer, encoder.encodeHandshake(buffer, 0, new Handshake(step.phase(), "c", 1,
-            2L, 3, 4L, 3, 3, new byte[0], step.proof(), "", step.types(), FrameProtection.ENCRYPTED, new byte[0])), 3);
+        final int v3Length = olderHandshake(buffer, encoder.encodeHandshake(buffer, 0, new Handshake(step.phase(),
+            "c", 1, 2L, 3, 4L, 3, 3, new byte[0], step.proof(), "", step.types(), FrameProtection.ENCRYPTED,
+            new byte[0])), 3);
         final Map<String, Object> v3 = decodeOk(buffer, 0, v3Length);
         assertThat(v3).containsEntry("version", 3).containsEntry("protection", FrameProtection.UNKNOWN);
         assertThat((byte[])v3.get("echo")).isEmpty();
@@ -351,7 +365,7 @@ class FrameRoundTripTest
     {
         final int blockEnd = WireFormat.HEADER_LENGTH + HandshakeDecoder.BLOCK_LENGTH;
         final int oldBlockEnd = WireFormat.HEADER_LENGTH + HandshakeDecoder.frameProtectionEncodingOffset();
-        final int echoLength = buffer.getInt(length - WireFormat.VAR_DATA_HEADER_LENGTH, java.nio.ByteOrder.LITTLE_ENDIAN);
+        final int echoLength = buffer.getInt(length - WireFormat.VAR_DATA_HEADER_LENGTH, ByteOrder.LITTLE_ENDIAN);
         if (echoLength != 0)
         {
             throw new IllegalArgumentException("the echo must be empty");
@@ -364,8 +378,8 @@ class FrameRoundTripTest
         {
             oldLength -= WireFormat.VAR_DATA_HEADER_LENGTH; // no (empty) type table
         }
-        buffer.putShort(0, (short)(oldBlockEnd - WireFormat.HEADER_LENGTH), java.nio.ByteOrder.LITTLE_ENDIAN);
-        buffer.putShort(6, (short)version, java.nio.ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(0, (short)(oldBlockEnd - WireFormat.HEADER_LENGTH), ByteOrder.LITTLE_ENDIAN);
+        buffer.putShort(6, (short)version, ByteOrder.LITTLE_ENDIAN);
         return oldLength;
     }
 
@@ -452,8 +466,9 @@ class FrameRoundTripTest
                 deltas[i] = i == 0 ? Long.MIN_VALUE : random.nextLong();
                 expected.add(FrameSnapshots.creditDelta(owners[i], accounts[i], deltas[i]));
             }
-            final UnsafeBuffer out = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH + CreditDeltasDecoder.BLOCK_LENGTH +
-                WireFormat.GROUP_HEADER_LENGTH + CreditDeltasDecoder.DeltasDecoder.sbeBlockLength() * count]);
+            final UnsafeBuffer out = new UnsafeBuffer(new byte[WireFormat.HEADER_LENGTH +
+                CreditDeltasDecoder.BLOCK_LENGTH + WireFormat.GROUP_HEADER_LENGTH +
+                CreditDeltasDecoder.DeltasDecoder.sbeBlockLength() * count]);
 
             final int length = encoder.encodeCreditDeltas(out, 0, 9, 10L, owners, accounts, deltas, count);
 
@@ -492,13 +507,14 @@ class FrameRoundTripTest
             }
             for (final boolean unsure : new boolean[]{false, true})
             {
-                final int length = encoder.encodeUndeliveredNotice(buffer, 0, SENDER, MIN_MAX, -7, Long.MIN_VALUE, reason, unsure);
+                final int length = encoder.encodeUndeliveredNotice(buffer, 0, SENDER, MIN_MAX, -7, Long.MIN_VALUE,
+                    reason, unsure);
 
                 assertFields(decodeOk(buffer, 0, length), fields(
-                    "templateId", WireFormat.UNDELIVERED_NOTICE, "version", WireFormat.SCHEMA_VERSION, "frameLength", length,
-                    "senderRaw1", SENDER.raw1(), "senderRaw2", SENDER.raw2(), "sender", SENDER, "recipient", MIN_MAX,
-                    "cookie", Long.MIN_VALUE, "eventType", -7, "reason", reason, "reasonCode", reason.ordinal(),
-                    "unsure", unsure));
+                    "templateId", WireFormat.UNDELIVERED_NOTICE, "version", WireFormat.SCHEMA_VERSION, "frameLength",
+                    length, "senderRaw1", SENDER.raw1(), "senderRaw2", SENDER.raw2(), "sender", SENDER, "recipient",
+                    MIN_MAX, "cookie", Long.MIN_VALUE, "eventType", -7, "reason", reason, "reasonCode",
+                    reason.ordinal(), "unsure", unsure));
             }
         }
     }
@@ -555,7 +571,8 @@ class FrameRoundTripTest
             "entries", directoryEntries(entries)));
 
         entries.add(entries.get(0));
-        assertThatThrownBy(() -> encoder.encodeDirectoryUpdate(new UnsafeBuffer(new byte[4 << 20]), 0, 1, 2L, 3L, false, entries))
+        assertThatThrownBy(() -> encoder.encodeDirectoryUpdate(new UnsafeBuffer(new byte[4 << 20]), 0, 1, 2L, 3L, false,
+            entries))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0..65534");
         assertThatThrownBy(() -> encoder.encodeDirectoryUpdate(buffer, 0, 1, 2L, 3L, false,
             List.of(new DirectoryEntry(ServiceId.of(1, "s"), SENDER, DirectoryOp.UNKNOWN))))
@@ -577,8 +594,10 @@ class FrameRoundTripTest
         final String longest = "ü".repeat(WireFormat.MAX_DETAIL_BYTES / 2);
 
         int length = encoder.encodeGoodbye(buffer, 0, Integer.MAX_VALUE, Long.MIN_VALUE, GoodbyeReason.TIMEOUT, null);
-        assertThat(length).isEqualTo(WireFormat.HEADER_LENGTH + GoodbyeDecoder.BLOCK_LENGTH + WireFormat.VAR_DATA_HEADER_LENGTH);
-        assertFields(decodeOk(buffer, 0, length), goodbyeFields(length, Integer.MAX_VALUE, Long.MIN_VALUE, GoodbyeReason.TIMEOUT, ""));
+        assertThat(length)
+            .isEqualTo(WireFormat.HEADER_LENGTH + GoodbyeDecoder.BLOCK_LENGTH + WireFormat.VAR_DATA_HEADER_LENGTH);
+        assertFields(decodeOk(buffer, 0, length),
+            goodbyeFields(length, Integer.MAX_VALUE, Long.MIN_VALUE, GoodbyeReason.TIMEOUT, ""));
         length = encoder.encodeGoodbye(buffer, 0, 1, 2L, GoodbyeReason.RESTART, "");
         assertFields(decodeOk(buffer, 0, length), goodbyeFields(length, 1, 2L, GoodbyeReason.RESTART, ""));
         length = encoder.encodeGoodbye(buffer, 0, 1, 2L, GoodbyeReason.REFUSED, longest);
@@ -659,8 +678,8 @@ class FrameRoundTripTest
         final int frameLength, final ActorId recipient, final ActorId sender, final int eventType, final int flags,
         final long cookie, final int accountOwnerNode, final long accountId, final int cost, final byte[] payload)
     {
-        return fields("templateId", WireFormat.ENVELOPE, "version", WireFormat.SCHEMA_VERSION, "frameLength", frameLength,
-            "recipientRaw1", recipient.raw1(), "recipientRaw2", recipient.raw2(),
+        return fields("templateId", WireFormat.ENVELOPE, "version", WireFormat.SCHEMA_VERSION, "frameLength",
+            frameLength, "recipientRaw1", recipient.raw1(), "recipientRaw2", recipient.raw2(),
             "senderRaw1", sender.raw1(), "senderRaw2", sender.raw2(), "recipient", recipient, "sender", sender,
             "cookie", cookie, "accountId", accountId, "eventType", eventType, "flags", flags,
             "accountOwnerNode", accountOwnerNode, "cost", cost, "payload", payload);
@@ -668,9 +687,9 @@ class FrameRoundTripTest
 
     static Map<String, Object> handshakeFields(final int frameLength, final Handshake step)
     {
-        return fields("templateId", WireFormat.HANDSHAKE, "version", WireFormat.SCHEMA_VERSION, "frameLength", frameLength,
-            "incarnation", step.incarnation(), "peerIncarnation", step.peerIncarnation(), "nodeId", step.nodeId(),
-            "peerNodeId", step.peerNodeId(), "minProtocolVersion", step.minProtocolVersion(),
+        return fields("templateId", WireFormat.HANDSHAKE, "version", WireFormat.SCHEMA_VERSION, "frameLength",
+            frameLength, "incarnation", step.incarnation(), "peerIncarnation", step.peerIncarnation(), "nodeId",
+            step.nodeId(), "peerNodeId", step.peerNodeId(), "minProtocolVersion", step.minProtocolVersion(),
             "maxProtocolVersion", step.maxProtocolVersion(), "phase", step.phase(), "clusterId", step.clusterId(),
             "challenge", step.challenge(), "proof", step.proof(), "detail", step.detail(),
             "protection", step.protection(), "echo", step.echo() == null ? new byte[0] : step.echo());
@@ -678,10 +697,11 @@ class FrameRoundTripTest
     }
 
     static Map<String, Object> goodbyeFields(
-        final int frameLength, final int nodeId, final long incarnation, final GoodbyeReason reason, final String detail)
+        final int frameLength, final int nodeId, final long incarnation, final GoodbyeReason reason,
+        final String detail)
     {
-        return fields("templateId", WireFormat.GOODBYE, "version", WireFormat.SCHEMA_VERSION, "frameLength", frameLength,
-            "incarnation", incarnation, "nodeId", nodeId, "reason", reason, "detail", detail);
+        return fields("templateId", WireFormat.GOODBYE, "version", WireFormat.SCHEMA_VERSION, "frameLength",
+            frameLength, "incarnation", incarnation, "nodeId", nodeId, "reason", reason, "detail", detail);
     }
 
     static List<Map<String, Object>> directoryEntries(final List<DirectoryEntry> entries)
@@ -694,7 +714,8 @@ class FrameRoundTripTest
         return list;
     }
 
-    private static Handshake handshake(final String clusterId, final byte[] challenge, final byte[] proof, final String detail)
+    private static Handshake handshake(final String clusterId, final byte[] challenge, final byte[] proof,
+        final String detail)
     {
         return new Handshake(HandshakePhase.HELLO, clusterId, 1, 1L, 2, 0L, 1, 1, challenge, proof, detail);
     }

@@ -93,7 +93,8 @@ final class FrameSamples
                 return encoder.encodeHandshake(buffer, offset, step);
             }
             case WireFormat.HEARTBEAT:
-                return encoder.encodeHeartbeat(buffer, offset, ints[0], longs[0], longs[1], longs[2], longs[3], longs[4]);
+                return encoder.encodeHeartbeat(buffer, offset, ints[0], longs[0], longs[1], longs[2], longs[3],
+                    longs[4]);
             case WireFormat.ACK:
                 return encoder.encodeAck(buffer, offset, ints[0], longs[0], ints[1], longs[1]);
             case WireFormat.CREDIT_DELTAS:
@@ -112,11 +113,11 @@ final class FrameSamples
             }
             case WireFormat.UNDELIVERED_NOTICE:
             {
-                final UndeliveredReason[] reasons = java.util.Arrays.stream(UndeliveredReason.values())
+                final UndeliveredReason[] reasons = Arrays.stream(UndeliveredReason.values())
                     .filter(reason -> reason != UndeliveredReason.REFUSED).toArray(UndeliveredReason[]::new);
                 return encoder.encodeUndeliveredNotice(buffer, offset, ActorId.fromRaw(longs[0], longs[1]),
-                    ActorId.fromRaw(longs[2], longs[3]), ints[0], longs[4], reasons[Math.floorMod(ints[1], reasons.length)],
-                    (ints[2] & 1) != 0);
+                    ActorId.fromRaw(longs[2], longs[3]), ints[0], longs[4],
+                    reasons[Math.floorMod(ints[1], reasons.length)], (ints[2] & 1) != 0);
             }
             case WireFormat.DIRECTORY_UPDATE:
             {
@@ -128,15 +129,16 @@ final class FrameSamples
                         ActorId.fromRaw(random.nextLong(), random.nextLong()),
                         random.nextBoolean() ? DirectoryOp.REGISTER : DirectoryOp.UNREGISTER));
                 }
-                return encoder.encodeDirectoryUpdate(buffer, offset, ints[0], longs[0], longs[1], (ints[1] & 1) != 0, list);
+                return encoder.encodeDirectoryUpdate(buffer, offset, ints[0], longs[0], longs[1], (ints[1] & 1) != 0,
+                    list);
             }
             case WireFormat.GOODBYE:
             {
                 final GoodbyeReason[] reasons = {
                     GoodbyeReason.SHUTDOWN, GoodbyeReason.RESTART, GoodbyeReason.REFUSED, GoodbyeReason.TIMEOUT,
                     GoodbyeReason.PROTOCOL_ERROR};
-                return encoder.encodeGoodbye(buffer, offset, ints[0], longs[0], reasons[Math.floorMod(ints[1], reasons.length)],
-                    fit(text, WireFormat.MAX_DETAIL_BYTES));
+                return encoder.encodeGoodbye(buffer, offset, ints[0], longs[0],
+                    reasons[Math.floorMod(ints[1], reasons.length)], fit(text, WireFormat.MAX_DETAIL_BYTES));
             }
             default:
                 throw new IllegalArgumentException("no template " + templateId);

@@ -30,7 +30,8 @@ final class FrameSnapshots
         map.put("recipientRaw2", frame.recipientRaw2());
         map.put("senderRaw1", frame.senderRaw1());
         map.put("senderRaw2", frame.senderRaw2());
-        map.put("recipient", agree("recipient", frame.recipient(), ActorId.fromRaw(frame.recipientRaw1(), frame.recipientRaw2())));
+        map.put("recipient",
+            agree("recipient", frame.recipient(), ActorId.fromRaw(frame.recipientRaw1(), frame.recipientRaw2())));
         map.put("sender", agree("sender", frame.sender(), ActorId.fromRaw(frame.senderRaw1(), frame.senderRaw2())));
         map.put("cookie", frame.cookie());
         map.put("accountId", frame.accountId());
@@ -167,7 +168,7 @@ final class FrameSnapshots
         frame.buffer().getBytes(frame.bytesOffset(), bytes);
         final UnsafeBuffer copy = new UnsafeBuffer(new byte[bytes.length]);
         frame.getBytes(copy, 0);
-        if (!java.util.Arrays.equals(bytes, copy.byteArray()))
+        if (!Arrays.equals(bytes, copy.byteArray()))
         {
             throw new IllegalStateException("getBytes differs from the bytes in place");
         }

@@ -81,7 +81,8 @@ class FrameValidationTest
         list.add(Bad.of("one byte over the maximum", FrameResult.TOO_LONG,
             envelope().var(MAX_FRAME_BYTES - WireFormat.envelopeLength(0) + 1).bytes()));
 
-        list.add(Bad.of("schema id one less", FrameResult.WRONG_SCHEMA, heartbeat().u16At(4, WireFormat.SCHEMA_ID - 1).bytes()));
+        list.add(Bad.of("schema id one less", FrameResult.WRONG_SCHEMA,
+            heartbeat().u16At(4, WireFormat.SCHEMA_ID - 1).bytes()));
         list.add(Bad.of("schema id 0", FrameResult.WRONG_SCHEMA, heartbeat().u16At(4, 0).bytes()));
         list.add(Bad.of("schema id 65535", FrameResult.WRONG_SCHEMA, heartbeat().u16At(4, 0xFFFF).bytes()));
         list.add(Bad.of("schema id right, byte order wrong", FrameResult.WRONG_SCHEMA,
@@ -89,8 +90,8 @@ class FrameValidationTest
 
         list.add(Bad.of("version 0", FrameResult.UNSUPPORTED_VERSION, heartbeat().u16At(6, 0).bytes()));
 
-        for (final int templateId : new int[]{0, 9, 63, WireFormat.CLIENT_TEMPLATES_FIRST, WireFormat.CLIENT_TEMPLATES_LAST,
-            TemplateLayout.TABLE_SIZE, 0xFFFF})
+        for (final int templateId : new int[]{0, 9, 63, WireFormat.CLIENT_TEMPLATES_FIRST,
+            WireFormat.CLIENT_TEMPLATES_LAST, TemplateLayout.TABLE_SIZE, 0xFFFF})
         {
             list.add(Bad.of("template " + templateId, FrameResult.UNKNOWN_TEMPLATE,
                 heartbeat().u16At(2, templateId).bytes()));
@@ -98,7 +99,8 @@ class FrameValidationTest
 
         list.add(Bad.of("envelope block one byte short", FrameResult.BLOCK_TOO_SHORT,
             Craft.frame(WireFormat.ENVELOPE, EnvelopeDecoder.BLOCK_LENGTH - 1).var(3).bytes()));
-        list.add(Bad.of("heartbeat block 0", FrameResult.BLOCK_TOO_SHORT, Craft.frame(WireFormat.HEARTBEAT, 0).bytes()));
+        list.add(Bad.of("heartbeat block 0", FrameResult.BLOCK_TOO_SHORT,
+            Craft.frame(WireFormat.HEARTBEAT, 0).bytes()));
         list.add(Bad.of("heartbeat of this version with version 1's block", FrameResult.BLOCK_TOO_SHORT,
             Craft.frame(WireFormat.HEARTBEAT, HeartbeatDecoder.echoTimeNsEncodingOffset()).bytes()));
         list.add(Bad.of("heartbeat of version 1 one byte short", FrameResult.BLOCK_TOO_SHORT,
@@ -108,7 +110,8 @@ class FrameValidationTest
 
         list.add(new Bad("heartbeat cut one byte short", FrameResult.TRUNCATED_BLOCK, exact, 0, heartbeat.length - 1));
         list.add(Bad.of("block length 65535", FrameResult.TRUNCATED_BLOCK, heartbeat().u16At(0, 0xFFFF).bytes()));
-        list.add(Bad.of("header only", FrameResult.TRUNCATED_BLOCK, Arrays.copyOf(heartbeat, WireFormat.HEADER_LENGTH)));
+        list.add(Bad.of("header only", FrameResult.TRUNCATED_BLOCK,
+            Arrays.copyOf(heartbeat, WireFormat.HEADER_LENGTH)));
 
         list.add(Bad.of("credit delta entry one byte short", FrameResult.GROUP_BLOCK_TOO_SHORT,
             creditDeltas().group(CreditDeltasDecoder.DeltasDecoder.sbeBlockLength() - 1, 2).bytes()));
@@ -118,9 +121,11 @@ class FrameValidationTest
         list.add(Bad.of("no group header", FrameResult.TRUNCATED_GROUP, creditDeltas().bytes()));
         list.add(Bad.of("half a group header", FrameResult.TRUNCATED_GROUP, creditDeltas().u16(20).bytes()));
         list.add(Bad.of("3 entries counted, 2 present", FrameResult.TRUNCATED_GROUP,
-            creditDeltas().group(20, 2).u16At(WireFormat.HEADER_LENGTH + CreditDeltasDecoder.BLOCK_LENGTH + 2, 3).bytes()));
+            creditDeltas().group(20, 2).u16At(WireFormat.HEADER_LENGTH + CreditDeltasDecoder.BLOCK_LENGTH + 2, 3)
+                .bytes()));
         list.add(Bad.of("65535 entries counted", FrameResult.TRUNCATED_GROUP,
-            directoryUpdate().group(33, 1).u16At(WireFormat.HEADER_LENGTH + DirectoryUpdateDecoder.BLOCK_LENGTH + 2, 0xFFFF)
+            directoryUpdate().group(33, 1)
+                .u16At(WireFormat.HEADER_LENGTH + DirectoryUpdateDecoder.BLOCK_LENGTH + 2, 0xFFFF)
                 .bytes()));
 
         list.add(Bad.of("envelope without its payload's length", FrameResult.TRUNCATED_VAR_DATA, envelope().bytes()));
@@ -153,7 +158,8 @@ class FrameValidationTest
                 .var(1).var(0).var(0).var(0).var(0).var(0).bytes()));
         list.add(Bad.of("goodbye detail 1025 bytes", FrameResult.VAR_DATA_TOO_LONG,
             goodbye().var(WireFormat.MAX_DETAIL_BYTES + 1).bytes()));
-        list.add(Bad.of("payload length 2^32 - 1", FrameResult.VAR_DATA_TOO_LONG, envelope().u32(0xFFFF_FFFFL).bytes()));
+        list.add(Bad.of("payload length 2^32 - 1", FrameResult.VAR_DATA_TOO_LONG,
+            envelope().u32(0xFFFF_FFFFL).bytes()));
         list.add(Bad.of("payload length 2^31", FrameResult.VAR_DATA_TOO_LONG, envelope().u32(1L << 31).u32(0).bytes()));
         return list;
     }
@@ -173,7 +179,8 @@ class FrameValidationTest
         final long[] after = counts(decoder);
         for (final FrameResult each : FrameResult.values())
         {
-            assertThat(after[each.ordinal()] - before[each.ordinal()]).as(each.name()).isEqualTo(each == bad.reason() ? 1 : 0);
+            assertThat(after[each.ordinal()] - before[each.ordinal()]).as(each.name())
+                .isEqualTo(each == bad.reason() ? 1 : 0);
         }
         assertThat(decoder.rejectedCount()).isEqualTo(1);
         assertThat(handler.calls()).isZero();
@@ -209,7 +216,8 @@ class FrameValidationTest
             Craft.frame(WireFormat.ACK, AckDecoder.BLOCK_LENGTH).bytes(),
             Craft.frame(WireFormat.UNDELIVERED_NOTICE, UndeliveredNoticeDecoder.BLOCK_LENGTH).bytes(),
             envelope().var(MAX_FRAME_BYTES - WireFormat.envelopeLength(0)).bytes(),
-            handshake().var(WireFormat.MAX_CLUSTER_ID_BYTES).var(WireFormat.MAX_AUTH_BYTES).var(WireFormat.MAX_AUTH_BYTES)
+            handshake().var(WireFormat.MAX_CLUSTER_ID_BYTES).var(WireFormat.MAX_AUTH_BYTES)
+                .var(WireFormat.MAX_AUTH_BYTES)
                 .var(WireFormat.MAX_DETAIL_BYTES).var(WireFormat.MAX_TYPE_TABLE_BYTES).var(WireFormat.MAX_AUTH_BYTES)
                 .bytes(),
             // a version 2 handshake ends before the type table, which version 3 appended, and has a shorter block
@@ -283,7 +291,8 @@ class FrameValidationTest
         final IOException checked = new IOException("socket gone");
         final FrameDecoder throwing = new FrameDecoder(frame -> sneakyThrow(checked));
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
-        final int length = new FrameEncoder().beginEnvelope(buffer, 0, ActorId.of(1, 2, 3), null, 1, 0, 0L, 0, 0L, 0, null, 0);
+        final int length = new FrameEncoder()
+            .beginEnvelope(buffer, 0, ActorId.of(1, 2, 3), null, 1, 0, 0L, 0, 0L, 0, null, 0);
 
         assertThat(throwing.decode(buffer, 0, length)).isEqualTo(FrameResult.HANDLER_FAILED);
         assertThat(throwing.lastHandlerFailure()).isSameAs(checked);
@@ -336,15 +345,16 @@ class FrameValidationTest
 
         final byte[] deltas = creditDeltas().group(CreditDeltasDecoder.DeltasDecoder.sbeBlockLength(), 2).bytes();
         final int countAt = WireFormat.HEADER_LENGTH + CreditDeltasDecoder.BLOCK_LENGTH + 2;
-        assertRejectedThoughPoisonFollows(patchU16(deltas, countAt, 3), CreditDeltasDecoder.DeltasDecoder.sbeBlockLength(),
-            FrameResult.TRUNCATED_GROUP);
+        assertRejectedThoughPoisonFollows(patchU16(deltas, countAt, 3),
+            CreditDeltasDecoder.DeltasDecoder.sbeBlockLength(), FrameResult.TRUNCATED_GROUP);
 
         final byte[] heartbeat = heartbeat().bytes();
         assertRejectedThoughPoisonFollows(patchU16(heartbeat, 0, HeartbeatDecoder.BLOCK_LENGTH + 4), 4,
             FrameResult.TRUNCATED_BLOCK);
 
         final byte[] goodbye = goodbye().var(4).bytes();
-        assertRejectedThoughPoisonFollows(Arrays.copyOf(goodbye, goodbye.length - 1), 1, FrameResult.TRUNCATED_VAR_DATA);
+        assertRejectedThoughPoisonFollows(Arrays.copyOf(goodbye, goodbye.length - 1), 1,
+            FrameResult.TRUNCATED_VAR_DATA);
 
         assertThat(handler.calls()).isZero();
         assertThat(decoder.rejectedCount()).isEqualTo(5);

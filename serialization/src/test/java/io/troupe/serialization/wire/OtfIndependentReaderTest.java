@@ -24,6 +24,7 @@ import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +94,8 @@ class OtfIndependentReaderTest
             }
             assertThat(layout.minBlockLength(WireFormat.SCHEMA_VERSION)).as(message.name() + " block")
                 .isEqualTo(message.encodedLength());
-            assertThat(layout.minBlockLength(WireFormat.SCHEMA_VERSION + 1)).as(message.name() + " block of a newer version")
+            assertThat(layout.minBlockLength(WireFormat.SCHEMA_VERSION + 1))
+                .as(message.name() + " block of a newer version")
                 .isEqualTo(message.encodedLength());
             if (message.id() == WireFormat.ENVELOPE)
             {
@@ -141,7 +143,8 @@ class OtfIndependentReaderTest
         final byte[] payload = FrameRoundTripTest.randomBytes(300, 21);
         final int flags = Envelope.withChannel(Envelope.FLAG_FORWARD_ON_NONDELIVERY, 9);
         final int length = encoder.encodeEnvelope(scratch, 0, new Envelope(RECIPIENT, SENDER, -123_456, flags,
-            Long.MAX_VALUE, null, null), 1_048_575, -42L, Integer.MAX_VALUE, new UnsafeBuffer(payload), 0, payload.length);
+            Long.MAX_VALUE, null, null), 1_048_575, -42L, Integer.MAX_VALUE, new UnsafeBuffer(payload), 0,
+            payload.length);
 
         assertFields(read(length, "Envelope"), fields(
             "recipientRaw1", RECIPIENT.raw1(), "recipientRaw2", RECIPIENT.raw2(),
@@ -226,7 +229,7 @@ class OtfIndependentReaderTest
         assertThatThrownBy(() -> encoder.encodeUndeliveredNotice(scratch, 0, SENDER, RECIPIENT, 77, -5L,
             UndeliveredReason.REFUSED, false)).as("told to clients in an envelope, not in this frame")
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("REFUSED");
-        for (final UndeliveredReason reason : java.util.Arrays.copyOf(UndeliveredReason.values(), codes.length))
+        for (final UndeliveredReason reason : Arrays.copyOf(UndeliveredReason.values(), codes.length))
         {
             final int length = encoder.encodeUndeliveredNotice(scratch, 0, SENDER, RECIPIENT, 77, -5L, reason, true);
 
@@ -317,8 +320,8 @@ class OtfIndependentReaderTest
         assertThat(blockLength).isEqualTo(tokens.get(0).encodedLength());
 
         final FieldCollector collector = new FieldCollector();
-        final int end = OtfMessageDecoder.decode(frame, headerDecoder.encodedLength(), ir.version(), blockLength, tokens,
-            collector);
+        final int end = OtfMessageDecoder.decode(frame, headerDecoder.encodedLength(), ir.version(), blockLength,
+            tokens, collector);
 
         assertThat(collector.messageName).isEqualTo(expectedMessage);
         assertThat(collector.ended).isTrue();
@@ -349,7 +352,8 @@ class OtfIndependentReaderTest
 
         @Override
         public void onEncoding(
-            final Token fieldToken, final DirectBuffer buffer, final int index, final Token typeToken, final int actingVersion)
+            final Token fieldToken, final DirectBuffer buffer, final int index, final Token typeToken,
+            final int actingVersion)
         {
             put(fieldToken.name(), Types.getLong(buffer, index, typeToken.encoding()));
         }
@@ -394,13 +398,15 @@ class OtfIndependentReaderTest
 
         @Override
         public void onVarData(
-            final Token fieldToken, final DirectBuffer buffer, final int bufferIndex, final int length, final Token typeToken)
+            final Token fieldToken, final DirectBuffer buffer, final int bufferIndex, final int length,
+            final Token typeToken)
         {
             final byte[] bytes = new byte[length];
             buffer.getBytes(bufferIndex, bytes);
             final String characterEncoding = typeToken.encoding().characterEncoding();
             put(fieldToken.name(), characterEncoding == null ? bytes :
-                new String(bytes, characterEncoding.isEmpty() ? StandardCharsets.UTF_8 : Charset.forName(characterEncoding)));
+                new String(bytes,
+                    characterEncoding.isEmpty() ? StandardCharsets.UTF_8 : Charset.forName(characterEncoding)));
         }
 
         private void put(final String name, final Object value)

@@ -219,7 +219,8 @@ class SchemaCompatibilityTest
     void envelopeOfVersionSixIsReadWithEveryVersionOneFieldAndItsPayload()
     {
         final byte[] payload = FrameRoundTripTest.randomBytes(77, 31);
-        final byte[] trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes(StandardCharsets.US_ASCII);
+        final byte[] trace =
+            "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes(StandardCharsets.US_ASCII);
         final EnvelopeEncoder envelope = new EnvelopeEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .recipientRaw1(RECIPIENT.raw1()).recipientRaw2(RECIPIENT.raw2())
             .senderRaw1(SENDER.raw1()).senderRaw2(SENDER.raw2())
@@ -268,19 +269,19 @@ class SchemaCompatibilityTest
     @Test
     void creditDeltasOfVersionSixAreReadEntryByEntryThroughTheLongerEntries()
     {
-        final CreditDeltasEncoder.DeltasEncoder deltas = new CreditDeltasEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
-            .incarnation(21L).nodeId(22).deltasCount(3);
+        final CreditDeltasEncoder.DeltasEncoder deltas = new CreditDeltasEncoder()
+            .wrapAndApplyHeader(buffer, 0, headerV6).incarnation(21L).nodeId(22).deltasCount(3);
         final List<Map<String, Object>> expected = new ArrayList<>();
         for (int i = 0; i < 3; i++)
         {
             deltas.next().accountId(100L + i).delta(-1000L * i).accountOwnerNode(7 + i).expiresAtNs(-1L);
             expected.add(FrameSnapshots.creditDelta(7 + i, 100L + i, -1000L * i));
         }
-        final int length = WireFormat.HEADER_LENGTH + CreditDeltasEncoder.BLOCK_LENGTH + WireFormat.GROUP_HEADER_LENGTH +
-            3 * CreditDeltasEncoder.DeltasEncoder.sbeBlockLength();
+        final int length = WireFormat.HEADER_LENGTH + CreditDeltasEncoder.BLOCK_LENGTH +
+            WireFormat.GROUP_HEADER_LENGTH + 3 * CreditDeltasEncoder.DeltasEncoder.sbeBlockLength();
 
-        assertFields(decodeOk(length), fields("templateId", WireFormat.CREDIT_DELTAS, "version", V6, "frameLength", length,
-            "incarnation", 21L, "nodeId", 22, "deltas", expected));
+        assertFields(decodeOk(length), fields("templateId", WireFormat.CREDIT_DELTAS, "version", V6, "frameLength",
+            length, "incarnation", 21L, "nodeId", 22, "deltas", expected));
     }
 
     @Test
@@ -294,7 +295,7 @@ class SchemaCompatibilityTest
         final byte[] challenge = {9, 9, 9};
         length = new HandshakeEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
             .incarnation(5L).peerIncarnation(6L).nodeId(7).peerNodeId(8).minProtocolVersion(1).maxProtocolVersion(2)
-            .phase(io.troupe.serialization.compat.v6.HandshakePhase.CONFIRM).frameProtection((short)2)
+            .phase(io.troupe.serialization.compat.v6.HandshakePhase.CONFIRM).frameProtection((short)2) // name clash
             .clusterId("prod").putChallenge(challenge, 0, challenge.length).putProof(new byte[0], 0, 0).detail("")
             .putTypes(new byte[0], 0, 0).putEcho(challenge, 0, challenge.length).limit();
         final Map<String, Object> expected = FrameRoundTripTest.handshakeFields(length, new Handshake(
@@ -308,7 +309,8 @@ class SchemaCompatibilityTest
             .wrapAndApplyHeader(buffer, 0, headerV6)
             .incarnation(10L).directoryVersion(11L).nodeId(12).snapshot(BooleanType.TRUE).entriesCount(1);
         entries.next().serviceRaw1(service.raw1()).serviceRaw2(service.raw2())
-            .actorRaw1(SENDER.raw1()).actorRaw2(SENDER.raw2()).op(io.troupe.serialization.compat.v6.DirectoryOp.UNREGISTER);
+            .actorRaw1(SENDER.raw1()).actorRaw2(SENDER.raw2())
+            .op(io.troupe.serialization.compat.v6.DirectoryOp.UNREGISTER); // name clash
         length = WireFormat.HEADER_LENGTH + DirectoryUpdateEncoder.BLOCK_LENGTH + WireFormat.GROUP_HEADER_LENGTH +
             DirectoryUpdateEncoder.EntriesEncoder.sbeBlockLength();
         assertFields(decodeOk(length), fields("templateId", WireFormat.DIRECTORY_UPDATE, "version", V6,
@@ -320,8 +322,8 @@ class SchemaCompatibilityTest
     void enumValuesAppendedInVersionSixReadAsUnknown()
     {
         int length = new GoodbyeEncoder().wrapAndApplyHeader(buffer, 0, headerV6)
-            .incarnation(1L).nodeId(2).reason(io.troupe.serialization.compat.v6.GoodbyeReason.UPGRADE).detail("v3 soon")
-            .limit();
+            .incarnation(1L).nodeId(2).reason(io.troupe.serialization.compat.v6.GoodbyeReason.UPGRADE) // name clash
+            .detail("v3 soon").limit();
         assertFields(decodeOk(length), fields("templateId", WireFormat.GOODBYE, "version", V6, "frameLength", length,
             "incarnation", 1L, "nodeId", 2, "reason", GoodbyeReason.UNKNOWN, "detail", "v3 soon"));
 
@@ -446,7 +448,7 @@ class SchemaCompatibilityTest
         final HandshakeDecoder handshake = new HandshakeDecoder()
             .wrap(exact, MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
         assertThat(handshake.incarnation()).isEqualTo(2L);
-        assertThat(handshake.phase()).isEqualTo(io.troupe.serialization.compat.v6.HandshakePhase.HELLO);
+        assertThat(handshake.phase()).isEqualTo(io.troupe.serialization.compat.v6.HandshakePhase.HELLO); // name clash
         assertThat(handshake.clusterId()).isEqualTo("prod");
         assertThat(handshake.challengeLength()).isEqualTo(1);
         handshake.skipChallenge();
@@ -460,7 +462,8 @@ class SchemaCompatibilityTest
         handshake.skipEcho();
         assertThat(handshake.limit()).isEqualTo(exact.capacity());
 
-        exact = exact(encoder.encodeUndeliveredNotice(buffer, 0, SENDER, RECIPIENT, 4, 3L, UndeliveredReason.SHED, true));
+        exact =
+            exact(encoder.encodeUndeliveredNotice(buffer, 0, SENDER, RECIPIENT, 4, 3L, UndeliveredReason.SHED, true));
         header = header(exact, WireFormat.UNDELIVERED_NOTICE);
         final UndeliveredNoticeDecoder notice = new UndeliveredNoticeDecoder()
             .wrap(exact, MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
@@ -476,13 +479,14 @@ class SchemaCompatibilityTest
         assertThat(update.directoryVersion()).isEqualTo(3L);
         final DirectoryUpdateDecoder.EntriesDecoder entry = update.entries().next();
         assertThat(entry.actorRaw1()).isEqualTo(RECIPIENT.raw1());
-        assertThat(entry.op()).isEqualTo(io.troupe.serialization.compat.v6.DirectoryOp.REGISTER);
+        assertThat(entry.op()).isEqualTo(io.troupe.serialization.compat.v6.DirectoryOp.REGISTER); // name clash
 
         exact = exact(encoder.encodeGoodbye(buffer, 0, 6, 7L, GoodbyeReason.PROTOCOL_ERROR, "bad frames"));
         header = header(exact, WireFormat.GOODBYE);
         final GoodbyeDecoder goodbye = new GoodbyeDecoder()
             .wrap(exact, MessageHeaderDecoder.ENCODED_LENGTH, header.blockLength(), header.version());
-        assertThat(goodbye.reason()).isEqualTo(io.troupe.serialization.compat.v6.GoodbyeReason.PROTOCOL_ERROR);
+        assertThat(goodbye.reason())
+            .isEqualTo(io.troupe.serialization.compat.v6.GoodbyeReason.PROTOCOL_ERROR); // name clash
         assertThat(goodbye.detail()).isEqualTo("bad frames");
     }
 
@@ -530,7 +534,8 @@ class SchemaCompatibilityTest
     {
         final MessageHeaderDecoder header = new MessageHeaderDecoder().wrap(frame, 0);
         assertThat(header.schemaId()).isEqualTo(MessageHeaderDecoder.SCHEMA_ID);
-        assertThat(header.version()).isEqualTo(WireFormat.SCHEMA_VERSION).isLessThan(MessageHeaderDecoder.SCHEMA_VERSION);
+        assertThat(header.version()).isEqualTo(WireFormat.SCHEMA_VERSION)
+            .isLessThan(MessageHeaderDecoder.SCHEMA_VERSION);
         assertThat(header.templateId()).isEqualTo(templateId);
         return header;
     }
@@ -562,7 +567,8 @@ class SchemaCompatibilityTest
             {
                 final boolean grows = signal == Signal.BEGIN_MESSAGE || signal == Signal.END_MESSAGE ||
                     signal == Signal.BEGIN_GROUP || signal == Signal.END_GROUP;
-                final boolean follows = inVarData && (signal == Signal.BEGIN_VAR_DATA || signal == Signal.END_VAR_DATA ||
+                final boolean follows = inVarData &&
+                    (signal == Signal.BEGIN_VAR_DATA || signal == Signal.END_VAR_DATA ||
                     signal == Signal.BEGIN_COMPOSITE || signal == Signal.END_COMPOSITE);
                 shape.add(signal + " " + token.name() + " #" + token.id() + (follows ? "" : " @" + token.offset()) +
                     (grows ? "" : " " + token.encodedLength()) + " " + token.encoding().primitiveType());

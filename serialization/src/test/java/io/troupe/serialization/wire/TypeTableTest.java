@@ -3,7 +3,10 @@ package io.troupe.serialization.wire;
 import io.troupe.actor.EventTypes;
 import io.troupe.serialization.DerivedCodec;
 import io.troupe.serialization.EventCodecRegistry;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+
+import java.nio.ByteOrder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,9 +38,9 @@ class TypeTableTest
         final byte[] table = TypeTable.encode(codecs);
 
         assertThat(table).hasSize(2 * TypeTable.ENTRY_BYTES);
-        final org.agrona.concurrent.UnsafeBuffer buffer = new org.agrona.concurrent.UnsafeBuffer(table);
-        final int first = buffer.getInt(0, java.nio.ByteOrder.LITTLE_ENDIAN);
-        final int second = buffer.getInt(8, java.nio.ByteOrder.LITTLE_ENDIAN);
+        final UnsafeBuffer buffer = new UnsafeBuffer(table);
+        final int first = buffer.getInt(0, ByteOrder.LITTLE_ENDIAN);
+        final int second = buffer.getInt(8, ByteOrder.LITTLE_ENDIAN);
         assertThat(first).isLessThan(second);
         assertThat(EventTypes.spaceOf(first)).isGreaterThanOrEqualTo(EventTypes.SPACE_USER_FIRST);
         assertThat(TypeTable.encode(base().build())).isEmpty();
