@@ -6,14 +6,15 @@ import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Undelivered;
 import org.agrona.concurrent.NanoClock;
 
 
 /**
- * The broker as an actor: handles {@link BrokerAsk}, {@link DynamicAsk}, {@link BrokerCancel}, {@link LengthsQuery}, {@link StatsQuery},
- * {@link AlarmSubscription} and {@link Reconfigure}, answers with {@link Go}, {@link Drop}, {@link Cancelled},
- * {@link Lengths} and {@link BrokerAlarm}, and wakes itself with a timer when a queue or a meter needs time to
- * pass. Requesters on its own node stamp their send time, so sojourn includes the wait in the broker's
+ * The broker as an actor: handles {@link BrokerAsk}, {@link DynamicAsk}, {@link BrokerCancel}, {@link LengthsQuery},
+ * {@link StatsQuery}, {@link AlarmSubscription} and {@link Reconfigure}, answers with {@link Go}, {@link Drop},
+ * {@link Cancelled}, {@link Lengths} and {@link BrokerAlarm}, and wakes itself with a timer when a queue or a meter
+ * needs time to pass. Requesters on its own node stamp their send time, so sojourn includes the wait in the broker's
  * mailbox; for requesters on other nodes it starts at arrival.
  */
 final class BrokerActor implements Behavior, BrokerCore.Output
@@ -71,17 +72,17 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         }
         else if (event instanceof LengthsQuery)
         {
-            context.send(envelope.sender(), new Lengths(core.length(Side.ASK), core.length(Side.ASK_R)), Lengths.TYPE, 0,
-                envelope.cookie());
+            context.send(envelope.sender(), new Lengths(core.length(Side.ASK), core.length(Side.ASK_R)), Lengths.TYPE,
+                0, envelope.cookie());
         }
         else if (event instanceof StatsQuery)
         {
             final BrokerMetrics metrics = core.metrics();
             context.send(envelope.sender(), new BrokerStats(metrics.ask().matches(), metrics.ask().drops(),
-                metrics.askR().matches(), metrics.askR().drops(), core.cancels(), alarms.changes(), unknownEvents, core.purged(), unencodableAnswers),
-                BrokerStats.TYPE, 0, envelope.cookie());
+                metrics.askR().matches(), metrics.askR().drops(), core.cancels(), alarms.changes(), unknownEvents,
+                core.purged(), unencodableAnswers), BrokerStats.TYPE, 0, envelope.cookie());
         }
-        else if (event instanceof io.troupe.actor.Undelivered undelivered && undelivered.type() == BrokerAlarm.TYPE)
+        else if (event instanceof Undelivered undelivered && undelivered.type() == BrokerAlarm.TYPE)
         {
             alarms.onUndelivered(undelivered.recipient()); // gone, or its node is: it may subscribe again
         }

@@ -1,5 +1,6 @@
 package io.troupe.broker;
 
+import io.troupe.actor.ActorId;
 import io.troupe.actor.EventTypes;
 
 /**
@@ -9,7 +10,7 @@ import io.troupe.actor.EventTypes;
  * @param name   the alarm.
  * @param raised true if raised, false if cleared.
  */
-public record BrokerAlarm(io.troupe.actor.ActorId broker, String name, boolean raised)
+public record BrokerAlarm(ActorId broker, String name, boolean raised)
 {
     /** The event type id. */
     public static final int TYPE = EventTypes.typeId(EventTypes.SPACE_BROKER, 9);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A plain thread's {@link DynamicAsk} ({@link Brokers#dynamicAsk(ActorSystem, ActorId, Side, Object, Duration)}): a
@@ -51,7 +52,7 @@ public final class BrokerAwait
         this.requester = system.register(new Requester(broker, side, counterparty));
         system.send(requester, START);
         // the timeout cancels like a caller would; a timer of the requester's own would outlive it as a dead letter
-        CompletableFuture.delayedExecutor(timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)
+        CompletableFuture.delayedExecutor(timeout.toNanos(), TimeUnit.NANOSECONDS)
             .execute(this::cancel);
     }
 

@@ -128,7 +128,8 @@ public final class BrokerCodecs
     public static final EventCodec<AlarmSubscription> ALARM_SUBSCRIPTION = new Fixed<>(
         AlarmSubscription.TYPE, "broker.AlarmSubscription", AlarmSubscription.class, 1,
         (subscription, buffer, offset) -> buffer.putByte(offset, flag(subscription.subscribe())),
-        (buffer, offset) -> new AlarmSubscription(flagOf(buffer.getByte(offset), AlarmSubscription.TYPE, "subscribe", 0)));
+        (buffer, offset) ->
+            new AlarmSubscription(flagOf(buffer.getByte(offset), AlarmSubscription.TYPE, "subscribe", 0)));
     /** {@link BrokerAlarm}: the broker and the name may be null. */
     public static final EventCodec<BrokerAlarm> BROKER_ALARM = RecordCodec.of(
         BrokerAlarm.TYPE, "broker.BrokerAlarm", BrokerAlarm.class,
@@ -307,8 +308,8 @@ public final class BrokerCodecs
                 final String text = in.readString();
                 if (text == null)
                 {
-                    throw new MalformedEventException(typeId, "counterparty at offset " + at + " is tagged String but " +
-                        "has the null length");
+                    throw new MalformedEventException(typeId, "counterparty at offset " + at + " is tagged String " +
+                        "but has the null length");
                 }
                 return text;
             }
@@ -325,14 +326,14 @@ public final class BrokerCodecs
                 final byte[] bytes = in.readBytes();
                 if (bytes == null)
                 {
-                    throw new MalformedEventException(typeId, "counterparty at offset " + at + " is tagged byte[] but " +
-                        "has the null length");
+                    throw new MalformedEventException(typeId, "counterparty at offset " + at + " is tagged byte[] " +
+                        "but has the null length");
                 }
                 return bytes;
             }
             default:
-                throw new MalformedEventException(typeId, "counterparty tag " + tag + " at offset " + at + " is unknown; " +
-                    "expected " + TAG_NULL + ".." + TAG_BYTES + " (" + SUPPORTED_COUNTERPARTIES + ")");
+                throw new MalformedEventException(typeId, "counterparty tag " + tag + " at offset " + at + " is " +
+                    "unknown; expected " + TAG_NULL + ".." + TAG_BYTES + " (" + SUPPORTED_COUNTERPARTIES + ")");
         }
     }
 

@@ -3,6 +3,7 @@ package io.troupe.broker;
 import io.troupe.actor.ActorId;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -60,7 +61,8 @@ final class BrokerCore
      *
      * @return whether it waits in its queue now (not matched, not dropped).
      */
-    boolean ask(final Side side, final BrokerRequest request, final boolean nonBlocking, final long nowNs, final Output out)
+    boolean ask(final Side side, final BrokerRequest request, final boolean nonBlocking, final long nowNs,
+        final Output out)
     {
         output = out;
         final BrokerRequest match = queues[side.other().ordinal()].dequeue(nowNs, dropSinks[side.other().ordinal()]);
@@ -188,7 +190,7 @@ final class BrokerCore
             meters.add(meterSpec.newMeter(nowNs));
         }
         meterDueNs = new long[meters.size()];
-        java.util.Arrays.fill(meterDueNs, nowNs);
+        Arrays.fill(meterDueNs, nowNs);
     }
 
     /**

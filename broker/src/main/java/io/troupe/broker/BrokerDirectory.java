@@ -3,7 +3,9 @@ package io.troupe.broker;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ServiceId;
+import org.agrona.concurrent.SystemNanoClock;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -26,7 +28,7 @@ public final class BrokerDirectory
     private final ActorSystem system;
     private final Map<String, Entry> brokers = new ConcurrentSkipListMap<>();
     /** The last configuration given to each broker (it applies it a little later): what the next change builds on. */
-    private final Map<String, BrokerSpec> given = new java.util.HashMap<>();
+    private final Map<String, BrokerSpec> given = new HashMap<>();
 
     /**
      * One broker of the directory.
@@ -80,8 +82,7 @@ public final class BrokerDirectory
             throw new IllegalArgumentException("the service name '" + name + "' is taken on this node");
         }
         final BrokerGauges gauges = new BrokerGauges(spec);
-        final ActorId id = system.register(new BrokerActor(spec, org.agrona.concurrent.SystemNanoClock.INSTANCE,
-            gauges));
+        final ActorId id = system.register(new BrokerActor(spec, SystemNanoClock.INSTANCE, gauges));
         system.registerService(service, id);
         brokers.put(name, new Entry(name, id, service, gauges));
         given.put(name, spec);

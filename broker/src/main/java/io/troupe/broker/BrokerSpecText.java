@@ -9,7 +9,8 @@ import java.util.StringJoiner;
 
 /**
  * A broker's configuration as one line of text, for operators: {@link #format(BrokerSpec)} shows a spec ({@code troupe
- * brokers}), {@link #parseQueue(String)} reads a queue policy ({@code troupe broker set NAME --ask 'codel(target=5ms)'}).
+ * brokers}), {@link #parseQueue(String)} reads a queue policy ({@code troupe broker set NAME --ask
+ * 'codel(target=5ms)'}).
  *
  * <p>Queue policies, each with its settings in brackets; a setting left out takes the default shown:
  * <pre>
@@ -467,8 +468,8 @@ public final class BrokerSpecText
                     case "h":
                         return Duration.ofHours(amount);
                     default:
-                        throw new IllegalArgumentException(kind + "." + name + " needs a unit (ns, us, ms, s, m, h): '" +
-                            value + "'");
+                        throw new IllegalArgumentException(kind + "." + name +
+                            " needs a unit (ns, us, ms, s, m, h): '" + value + "'");
                 }
             }
             catch (final ArithmeticException ex)

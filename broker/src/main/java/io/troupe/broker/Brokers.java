@@ -7,6 +7,7 @@ import io.troupe.actor.ServiceId;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Brokers
 {
     /** References of plain threads' asks: a random start, so two nodes' plain threads do not collide. */
-    private static final AtomicLong REFS = new AtomicLong(new java.security.SecureRandom().nextLong() >>> 1);
+    private static final AtomicLong REFS = new AtomicLong(new SecureRandom().nextLong() >>> 1);
 
     private Brokers()
     {
@@ -135,8 +136,8 @@ public final class Brokers
      * @param timeout      how long to wait for an answer.
      * @return a future of {@link Go} or {@link Drop}.
      */
-    public static CompletableFuture<Object> ask(final ActorSystem system, final ActorId broker, final Protection protection,
-        final Side side, final Object counterparty, final Duration timeout)
+    public static CompletableFuture<Object> ask(final ActorSystem system, final ActorId broker,
+        final Protection protection, final Side side, final Object counterparty, final Duration timeout)
     {
         if (protection.shouldShortCircuit(side))
         {
@@ -253,7 +254,8 @@ public final class Brokers
      * @param timeout how long to wait.
      * @return a future of {@link Lengths}.
      */
-    public static CompletableFuture<Lengths> lengths(final ActorSystem system, final ActorId broker, final Duration timeout)
+    public static CompletableFuture<Lengths> lengths(final ActorSystem system, final ActorId broker,
+        final Duration timeout)
     {
         return system.ask(broker, new LengthsQuery(0), LengthsQuery.TYPE, timeout).thenApply(Lengths.class::cast);
     }

@@ -3,6 +3,7 @@ package io.troupe.broker;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The short-circuit probabilities of one broker, one per {@link Side}: clients consult it <em>before</em>
@@ -40,8 +41,8 @@ public final class Protection
 
     private double askProbability;
     private double askRProbability;
-    private final java.util.concurrent.atomic.LongAdder[] shortCircuited = {
-        new java.util.concurrent.atomic.LongAdder(), new java.util.concurrent.atomic.LongAdder()};
+    private final LongAdder[] shortCircuited = {
+        new LongAdder(), new LongAdder()};
 
     /**
      * A protection that short-circuits nothing until a meter publishes.

@@ -92,8 +92,8 @@ public final class QueueMetrics
      * @param drops          drops so far.
      * @return this.
      */
-    public QueueMetrics set(final int length, final long lastSojournNs, final long lastRelativeNs, final long headSentNs,
-        final long matches, final long drops)
+    public QueueMetrics set(final int length, final long lastSojournNs, final long lastRelativeNs,
+        final long headSentNs, final long matches, final long drops)
     {
         this.length = length;
         this.lastSojournNs = lastSojournNs;

@@ -4,7 +4,9 @@ import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Undelivered;
 import org.agrona.concurrent.NanoClock;
 
 /**
@@ -78,11 +80,11 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         {
             core.releaseNode(disconnected.nodeId(), nowNs, this);
         }
-        else if (event instanceof io.troupe.actor.Undelivered undelivered && undelivered.type() == Go.TYPE)
+        else if (event instanceof Undelivered undelivered && undelivered.type() == Go.TYPE)
         {
             core.goUndelivered(undelivered.recipient(), undelivered.cookie(), nowNs, this);
         }
-        else if (event instanceof io.troupe.actor.Undelivered undelivered && undelivered.type() == BrokerAlarm.TYPE)
+        else if (event instanceof Undelivered undelivered && undelivered.type() == BrokerAlarm.TYPE)
         {
             alarms.onUndelivered(undelivered.recipient());
         }
@@ -90,7 +92,7 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         {
             alarms.onSubscription(context, sender, subscription.subscribe());
         }
-        else if (event instanceof io.troupe.actor.NodeConnected)
+        else if (event instanceof NodeConnected)
         {
             // the answer to a subscription: nothing to do
         }
@@ -107,7 +109,8 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
     {
         // Go (counterparty: this regulator) or Drop; a Go goes tracked, so that a slot granted to a requester that
         // is gone comes back at once rather than when its lease runs out
-        ctx.send(request.requester(), event, type, type == Go.TYPE ? Envelope.FLAG_TRACK_DELIVERY : 0, request.cookie());
+        ctx.send(request.requester(), event, type, type == Go.TYPE ? Envelope.FLAG_TRACK_DELIVERY : 0,
+            request.cookie());
     }
 
     @Override

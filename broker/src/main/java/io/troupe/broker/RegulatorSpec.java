@@ -1,5 +1,7 @@
 package io.troupe.broker;
 
+import io.troupe.memquota.ConfigurationException;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -35,7 +37,7 @@ public record RegulatorSpec(QueueSpec queue, ValveSpec valve, List<MeterSpec> me
         meters = List.copyOf(Objects.requireNonNull(meters, "meters"));
         if (lease == null || lease.compareTo(Duration.ofMillis(1)) < 0 || lease.compareTo(Duration.ofDays(1)) > 0)
         {
-            throw new io.troupe.memquota.ConfigurationException("lease", lease, "1 ms to 1 day",
+            throw new ConfigurationException("lease", lease, "1 ms to 1 day",
                 "a regulator's lease must be 1 ms to 1 day, was " + lease);
         }
     }

@@ -70,7 +70,8 @@ public final class Regulators
      * @param timeout how long to wait.
      * @return a future of {@link Go} or {@link Drop}.
      */
-    public static CompletableFuture<Object> ask(final ActorSystem system, final ActorId regulator, final Duration timeout)
+    public static CompletableFuture<Object> ask(final ActorSystem system, final ActorId regulator,
+        final Duration timeout)
     {
         return system.ask(regulator, new BrokerAsk(Side.ASK, Brokers.nextRef(), null, System.nanoTime(), false),
             BrokerAsk.TYPE, timeout);

@@ -1,5 +1,7 @@
 package io.troupe.broker;
 
+import io.troupe.actor.ActorId;
+
 import java.util.function.Consumer;
 
 /**
@@ -57,7 +59,7 @@ public interface RequestQueue
      * @param ref       the requester's reference.
      * @return the request removed, or null if it is not queued.
      */
-    BrokerRequest cancel(io.troupe.actor.ActorId requester, long ref);
+    BrokerRequest cancel(ActorId requester, long ref);
 
     /**
      * When the oldest queued request was sent (for meters: the queue's current sojourn).

@@ -91,7 +91,8 @@ public final class SojournBalancer implements Balancer
             if (brokers[i].equals(broker))
             {
                 final int index = i;
-                recentSojournNs.getAndUpdate(index, recent -> recent == 0 ? sojournNs : recent + (sojournNs - recent) / 4);
+                recentSojournNs.getAndUpdate(index,
+                    recent -> recent == 0 ? sojournNs : recent + (sojournNs - recent) / 4);
                 return;
             }
         }

@@ -32,7 +32,8 @@ final class UnderloadMeter implements Meter
         final QueueMetrics valve = metrics.askR();
         final long waitingSinceNs = valve.headSentNs;
         final boolean waitingNow = waitingSinceNs != Long.MIN_VALUE;
-        final long waitNs = waitingNow ? Math.max(valve.lastRelativeNs(), nowNs - waitingSinceNs) : valve.lastRelativeNs();
+        final long waitNs = waitingNow ? Math.max(valve.lastRelativeNs(), nowNs - waitingSinceNs) :
+            valve.lastRelativeNs();
         final boolean slow = waitNs >= targetNs;
         if (slow == raised)
         {

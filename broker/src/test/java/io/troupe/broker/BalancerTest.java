@@ -1,6 +1,10 @@
 package io.troupe.broker;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.ExecutorWorkers;
+import io.troupe.actor.PoolConfig;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -81,15 +86,15 @@ class BalancerTest
     @Test
     void aWorkerBalancerOnRealWorkersSeesEachWorkersOwnId() throws Exception
     {
-        try (io.troupe.actor.ActorSystem system = io.troupe.actor.ActorSystem.start(new io.troupe.actor.ActorSystemConfig()
-            .pool(io.troupe.actor.PoolConfig.named("default").threads(2))))
+        try (ActorSystem system = ActorSystem.start(new ActorSystemConfig()
+            .pool(PoolConfig.named("default").threads(2))))
         {
-            final java.util.concurrent.CompletableFuture<Integer> seen = new java.util.concurrent.CompletableFuture<>();
-            system.send(system.register((ctx, envelope) -> seen.complete(io.troupe.actor.ExecutorWorkers.current())),
+            final CompletableFuture<Integer> seen = new CompletableFuture<>();
+            system.send(system.register((ctx, envelope) -> seen.complete(ExecutorWorkers.current())),
                 "which worker?");
             assertThat(seen.get(Await.DEFAULT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isIn(0, 1);
         }
-        assertThat(io.troupe.actor.ExecutorWorkers.current()).as("a plain thread").isEqualTo(-1);
+        assertThat(ExecutorWorkers.current()).as("a plain thread").isEqualTo(-1);
     }
 
     @Test

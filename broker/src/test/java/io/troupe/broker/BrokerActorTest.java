@@ -7,6 +7,7 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.ServiceId;
 import io.troupe.testing.Await;
+import org.agrona.concurrent.SystemNanoClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,8 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -121,7 +124,7 @@ class BrokerActorTest
         });
         system.send(actor, "ask");
         // the broker and the regulator answer independently: no order between them is promised
-        final java.util.Map<Long, Envelope> answers = new java.util.TreeMap<>();
+        final Map<Long, Envelope> answers = new TreeMap<>();
         for (int i = 0; i < 2; i++)
         {
             final Envelope answer = Await.next(inbox);
@@ -209,7 +212,7 @@ class BrokerActorTest
     void alarmSubscribersAreBoundedAndOneThatIsGoneIsDroppedAtTheNextAlarm() throws Exception
     {
         final BrokerActor actor = new BrokerActor(new BrokerSpec(DropQueueSpec.fifo(100), DropQueueSpec.fifo(100),
-            List.of(OverloadMeterSpec.of(Duration.ofNanos(1), Duration.ofMillis(20)))), org.agrona.concurrent.SystemNanoClock.INSTANCE);
+            List.of(OverloadMeterSpec.of(Duration.ofNanos(1), Duration.ofMillis(20)))), SystemNanoClock.INSTANCE);
         final ActorId broker = system.register(actor);
         final ActorId mortal = system.register((ctx, envelope) ->
         {
@@ -239,7 +242,8 @@ class BrokerActorTest
         for (int i = 0; i <= BrokerActor.MAX_ALARM_SUBSCRIBERS; i++)
         {
             final ActorId subscriber = system.register((ctx, envelope) -> { });
-            system.send(new Envelope(broker, subscriber, AlarmSubscription.TYPE, 0, 0L, new AlarmSubscription(true), null));
+            system.send(new Envelope(broker, subscriber, AlarmSubscription.TYPE, 0, 0L, new AlarmSubscription(true),
+                null));
         }
         Await.until(() -> actor.refusedSubscriptions() == 1, WAIT, "the one too many refused");
         assertThat(actor.alarmSubscribers()).isEqualTo(BrokerActor.MAX_ALARM_SUBSCRIBERS);

@@ -52,7 +52,8 @@ class BrokerCodecsPropertiesTest
     }
 
     @Property(tries = 2000, edgeCases = EdgeCasesMode.MIXIN)
-    void randomBytesDecodeOrAreMalformed(@ForAll("codecs") final EventCodec<?> codec, @ForAll("payloads") final byte[] payload)
+    void randomBytesDecodeOrAreMalformed(@ForAll("codecs") final EventCodec<?> codec,
+        @ForAll("payloads") final byte[] payload)
     {
         try
         {
@@ -80,7 +81,8 @@ class BrokerCodecsPropertiesTest
     void matchesRoundTrip(@ForAll("counterparties") final Object counterparty, @ForAll final long ref,
         @ForAll final long relativeNs, @ForAll final long sojournNs)
     {
-        final Go decoded = decode(BrokerCodecs.GO, encode(BrokerCodecs.GO, new Go(ref, counterparty, relativeNs, sojournNs)));
+        final Go decoded = decode(BrokerCodecs.GO,
+            encode(BrokerCodecs.GO, new Go(ref, counterparty, relativeNs, sojournNs)));
         assertThat(new Go(decoded.ref(), null, decoded.relativeTimeNs(), decoded.sojournTimeNs()))
             .isEqualTo(new Go(ref, null, relativeNs, sojournNs));
         assertSameCounterparty(decoded.counterparty(), counterparty);

@@ -1,5 +1,6 @@
 package io.troupe.broker;
 
+import com.sun.management.ThreadMXBean;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.MalformedEventException;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -28,10 +30,12 @@ class BrokerCodecsTest
     private static final ServiceId SERVICE = ServiceId.of(ActorId.MAX_NODE_ID, "twelve-chars");
     /** Every counterparty that crosses nodes; byte arrays are compared by content. */
     private static final List<Object> COUNTERPARTIES = List.of(ACTOR, SERVICE, ActorId.NONE, "", "worker-1",
-        "h\u00e9llo \u4e16\u754c \ud83d\ude00", Long.MIN_VALUE, 0L, Long.MAX_VALUE, Integer.MIN_VALUE, -1, Integer.MAX_VALUE,
-        new byte[0], new byte[] {0, -1, 127, -128});
+        "h\u00e9llo \u4e16\u754c \ud83d\ude00", Long.MIN_VALUE, 0L, Long.MAX_VALUE, Integer.MIN_VALUE, -1,
+        Integer.MAX_VALUE, new byte[0], new byte[] {0, -1, 127, -128});
 
-    /** Encodes at an odd offset of a larger buffer, checks the length, and decodes from a buffer of exactly its bytes. */
+    /**
+     * Encodes at an odd offset of a larger buffer, checks the length, and decodes from a buffer of exactly its bytes.
+     */
     private static <T> T roundTrip(final EventCodec<T> codec, final T event)
     {
         final int length = codec.encodedLength(event);
@@ -99,7 +103,8 @@ class BrokerCodecsTest
     @Test
     void everyCrossingEventHasACodecUnderItsOwnTypeAndTheLocalOnesHaveNone()
     {
-        final EventCodecRegistry registry = BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs()).build();
+        final EventCodecRegistry registry = BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs())
+            .build();
         final List<Class<?>> crossing = List.of(BrokerAsk.class, Go.class, Drop.class, BrokerCancel.class,
             Cancelled.class, LengthsQuery.class, Lengths.class, AlarmSubscription.class, BrokerAlarm.class, Done.class,
             Continue.class, Stop.class, StatsQuery.class, BrokerStats.class, RegulatorUpdate.class, DynamicAsk.class,
@@ -149,7 +154,7 @@ class BrokerCodecsTest
     @Test
     void aBrokerAskRoundTripsWithEveryCounterpartyAndBothSides()
     {
-        final List<Object> counterparties = new java.util.ArrayList<>(COUNTERPARTIES);
+        final List<Object> counterparties = new ArrayList<>(COUNTERPARTIES);
         counterparties.add(null);
         for (final Object counterparty : counterparties)
         {
@@ -175,7 +180,7 @@ class BrokerCodecsTest
     @Test
     void aGoRoundTripsWithEveryCounterparty()
     {
-        final List<Object> counterparties = new java.util.ArrayList<>(COUNTERPARTIES);
+        final List<Object> counterparties = new ArrayList<>(COUNTERPARTIES);
         counterparties.add(null);
         for (final Object counterparty : counterparties)
         {
@@ -250,7 +255,8 @@ class BrokerCodecsTest
         roundTrip(BrokerCodecs.BROKER_STATS, new BrokerStats(0, 1, 2, 3, 4, 5, 6, 7, 8));
         roundTrip(BrokerCodecs.BROKER_STATS, new BrokerStats(Long.MAX_VALUE, 0, Long.MAX_VALUE - 1, 1, Long.MAX_VALUE,
             Integer.MAX_VALUE + 1L, Long.MAX_VALUE, 0, Long.MAX_VALUE));
-        final UnsafeBuffer stats = new UnsafeBuffer(encode(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7, 8, 9)));
+        final UnsafeBuffer stats =
+            new UnsafeBuffer(encode(BrokerCodecs.BROKER_STATS, new BrokerStats(1, 2, 3, 4, 5, 6, 7, 8, 9)));
         assertThat(stats.capacity()).isEqualTo(72);
         for (int i = 0; i < 7; i++)
         {
@@ -347,7 +353,8 @@ class BrokerCodecsTest
         {
             final byte[] ask = encode(BrokerCodecs.BROKER_ASK, new BrokerAsk(Side.ASK, 1, null, 2, false));
             ask[0] = code;
-            assertMalformed(BrokerCodecs.BROKER_ASK, ask, "side at offset 0 is " + code + ", expected 0 (ASK) or 1 (ASK_R)");
+            assertMalformed(BrokerCodecs.BROKER_ASK, ask,
+                "side at offset 0 is " + code + ", expected 0 (ASK) or 1 (ASK_R)");
             final byte[] cancel = encode(BrokerCodecs.BROKER_CANCEL, new BrokerCancel(Side.ASK, 1));
             cancel[8] = code;
             assertMalformed(BrokerCodecs.BROKER_CANCEL, cancel, "side at offset 8 is " + code);
@@ -404,7 +411,8 @@ class BrokerCodecsTest
     @Test
     void anUnsupportedCounterpartyFailsToEncodeNamingItsTypeAndTheSupportedOnes()
     {
-        for (final Object counterparty : new Object[] {UUID.randomUUID(), (short)1, 1.5, List.of("a"), new int[1], Side.ASK})
+        for (final Object counterparty : new Object[] {UUID.randomUUID(), (short)1, 1.5, List.of("a"), new int[1],
+            Side.ASK})
         {
             assertThatThrownBy(() -> BrokerCodecs.GO.encodedLength(new Go(1, counterparty, 0, 0)))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -426,7 +434,8 @@ class BrokerCodecsTest
     {
         assertThatThrownBy(() -> BrokerCodecs.BROKER_ASK.encodedLength(new BrokerAsk(null, 1, null, 0, false)))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("the side must not be null");
-        assertThatThrownBy(() -> BrokerCodecs.BROKER_CANCEL.encode(new BrokerCancel(null, 1), new UnsafeBuffer(new byte[9]), 0))
+        assertThatThrownBy(() -> BrokerCodecs.BROKER_CANCEL.encode(new BrokerCancel(null, 1),
+            new UnsafeBuffer(new byte[9]), 0))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("broker.BrokerCancel");
     }
 
@@ -434,9 +443,9 @@ class BrokerCodecsTest
     @SuppressWarnings({"unchecked", "rawtypes"}) // an array of codecs of several event types
     void encodingTheEventsOfAMatchAllocatesNothing()
     {
-        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        assumeTrue(bean instanceof com.sun.management.ThreadMXBean, "no per-thread allocation counter");
-        final com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean)bean;
+        final java.lang.management.ThreadMXBean bean = ManagementFactory.getThreadMXBean(); // name clash
+        assumeTrue(bean instanceof ThreadMXBean, "no per-thread allocation counter");
+        final ThreadMXBean threads = (ThreadMXBean)bean;
         assumeTrue(threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled(),
             "per-thread allocation counter disabled");
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[256]);

@@ -80,8 +80,10 @@ class BrokerSpecTextTest
         assertThatThrownBy(() -> BrokerSpecText.parseQueue("drop(order=random)"))
             .hasMessage("drop.order is fifo or lifo, not 'random'");
         assertThatThrownBy(() -> BrokerSpecText.parseQueue("drop(max=1")).hasMessage("drop(...: a ')' is missing");
-        assertThatThrownBy(() -> BrokerSpecText.parseQueue("drop(max=1)x")).hasMessage("unexpected 'x' after drop(max=1)");
-        assertThatThrownBy(() -> BrokerSpecText.parseQueue("drop(max)")).hasMessage("drop: 'max' needs a value (max=...)");
+        assertThatThrownBy(() -> BrokerSpecText.parseQueue("drop(max=1)x"))
+            .hasMessage("unexpected 'x' after drop(max=1)");
+        assertThatThrownBy(() -> BrokerSpecText.parseQueue("drop(max)"))
+            .hasMessage("drop: 'max' needs a value (max=...)");
         assertThatThrownBy(() -> BrokerSpecText.parseQueue("codel(target=" + "9".repeat(600) + "ms)"))
             .hasMessageContaining("at most 512 characters");
         assertThatThrownBy(() -> BrokerSpecText.parseQueue("codel(target=99999999999999999h)"))

@@ -155,7 +155,8 @@ class CodelQueueTest
     void neverDropsBelowMin()
     {
         final CodelQueue queue = (CodelQueue)new CodelQueueSpec(Duration.ofMillis(100),
-            Duration.ofMillis(1_000), CodelQueueSpec.NO_SOJOURN_LIMIT, 3, 100, DropEnd.TAIL, ServeOrder.FIFO).newQueue();
+            Duration.ofMillis(1_000), CodelQueueSpec.NO_SOJOURN_LIMIT, 3, 100, DropEnd.TAIL, ServeOrder.FIFO)
+            .newQueue();
         final RecordingSink sink = new RecordingSink();
         for (int i = 0; i < 5; i++)
         {

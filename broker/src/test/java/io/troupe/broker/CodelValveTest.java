@@ -25,7 +25,8 @@ class CodelValveTest
 
     private static CodelValve valve(final int min, final int max, final int held)
     {
-        return (CodelValve)new CodelValveSpec(Duration.ofNanos(TARGET), Duration.ofNanos(INTERVAL), min, max).newValve(held);
+        return (CodelValve)new CodelValveSpec(Duration.ofNanos(TARGET), Duration.ofNanos(INTERVAL), min, max)
+            .newValve(held);
     }
 
     @Test

@@ -150,7 +150,8 @@ class OverloadMeterTest
     void worksAcrossANegativeClockAndUsesItsAlarmName()
     {
         final OverloadMeter named =
-            (OverloadMeter)new OverloadMeterSpec(Duration.ZERO, Duration.ofNanos(INTERVAL_NS), "broker-7-slow").newMeter(-1L);
+            (OverloadMeter)new OverloadMeterSpec(Duration.ZERO, Duration.ofNanos(INTERVAL_NS), "broker-7-slow")
+            .newMeter(-1L);
         final long start = -INTERVAL_NS / 2;
 
         assertThat(named.update(start, metrics.messageQueueSojournNs(1), output)).isEqualTo(start + INTERVAL_NS);
@@ -246,7 +247,8 @@ class OverloadMeterTest
     {
         // jqwik shares the container instance between tries: a fresh meter and output for each
         final OverloadMeter meter =
-            (OverloadMeter)OverloadMeterSpec.of(Duration.ofNanos(TARGET_NS), Duration.ofNanos(INTERVAL_NS)).newMeter(T0);
+            (OverloadMeter)OverloadMeterSpec.of(Duration.ofNanos(TARGET_NS), Duration.ofNanos(INTERVAL_NS))
+            .newMeter(T0);
         final RecordingMeterOutput output = new RecordingMeterOutput();
         final List<RecordingMeterOutput.Alarm> expected = new ArrayList<>();
         boolean modelRaised = false;

@@ -36,7 +36,8 @@ class RegulatorTest
 
     private RegulatorCore core(final int max)
     {
-        return new RegulatorCore(self, new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(max), List.of()), 0);
+        return new RegulatorCore(self, new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(max), List.of()),
+            0);
     }
 
     @Test
@@ -143,8 +144,8 @@ class RegulatorTest
     @Test
     void aSlotWhoseHolderSaysNothingIsReleasedWhenItsLeaseRunsOutAndAContinueRenewsIt()
     {
-        final RegulatorCore core = new RegulatorCore(self, new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(1),
-            List.of(), Duration.ofMillis(100)), 0);
+        final RegulatorCore core = new RegulatorCore(self,
+            new RegulatorSpec(DropQueueSpec.fifo(100), new OpenValveSpec(1), List.of(), Duration.ofMillis(100)), 0);
         core.ask(request(1, 0), false, 0, out);
         core.ask(request(2, 0), false, 0, out);
         assertThat(core.held()).isEqualTo(1);
@@ -179,7 +180,8 @@ class RegulatorTest
     @Test
     void anAskerThatTimedOutWhileItsSlotWasGrantedHoldsItOnlyUntilTheLeaseRunsOut() throws Exception
     {
-        final ActorSystem system = ActorSystem.start(new ActorSystemConfig().nodeId(1).pool(PoolConfig.named("default").threads(2)));
+        final ActorSystem system =
+            ActorSystem.start(new ActorSystemConfig().nodeId(1).pool(PoolConfig.named("default").threads(2)));
         try
         {
             final ActorId regulator = Regulators.start(system, new RegulatorSpec(DropQueueSpec.fifo(100),

@@ -182,7 +182,8 @@ class RemoteBrokerTest
             List.of(OverloadMeterSpec.of(Duration.ofNanos(1), Duration.ofMillis(20)))));
         final BlockingQueue<Envelope> alarms = new LinkedBlockingQueue<>();
         final ActorId subscriber = requester(one, alarms);
-        one.send(subscriber, new Run(ctx -> ctx.send(busy, new AlarmSubscription(true), AlarmSubscription.TYPE, 0, 0L)));
+        one.send(subscriber,
+            new Run(ctx -> ctx.send(busy, new AlarmSubscription(true), AlarmSubscription.TYPE, 0, 0L)));
         // requests from node 2 itself, each of which waited more than 1 ns in the broker's mailbox: overloaded
         final long until = System.nanoTime() + WAIT.toNanos();
         Envelope alarm = null;

@@ -118,7 +118,8 @@ class TimeoutQueueTest
     {
         assertThatThrownBy(() -> TimeoutQueueSpec.of(Duration.ofMillis(-1)))
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("TimeoutQueueSpec.timeout must be 0 or more and at most " + Long.MAX_VALUE + " ns, was PT-0.001S");
+            .hasMessage("TimeoutQueueSpec.timeout must be 0 or more and at most " + Long.MAX_VALUE +
+                " ns, was PT-0.001S");
         assertThatThrownBy(() -> TimeoutQueueSpec.of(Duration.ofDays(365L * 1_000)))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageStartingWith("TimeoutQueueSpec.timeout must be 0 or more");

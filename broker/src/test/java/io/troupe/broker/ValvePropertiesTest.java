@@ -171,7 +171,17 @@ class ValvePropertiesTest
                 assertThat(opens.size()).as("opens in the window").isLessThanOrEqualTo(rate.limit());
             }
         }
-        // the generator must keep reaching the interesting states, or the checks above would pass vacuously
+        checkCoverage(spec, granted, grownAboveMin, shrunkWithinMax, refusedBelowMax);
+    }
+
+    /**
+     * The generator must keep reaching the interesting states, or the checks of
+     * {@link #theSizeIsExactAndStaysWithinBounds} would pass vacuously: collects what one try reached and states the
+     * coverage the tries together must have.
+     */
+    private static void checkCoverage(final ValveSpec spec, final long granted, final long grownAboveMin,
+        final long shrunkWithinMax, final long refusedBelowMax)
+    {
         final String type = spec.getClass().getSimpleName();
         Statistics.label("opens").collect(granted == 0 ? "none" : "some");
         Statistics.label("growth above min").collect(type, grownAboveMin > 0);

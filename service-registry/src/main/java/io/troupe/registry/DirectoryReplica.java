@@ -2,6 +2,7 @@ package io.troupe.registry;
 
 import io.troupe.actor.ServiceId;
 import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ChronicleMapBuilder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -107,7 +108,7 @@ public final class DirectoryReplica implements AutoCloseable
         return new DirectoryReplica(map, setAside);
     }
 
-    static net.openhft.chronicle.map.ChronicleMapBuilder<byte[], byte[]> builder(final int capacity)
+    static ChronicleMapBuilder<byte[], byte[]> builder(final int capacity)
     {
         ReplicaLayout.quietChronicle();
         return ChronicleMap.of(byte[].class, byte[].class)

@@ -1,6 +1,7 @@
 package io.troupe.registry;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.ServiceId;
 import io.troupe.interconnect.DirectoryUpdate;
 import io.troupe.serialization.wire.DirectoryEntry;
 import io.troupe.serialization.wire.DirectoryOp;
@@ -37,7 +38,7 @@ final class PeerDirectory
     /** Instances by (service, actor). */
     private final Map<Key, ServiceInstance> instances = new LinkedHashMap<>();
 
-    private record Key(io.troupe.actor.ServiceId service, ActorId actor)
+    private record Key(ServiceId service, ActorId actor)
     {
     }
 

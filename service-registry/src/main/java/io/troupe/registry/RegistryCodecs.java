@@ -28,7 +28,9 @@ import java.util.List;
  */
 public final class RegistryCodecs
 {
-    /** The most instances a {@link LookupResult} carries (more than a registry of the default capacity holds per name). */
+    /**
+     * The most instances a {@link LookupResult} carries (more than a registry of the default capacity holds per name).
+     */
     public static final int MAX_INSTANCES = 4096;
 
     /** {@link ServiceUp}. */
@@ -42,7 +44,8 @@ public final class RegistryCodecs
         (out, lookup) -> out.writeActorId(lookup.service()), in -> new Lookup(readService(in)));
     /** {@link Subscribe}. */
     public static final EventCodec<Subscribe> SUBSCRIBE = RecordCodec.of(Subscribe.TYPE, "registry.Subscribe",
-        Subscribe.class, (out, subscribe) -> out.writeActorId(subscribe.service()), in -> new Subscribe(readService(in)));
+        Subscribe.class, (out, subscribe) -> out.writeActorId(subscribe.service()),
+        in -> new Subscribe(readService(in)));
     /** {@link Unsubscribe}. */
     public static final EventCodec<Unsubscribe> UNSUBSCRIBE = RecordCodec.of(Unsubscribe.TYPE, "registry.Unsubscribe",
         Unsubscribe.class, (out, unsubscribe) -> out.writeActorId(unsubscribe.service()),

@@ -2,6 +2,8 @@ package io.troupe.registry;
 
 import io.troupe.memquota.ConfigurationException;
 
+import java.nio.file.Path;
+
 /**
  * Settings of a node's service directory.
  */
@@ -11,7 +13,7 @@ public final class RegistryConfig
     public static final int DEFAULT_CAPACITY = 65_536;
 
     private int capacity = DEFAULT_CAPACITY;
-    private java.nio.file.Path replicaDirectory;
+    private Path replicaDirectory;
 
     /**
      * Defaults.
@@ -56,7 +58,7 @@ public final class RegistryConfig
      * @param directory an existing directory, or null.
      * @return this.
      */
-    public RegistryConfig replicaDirectory(final java.nio.file.Path directory)
+    public RegistryConfig replicaDirectory(final Path directory)
     {
         this.replicaDirectory = directory;
         return this;
@@ -67,7 +69,7 @@ public final class RegistryConfig
      *
      * @return the directory.
      */
-    public java.nio.file.Path replicaDirectory()
+    public Path replicaDirectory()
     {
         return replicaDirectory;
     }

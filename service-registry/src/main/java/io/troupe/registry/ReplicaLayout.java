@@ -82,7 +82,7 @@ public final class ReplicaLayout
     /** The name a key holds ({@link #key}'s inverse), as {@code ServiceId(0, name)}; null if it holds none. */
     static ServiceId name(final byte[] key)
     {
-        if (key.length != KEY_BYTES || java.util.Arrays.equals(key, HEADER_KEY))
+        if (key.length != KEY_BYTES || Arrays.equals(key, HEADER_KEY))
         {
             return null;
         }

@@ -11,11 +11,14 @@ import net.openhft.chronicle.map.MapEntry;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Looks names up in a node's directory replica from another process on the same host: no network hop, no node
@@ -259,8 +262,8 @@ public final class ReplicaReader implements AutoCloseable
      */
     public long[] writer()
     {
-        final java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(map.get(ReplicaLayout.HEADER_KEY))
-            .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        final ByteBuffer header = ByteBuffer.wrap(map.get(ReplicaLayout.HEADER_KEY))
+            .order(ByteOrder.LITTLE_ENDIAN);
         return new long[] {header.getInt(8), header.getLong(12)};
     }
 
@@ -270,9 +273,9 @@ public final class ReplicaReader implements AutoCloseable
      *
      * @return the instances by name.
      */
-    public java.util.SortedMap<String, List<ServiceInstance>> all()
+    public SortedMap<String, List<ServiceInstance>> all()
     {
-        final java.util.SortedMap<String, List<ServiceInstance>> all = new java.util.TreeMap<>();
+        final SortedMap<String, List<ServiceInstance>> all = new TreeMap<>();
         map.forEach((key, value) ->
         {
             final ServiceId name = ReplicaLayout.name(key);

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -65,8 +66,8 @@ class DirectoryReplicaTest
             assertThat(reader.lookup(ServiceId.of(7, "echo"))).isEmpty();
             assertThat(reader.names()).isEqualTo(1);
             final ServiceInstance longest = registry.register(ServiceId.of(0, "twelve-chars"), first);
-            assertThat(reader.all()).containsExactly(java.util.Map.entry("echo", java.util.List.of(one, two)),
-                java.util.Map.entry("twelve-chars", java.util.List.of(longest)));
+            assertThat(reader.all()).containsExactly(Map.entry("echo", List.of(one, two)),
+                Map.entry("twelve-chars", List.of(longest)));
             registry.unregister(ServiceId.of(0, "twelve-chars"), first);
             final ReplicaReader.Instances into = new ReplicaReader.Instances(1);
             assertThat(reader.lookupInto(ECHO, into)).as("both, though room for one").isEqualTo(2);
@@ -136,7 +137,8 @@ class DirectoryReplicaTest
             map.put(ReplicaLayout.HEADER_KEY, header);
         }
         assertThatThrownBy(() -> ReplicaReader.open(dir)).isInstanceOf(IllegalStateException.class)
-            .hasMessageContaining("layout version 9").hasMessageContaining("layout version " + ReplicaLayout.LAYOUT_VERSION);
+            .hasMessageContaining("layout version 9")
+            .hasMessageContaining("layout version " + ReplicaLayout.LAYOUT_VERSION);
 
         start();
         assertThat(registry.replicaSetAside()).as("the node moves a file of another layout aside").isTrue();

@@ -4,9 +4,11 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.MalformedEventException;
 import io.troupe.actor.ServiceId;
 import io.troupe.serialization.EventCodec;
+import io.troupe.serialization.EventCodecRegistry;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,7 +33,8 @@ class RegistryCodecsTest
     void everyEventComesBackEqual()
     {
         assertThat(roundTrip(RegistryCodecs.SERVICE_UP, new ServiceUp(INSTANCE))).isEqualTo(new ServiceUp(INSTANCE));
-        assertThat(roundTrip(RegistryCodecs.SERVICE_DOWN, new ServiceDown(INSTANCE))).isEqualTo(new ServiceDown(INSTANCE));
+        assertThat(roundTrip(RegistryCodecs.SERVICE_DOWN, new ServiceDown(INSTANCE)))
+            .isEqualTo(new ServiceDown(INSTANCE));
         assertThat(roundTrip(RegistryCodecs.LOOKUP, new Lookup(ECHO))).isEqualTo(new Lookup(ECHO));
         assertThat(roundTrip(RegistryCodecs.SUBSCRIBE, new Subscribe(ECHO))).isEqualTo(new Subscribe(ECHO));
         assertThat(roundTrip(RegistryCodecs.UNSUBSCRIBE, new Unsubscribe(ECHO))).isEqualTo(new Unsubscribe(ECHO));
@@ -45,8 +48,8 @@ class RegistryCodecsTest
     @Test
     void theyRegisterAsTroupesOwnBesideTheOthers()
     {
-        final io.troupe.serialization.EventCodecRegistry codecs =
-            RegistryCodecs.register(io.troupe.serialization.EventCodecRegistry.builder().withTroupeCodecs()).build();
+        final EventCodecRegistry codecs =
+            RegistryCodecs.register(EventCodecRegistry.builder().withTroupeCodecs()).build();
         assertThat(codecs.codec(LookupResult.TYPE)).isSameAs(RegistryCodecs.LOOKUP_RESULT);
         assertThat(codecs.codecFor(ServiceUp.class)).isSameAs(RegistryCodecs.SERVICE_UP);
     }
@@ -65,10 +68,10 @@ class RegistryCodecsTest
         final LookupResult one = new LookupResult(ECHO, List.of(INSTANCE));
         final UnsafeBuffer result = new UnsafeBuffer(new byte[RegistryCodecs.LOOKUP_RESULT.encodedLength(one)]);
         RegistryCodecs.LOOKUP_RESULT.encode(one, result, 0);
-        result.putInt(17, RegistryCodecs.MAX_INSTANCES + 1, java.nio.ByteOrder.LITTLE_ENDIAN);
+        result.putInt(17, RegistryCodecs.MAX_INSTANCES + 1, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> RegistryCodecs.LOOKUP_RESULT.decode(result, 0, result.capacity()))
             .isInstanceOf(MalformedEventException.class).hasMessageContaining("instance count");
-        result.putInt(17, 2, java.nio.ByteOrder.LITTLE_ENDIAN);
+        result.putInt(17, 2, ByteOrder.LITTLE_ENDIAN);
         assertThatThrownBy(() -> RegistryCodecs.LOOKUP_RESULT.decode(result, 0, result.capacity()))
             .as("says two, carries one").isInstanceOf(MalformedEventException.class);
 

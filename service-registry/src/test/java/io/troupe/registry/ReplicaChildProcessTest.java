@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -64,7 +65,7 @@ class ReplicaChildProcessTest
                         output.add(line);
                     }
                 }
-                catch (final java.io.IOException ignored)
+                catch (final IOException ignored)
                 {
                     // the child ended
                 }
