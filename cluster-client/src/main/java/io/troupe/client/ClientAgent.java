@@ -2,10 +2,12 @@ package io.troupe.client;
 
 import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
+import io.aeron.CommonContext;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.troupe.actor.AgentErrorLog;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
@@ -22,18 +24,24 @@ import io.troupe.serialization.wire.GoodbyeReason;
 import io.troupe.serialization.wire.WireFormat;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.File;
+import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +49,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 
 /**
  * The client's one thread: runs the embedded media driver (if any) and the Aeron client, connects to one node at a
@@ -123,8 +132,8 @@ final class ClientAgent implements Agent
         this.dataAssembler = new FragmentAssembler(receiver::onDataMessage);
         this.failureTimeoutNs = config.failureTimeout().toNanos();
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
-        this.sendBuffer = new ManyToOneRingBuffer(new UnsafeBuffer(java.nio.ByteBuffer.allocateDirect(
-            config.sendBufferBytes() + org.agrona.concurrent.ringbuffer.RingBufferDescriptor.TRAILER_LENGTH)));
+        this.sendBuffer = new ManyToOneRingBuffer(new UnsafeBuffer(ByteBuffer.allocateDirect(
+            config.sendBufferBytes() + RingBufferDescriptor.TRAILER_LENGTH)));
         this.nowNs = System.nanoTime();
         this.connectDeadlineNs = nowNs + config.connectTimeout().toNanos();
         MediaDriver launched = null;
@@ -138,7 +147,7 @@ final class ClientAgent implements Agent
                 .driverAgentInvoker(driverInvoker)
                 .useConductorAgentInvoker(true)
                 .clientName("troupe-client-" + clientId)
-                .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "client " + clientId + ": Aeron")));
+                .errorHandler(new AgentErrorLog(LOG, "client " + clientId + ": Aeron")));
             this.conductor = client.conductorAgentInvoker();
             final String host = config.replyHost() != null ? config.replyHost() : routedAddress(endpoints.get(0));
             final int port = freeUdpPort(host);
@@ -174,7 +183,7 @@ final class ClientAgent implements Agent
             .publicationTermBufferLength(config.termLength())
             .ipcTermBufferLength(64 * 1024)
             .mtuLength(config.mtuLength())
-            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "client media driver")));
+            .errorHandler(new AgentErrorLog(LOG, "client media driver")));
     }
 
     /**
@@ -183,13 +192,13 @@ final class ClientAgent implements Agent
      */
     static void removeDeadClientsDirectories(final Path base)
     {
-        try (java.util.stream.Stream<Path> entries = Files.list(base))
+        try (Stream<Path> entries = Files.list(base))
         {
             entries.filter(path -> path.getFileName().toString().startsWith(DRIVER_DIR_PREFIX))
                 .filter(ClientAgent::isDeadClientsDirectory)
-                .forEach(path -> org.agrona.IoUtil.delete(path.toFile(), true));
+                .forEach(path -> IoUtil.delete(path.toFile(), true));
         }
-        catch (final java.io.IOException | RuntimeException ex)
+        catch (final IOException | RuntimeException ex)
         {
             LOG.debug("could not look for dead clients' driver directories in {}", base, ex);
         }
@@ -202,7 +211,7 @@ final class ClientAgent implements Agent
         {
             final long pid = Long.parseLong(parts[0]);
             return ProcessHandle.of(pid).map(process -> !process.isAlive()).orElse(true) &&
-                !io.aeron.CommonContext.isDriverActive(dir.toFile(), 1_000, message -> { });
+                !CommonContext.isDriverActive(dir.toFile(), 1_000, message -> { });
         }
         catch (final NumberFormatException ex)
         {
@@ -214,7 +223,7 @@ final class ClientAgent implements Agent
     {
         if (driver != null)
         {
-            org.agrona.IoUtil.delete(new java.io.File(driver.aeronDirectoryName()), true);
+            IoUtil.delete(new File(driver.aeronDirectoryName()), true);
         }
     }
 
@@ -228,7 +237,7 @@ final class ClientAgent implements Agent
             socket.connect(new InetSocketAddress(host, Integer.parseInt(endpoint.substring(colon + 1))));
             return socket.getLocalAddress().getHostAddress();
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
             throw new IllegalArgumentException("no route to " + endpoint + ": " + ex.getMessage(), ex);
         }
@@ -240,7 +249,7 @@ final class ClientAgent implements Agent
         {
             return socket.getLocalPort();
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
             throw new IllegalArgumentException("cannot bind a UDP port on " + host + ": " + ex.getMessage(), ex);
         }
@@ -382,7 +391,10 @@ final class ClientAgent implements Agent
         connected.complete(null);
     }
 
-    /** The session ended: its asks fail (unsure if they went out), what was not sent is told, and the next node is tried. */
+    /**
+     * The session ended: its asks fail (unsure if they went out), what was not sent is told, and the next node is
+     * tried.
+     */
     void sessionLost(final String why)
     {
         final NodeLink lost = link;
@@ -537,7 +549,7 @@ final class ClientAgent implements Agent
         }
         CloseHelper.quietCloseAll(aeron, driver);
         deleteDriverDirectory(driver);
-        java.util.Arrays.fill(secret, (byte)0);
+        Arrays.fill(secret, (byte)0);
     }
 
 }

@@ -5,6 +5,7 @@ import io.troupe.interconnect.IdleMode;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.serialization.EventCodec;
+import io.troupe.serialization.wire.ClientProtocol;
 import io.troupe.serialization.wire.FrameProtection;
 
 import java.nio.file.Path;
@@ -46,8 +47,8 @@ public final class ClientConfig
     }
 
     /** The client protocol versions offered; only tests change them (to see a node refuse). */
-    private int minProtocolVersion = io.troupe.serialization.wire.ClientProtocol.MIN_VERSION;
-    private int maxProtocolVersion = io.troupe.serialization.wire.ClientProtocol.VERSION;
+    private int minProtocolVersion = ClientProtocol.MIN_VERSION;
+    private int maxProtocolVersion = ClientProtocol.VERSION;
 
     /**
      * Adds a node to connect to; the client connects to one at a time, in the order given, and moves to the next
@@ -339,8 +340,8 @@ public final class ClientConfig
     }
 
     /**
-     * The term length of the client's publications: at most the nodes' {@code ClientStreamSettings.termLength}. An event must fit
-     * one message, an eighth of it (32 KiB by default, less the envelope).
+     * The term length of the client's publications: at most the nodes' {@code ClientStreamSettings.termLength}. An
+     * event must fit one message, an eighth of it (32 KiB by default, less the envelope).
      *
      * @param value a power of 2, 64 KiB..1 GiB.
      * @return this.
@@ -498,7 +499,8 @@ public final class ClientConfig
         check(clusterId != null && !clusterId.isEmpty() && clusterId.length() <= 255, "clusterId", clusterId,
             "1..255 characters");
         check(secret != null && secret.length >= HandshakeAuth.MIN_SECRET_BYTES, "secret",
-            secret == null ? "none" : secret.length + " bytes", "at least " + HandshakeAuth.MIN_SECRET_BYTES + " bytes");
+            secret == null ? "none" : secret.length + " bytes",
+            "at least " + HandshakeAuth.MIN_SECRET_BYTES + " bytes");
         check(protection == FrameProtection.AUTHENTICATED || protection == FrameProtection.ENCRYPTED, "protection",
             protection, "AUTHENTICATED or ENCRYPTED");
         checkDuration("connectTimeout", connectTimeout, Duration.ofMillis(10), Duration.ofMinutes(10));

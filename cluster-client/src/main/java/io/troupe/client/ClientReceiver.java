@@ -1,11 +1,13 @@
 package io.troupe.client;
 
 import io.aeron.logbuffer.Header;
+import io.troupe.actor.EventTypes;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.registry.LookupResult;
 import io.troupe.registry.ServiceDown;
+import io.troupe.registry.ServiceInstance;
 import io.troupe.registry.ServiceUp;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.wire.ClientProtocol;
@@ -91,8 +93,8 @@ final class ClientReceiver
     }
 
     /** Opens a sealed message of the current session into {@link #opened}; -1 if it is not one. */
-    private int open(final int stream, final int streamId, final DirectBuffer buffer, final int offset, final int length,
-        final Header header)
+    private int open(final int stream, final int streamId, final DirectBuffer buffer, final int offset,
+        final int length, final Header header)
     {
         final NodeLink current = agent.link;
         if (current == null || current.opener == null || header.sessionId() != current.nodeAeronSession ||
@@ -162,8 +164,8 @@ final class ClientReceiver
             }
             else if (event == null)
             {
-                ask.future.completeExceptionally(new IllegalStateException("the reply to ask " + cookie + " is of type " +
-                    io.troupe.actor.EventTypes.describe(type) + ", which this client has no codec for"));
+                ask.future.completeExceptionally(new IllegalStateException("the reply to ask " + cookie +
+                    " is of type " + EventTypes.describe(type) + ", which this client has no codec for"));
             }
             else if (ask.replyType != null && !ask.replyType.isInstance(event))
             {
@@ -191,7 +193,7 @@ final class ClientReceiver
         }
     }
 
-    private void notifyWatches(final io.troupe.registry.ServiceInstance instance, final boolean up)
+    private void notifyWatches(final ServiceInstance instance, final boolean up)
     {
         final List<TroupeClient.Watch> list = agent.watches.get(instance.service().onNode(0));
         if (list == null)

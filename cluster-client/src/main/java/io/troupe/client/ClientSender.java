@@ -8,6 +8,7 @@ import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.wire.ClientProtocol;
 import io.troupe.serialization.wire.EnvelopeCompaction;
 import io.troupe.serialization.wire.WireFormat;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -59,7 +60,7 @@ final class ClientSender
         return records;
     }
 
-    private ControlledMessageHandler.Action onRecord(final int type, final org.agrona.MutableDirectBuffer buffer,
+    private ControlledMessageHandler.Action onRecord(final int type, final MutableDirectBuffer buffer,
         final int index, final int length)
     {
         PendingAsk ask = null;
@@ -139,8 +140,8 @@ final class ClientSender
         {
             return; // a full batch at session start: the subscription is renewed at the next session
         }
-        final int payloadAt = agent.encoder.beginEnvelope(batch, batchLength + ClientProtocol.LENGTH_PREFIX, ActorId.NONE,
-            ActorId.NONE, codec.typeId(), 0, cookie, 0, 0L, 0, null, payloadLength);
+        final int payloadAt = agent.encoder.beginEnvelope(batch, batchLength + ClientProtocol.LENGTH_PREFIX,
+            ActorId.NONE, ActorId.NONE, codec.typeId(), 0, cookie, 0, 0L, 0, null, payloadLength);
         codec.encode(event, batch, payloadAt);
         ClientProtocol.putLength(batch, batchLength, frameLength);
         baseAt = -1; // not a base: what follows goes whole
@@ -166,7 +167,8 @@ final class ClientSender
                 final ActorId recipient = ActorId.fromRaw(buffer.getLong(frame + WireFormat.HEADER_LENGTH,
                     ByteOrder.LITTLE_ENDIAN), buffer.getLong(frame + WireFormat.HEADER_LENGTH + Long.BYTES,
                     ByteOrder.LITTLE_ENDIAN));
-                final int type = buffer.getInt(frame + WireFormat.HEADER_LENGTH + 6 * Long.BYTES, ByteOrder.LITTLE_ENDIAN);
+                final int type = buffer.getInt(frame + WireFormat.HEADER_LENGTH + 6 * Long.BYTES,
+                    ByteOrder.LITTLE_ENDIAN);
                 agent.undelivered(new Undelivered(recipient, type, 0L, reason, false));
             }
         });

@@ -87,10 +87,11 @@ final class NodeLink
         {
             return;
         }
-        final byte[] proof = agent.auth.prove(HandshakePhase.HELLO, agent.config.clusterId(), agent.clientId, incarnation,
-            0, 0L, challenge, agent.replyEndpoint.getBytes(StandardCharsets.UTF_8), agent.config.protection());
-        final Handshake hello = new Handshake(HandshakePhase.HELLO, agent.config.clusterId(), agent.clientId, incarnation,
-            0, 0L, agent.config.minProtocolVersion(), agent.config.maxProtocolVersion(), challenge, proof,
+        final byte[] proof = agent.auth.prove(HandshakePhase.HELLO, agent.config.clusterId(), agent.clientId,
+            incarnation, 0, 0L, challenge, agent.replyEndpoint.getBytes(StandardCharsets.UTF_8),
+            agent.config.protection());
+        final Handshake hello = new Handshake(HandshakePhase.HELLO, agent.config.clusterId(), agent.clientId,
+            incarnation, 0, 0L, agent.config.minProtocolVersion(), agent.config.maxProtocolVersion(), challenge, proof,
             agent.replyEndpoint, EMPTY,
             agent.config.protection(), EMPTY);
         if (offer(agent.encoder, hello))
@@ -114,8 +115,8 @@ final class NodeLink
         }
         final String clusterId = agent.config.clusterId();
         final FrameProtection protection = agent.config.protection();
-        if (!agent.auth.verify(HandshakePhase.WELCOME, clusterId, welcome.nodeId(), welcome.incarnation(), agent.clientId,
-            incarnation, challenge, EMPTY, protection, welcome.proof()))
+        if (!agent.auth.verify(HandshakePhase.WELCOME, clusterId, welcome.nodeId(), welcome.incarnation(),
+            agent.clientId, incarnation, challenge, EMPTY, protection, welcome.proof()))
         {
             return "its WELCOME does not prove the client secret (different client secrets?)";
         }

@@ -17,7 +17,9 @@ final class PendingAsk
     /** What the reply must be, or null for any. */
     final Class<?> replyType;
     final CompletableFuture<Object> future = new CompletableFuture<>();
-    /** Set by the client's thread once the ask went out in a session: if that session is lost, the outcome is unsure. */
+    /**
+     * Set by the client's thread once the ask went out in a session: if that session is lost, the outcome is unsure.
+     */
     volatile boolean sent;
 
     PendingAsk(final long id, final ActorId target, final int type, final long deadlineNs, final Class<?> replyType)

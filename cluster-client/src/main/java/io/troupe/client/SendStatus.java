@@ -1,6 +1,8 @@
 package io.troupe.client;
 
-/** What became of a {@link TroupeClient#send}: the send never blocks past its timeout, and never buffers without bound. */
+/**
+ * What became of a {@link TroupeClient#send}: the send never blocks past its timeout, and never buffers without bound.
+ */
 public enum SendStatus
 {
     /** Taken: it goes to the node in order with the client's other sends. */

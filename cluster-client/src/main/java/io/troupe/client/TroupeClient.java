@@ -2,6 +2,7 @@ package io.troupe.client;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorRef;
+import io.troupe.actor.AgentErrorLog;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.ServiceKey;
 import io.troupe.actor.Undelivered;
@@ -98,7 +99,8 @@ public final class TroupeClient implements AutoCloseable
     public static TroupeClient connect(final ClientConfig config)
     {
         config.validate();
-        final EventCodecRegistry.Builder builder = RegistryCodecs.register(EventCodecRegistry.builder().withTroupeCodecs());
+        final EventCodecRegistry.Builder builder =
+            RegistryCodecs.register(EventCodecRegistry.builder().withTroupeCodecs());
         for (final EventCodec<?> codec : config.codecs())
         {
             builder.register(codec);
@@ -119,7 +121,7 @@ public final class TroupeClient implements AutoCloseable
             throw ex;
         }
         final AgentRunner runner = new AgentRunner(config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() :
-            agent.idle, new io.troupe.actor.AgentErrorLog(LOG, "client " + agent.clientId), null, agent);
+            agent.idle, new AgentErrorLog(LOG, "client " + agent.clientId), null, agent);
         AgentRunner.startOnThread(runner, runnable ->
         {
             final Thread thread = new Thread(runnable, agent.roleName());
@@ -278,8 +280,8 @@ public final class TroupeClient implements AutoCloseable
             agent.pending.remove(id);
             final UndeliveredReason reason = status == SendStatus.BACK_PRESSURED ? UndeliveredReason.SHED :
                 status == SendStatus.CLOSED ? UndeliveredReason.SHUTDOWN : UndeliveredReason.DISCONNECTED;
-            ask.future.completeExceptionally(new UndeliveredException(new Undelivered(target, codec.typeId(), id, reason,
-                false)));
+            ask.future.completeExceptionally(new UndeliveredException(new Undelivered(target, codec.typeId(), id,
+                reason, false)));
         }
         return (CompletableFuture<R>)ask.future;
     }
@@ -425,8 +427,8 @@ public final class TroupeClient implements AutoCloseable
     @SuppressWarnings("unchecked")
     public CompletableFuture<List<ServiceInstance>> lookupAsync(final ServiceId service)
     {
-        final CompletableFuture<?> result = askFor(Objects.requireNonNull(service, "service"), new Lookup(service), null,
-            askTimeout);
+        final CompletableFuture<?> result = askFor(Objects.requireNonNull(service, "service"), new Lookup(service),
+            null, askTimeout);
         return (CompletableFuture<List<ServiceInstance>>)result;
     }
 
@@ -442,7 +444,8 @@ public final class TroupeClient implements AutoCloseable
     {
         final ServiceId name = service.onNode(0);
         final Watch watch = new Watch(service.nodeId(), Objects.requireNonNull(listener, "listener"));
-        final CopyOnWriteArrayList<Watch> list = agent.watches.computeIfAbsent(name, key -> new CopyOnWriteArrayList<>());
+        final CopyOnWriteArrayList<Watch> list = agent.watches.computeIfAbsent(name,
+            key -> new CopyOnWriteArrayList<>());
         list.add(watch);
         if (list.size() == 1)
         {

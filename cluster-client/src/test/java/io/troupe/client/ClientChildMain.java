@@ -2,6 +2,7 @@ package io.troupe.client;
 
 import io.troupe.actor.ServiceId;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 /**
@@ -23,7 +24,7 @@ public final class ClientChildMain
     public static void main(final String[] args) throws InterruptedException
     {
         final TroupeClient client = TroupeClient.connect(new ClientConfig().clusterId(args[0]).endpoint(args[1])
-            .secret(TestEvents.SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8)).codec(TestEvents.GREETING)
+            .secret(TestEvents.SECRET.getBytes(StandardCharsets.UTF_8)).codec(TestEvents.GREETING)
             .codec(TestEvents.REPLY));
         final int asks = Integer.parseInt(args[2]);
         for (int i = 0; i < asks; i++)

@@ -2,6 +2,7 @@ package io.troupe.client;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ServiceId;
+import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.node.Node;
@@ -19,15 +20,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static io.troupe.client.TestEvents.GREETER;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -112,7 +117,8 @@ class ClientClusterTest
             .get(5, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Reply("only on 3: by id"));
         assertThat(client.ask(ServiceId.of(2, "greeter"), new TestEvents.Greeting("two"), Duration.ofSeconds(5))
             .get(5, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Reply("hello two from 2"));
-        assertThat(client.ask(GREETER, new TestEvents.Greeting("any"), Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS))
+        assertThat(client.ask(GREETER, new TestEvents.Greeting("any"), Duration.ofSeconds(30))
+            .get(30, TimeUnit.SECONDS))
             .as("an instance of the connected node first").isEqualTo(new TestEvents.Reply("hello any from 1"));
 
         // the same answers from node 1's replica, in shared memory
@@ -122,7 +128,8 @@ class ClientClusterTest
             final long asksBefore = one.clients().count(ClientCounter.ASKS_IN);
             assertThat(local.lookup(GREETER)).extracting(ServiceInstance::nodeId).containsExactlyInAnyOrder(1, 2, 3);
             assertThat(local.lookup(ONLY_ON_3)).extracting(ServiceInstance::actor).containsExactly(only);
-            assertThat(one.clients().count(ClientCounter.ASKS_IN)).as("no lookup reached the node").isEqualTo(asksBefore);
+            assertThat(one.clients().count(ClientCounter.ASKS_IN)).as("no lookup reached the node")
+                .isEqualTo(asksBefore);
         }
         assertThat(one.clients().pendingAsks()).isZero();
     }
@@ -139,7 +146,7 @@ class ClientClusterTest
         awaitReady(second);
         client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1, 2));
         assertThat(client.nodeId()).isEqualTo(1);
-        final java.util.concurrent.BlockingQueue<String> heard = new java.util.concurrent.LinkedBlockingQueue<>();
+        final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
         client.subscribe(ServiceId.of(2, "greeter"), new ServiceListener()
         {
             @Override
@@ -170,15 +177,17 @@ class ClientClusterTest
         {
             final Throwable failure = failureOf(ask, Duration.ofSeconds(10));
             assertThat(failure).isInstanceOf(UndeliveredException.class);
-            final io.troupe.actor.Undelivered notice = ((UndeliveredException)failure).undelivered();
+            final Undelivered notice = ((UndeliveredException)failure).undelivered();
             assertThat(notice.reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
             assertThat(notice.unsure()).as("it went out: maybe handled").isTrue();
         }
         final Duration detected = Duration.ofNanos(System.nanoTime() - killedNs);
         // the client's failure timeout is 1.5 s and the asks' own 60 s: what a slow machine adds is slack, not a minute
-        assertThat(detected).as("about the failure timeout, far from the asks' timeout").isLessThan(Duration.ofSeconds(8));
+        assertThat(detected).as("about the failure timeout, far from the asks' timeout")
+            .isLessThan(Duration.ofSeconds(8));
         Await.until(() -> client.nodeId() == 2, CONNECT, "the client moved to node 2");
-        assertThat(client.ask(GREETER, new TestEvents.Greeting("again"), Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS))
+        assertThat(client.ask(GREETER, new TestEvents.Greeting("again"), Duration.ofSeconds(30))
+            .get(30, TimeUnit.SECONDS))
             .isEqualTo(new TestEvents.Reply("hello again from 2"));
         assertThat(heard.poll(10, TimeUnit.SECONDS)).as("subscribed again on node 2: every live instance again")
             .isEqualTo("up 2");
@@ -227,9 +236,9 @@ class ClientClusterTest
         Await.until(() -> log(process).contains("READY"), CONNECT, () -> process + " ready; log: " + log(process));
     }
 
-    private static List<String> shmEntries() throws java.io.IOException
+    private static List<String> shmEntries() throws IOException
     {
-        try (java.util.stream.Stream<Path> entries = Files.list(Path.of("/dev/shm")))
+        try (Stream<Path> entries = Files.list(Path.of("/dev/shm")))
         {
             return entries.map(path -> path.getFileName().toString()).toList();
         }
@@ -246,7 +255,7 @@ class ClientClusterTest
         {
             return Files.exists(file) ? Files.readString(file) : "";
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
             return "";
         }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -128,10 +129,11 @@ class ClientFloodTest
     @Test
     void aSendWithATimeoutWaitsThatLongForRoomThenSaysBackPressured() throws Exception
     {
-        final LocalCluster cluster = LocalCluster.create(dir, 1, TestEvents.clusterSettings("troupe.client.credit-threshold = 10"));
+        final LocalCluster cluster = LocalCluster.create(dir, 1,
+            TestEvents.clusterSettings("troupe.client.credit-threshold = 10"));
         node = Node.start(NodeConfigLoader.load(cluster.configFile(1), new Properties()), system -> { },
             TestEvents.codecs());
-        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
         final ActorId stuck = node.system().register((ctx, envelope) ->
         {
             try

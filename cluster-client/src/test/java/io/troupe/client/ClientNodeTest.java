@@ -1,28 +1,43 @@
 package io.troupe.client;
 
+import io.troupe.actor.ActorId;
 import io.troupe.actor.ServiceId;
+import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.interconnect.LoopbackPorts;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.client.ClientCounter;
+import io.troupe.node.client.ClientSessionStats;
+import io.troupe.node.counters.CounterRecord;
+import io.troupe.node.counters.CountersFileReader;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.registry.RegistryCodecs;
 import io.troupe.registry.ServiceInstance;
+import io.troupe.registry.Subscribe;
 import io.troupe.testing.Await;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 
 import static io.troupe.client.TestEvents.GREETER;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,12 +130,13 @@ class ClientNodeTest
         final String nodeDriver = node.interconnect().config().aeronDir();
         client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1).aeronDir(nodeDriver));
 
-        assertThat(client.ask(GREETER, new TestEvents.Greeting("shared"), Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS))
+        assertThat(client.ask(GREETER, new TestEvents.Greeting("shared"), Duration.ofSeconds(30))
+            .get(30, TimeUnit.SECONDS))
             .isEqualTo(new TestEvents.Reply("hello shared from 1"));
         client.close();
         client = null;
         Await.equal(() -> node.clients().openSessions(), 0, "the session ended");
-        assertThat(java.nio.file.Files.isDirectory(Path.of(nodeDriver))).as("the node's driver is not the client's to remove")
+        assertThat(Files.isDirectory(Path.of(nodeDriver))).as("the node's driver is not the client's to remove")
             .isTrue();
         assertThat(node.system().isRunning()).isTrue();
         try (TroupeClient again = TroupeClient.connect(TestEvents.clientConfig(cluster, 1)))
@@ -136,7 +152,7 @@ class ClientNodeTest
         client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
         final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
         final ServiceId echo = ServiceId.of(0, "echo");
-        final io.troupe.actor.ActorId first = node.system().register((ctx, envelope) -> { });
+        final ActorId first = node.system().register((ctx, envelope) -> { });
         node.registry().register(echo, first);
 
         final AutoCloseable subscription = client.subscribe(echo, new ServiceListener()
@@ -155,7 +171,7 @@ class ClientNodeTest
         });
 
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("up " + first);
-        final io.troupe.actor.ActorId second = node.system().register((ctx, envelope) -> { });
+        final ActorId second = node.system().register((ctx, envelope) -> { });
         node.registry().register(echo, second);
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("up " + second);
         node.registry().unregister(echo, first);
@@ -164,8 +180,8 @@ class ClientNodeTest
         // each subscription is an entry in the node's directory: a client holds at most 1,024 names
         for (int i = 0; i < 1024; i++)
         {
-            RawFrames.send(client, ServiceId.of(0, "n" + i), io.troupe.registry.Subscribe.TYPE, 0L,
-                encode(new io.troupe.registry.Subscribe(ServiceId.of(0, "n" + i))));
+            RawFrames.send(client, ServiceId.of(0, "n" + i), Subscribe.TYPE, 0L,
+                encode(new Subscribe(ServiceId.of(0, "n" + i))));
         }
         Await.until(() -> node.clients().count(ClientCounter.EVENTS_REFUSED) == 1, Duration.ofSeconds(10),
             "the 1,025th name refused (echo is the first)");
@@ -186,7 +202,8 @@ class ClientNodeTest
     void wrongCredentialsClusterOrVersionFailSayingWhyAndASilentEndpointTimesOut()
     {
         startNode();
-        final ClientConfig wrongSecret = TestEvents.clientConfig(cluster, 1).secret("not-the-client-secret!".getBytes());
+        final ClientConfig wrongSecret = TestEvents.clientConfig(cluster, 1)
+            .secret("not-the-client-secret!".getBytes());
         assertThatThrownBy(() -> TroupeClient.connect(wrongSecret)).isInstanceOf(ClientConnectException.class)
             .hasMessageContaining("127.0.0.1:" + cluster.port(1)).hasMessageContaining("secret");
         final ClientConfig wrongCluster = TestEvents.clientConfig(cluster, 1).clusterId("another-cluster");
@@ -202,7 +219,7 @@ class ClientNodeTest
         assertThat(node.clients().count(ClientCounter.REFUSALS_TOLD)).isGreaterThanOrEqualTo(3);
         assertThat(node.clients().count(ClientCounter.SESSIONS_OPENED)).isZero();
 
-        final int silent = io.troupe.interconnect.LoopbackPorts.freeUdp(1)[0];
+        final int silent = LoopbackPorts.freeUdp(1)[0];
         final ClientConfig nobody = TestEvents.clientConfig(cluster).endpoint("127.0.0.1:" + silent)
             .connectTimeout(Duration.ofMillis(800)).failureTimeout(Duration.ofMillis(300))
             .heartbeatInterval(Duration.ofMillis(100));
@@ -217,7 +234,7 @@ class ClientNodeTest
     void badEventsAreRefusedCountedAndAnsweredAndTheSessionGoesOn() throws Exception
     {
         startNode();
-        final BlockingQueue<io.troupe.actor.Undelivered> undelivered = new LinkedBlockingQueue<>();
+        final BlockingQueue<Undelivered> undelivered = new LinkedBlockingQueue<>();
         client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1).onUndelivered(undelivered::add));
 
         // a type the node has no codec for
@@ -225,17 +242,17 @@ class ClientNodeTest
         assertThat(stranger).isInstanceOf(UndeliveredException.class);
         assertThat(((UndeliveredException)stranger).undelivered().reason()).isEqualTo(UndeliveredReason.REFUSED);
         assertThat(client.send(GREETER, new TestEvents.Stranger(8))).isEqualTo(SendStatus.OK);
-        final io.troupe.actor.Undelivered told = undelivered.poll(5, TimeUnit.SECONDS);
+        final Undelivered told = undelivered.poll(5, TimeUnit.SECONDS);
         assertThat(told.reason()).isEqualTo(UndeliveredReason.REFUSED);
         assertThat(told.recipient()).isEqualTo(GREETER);
         // a system type, which no client codec registry lets through: written by hand
-        assertThat(RawFrames.send(client, GREETER, io.troupe.actor.Undelivered.TYPE, 0L, new byte[40])).isTrue();
+        assertThat(RawFrames.send(client, GREETER, Undelivered.TYPE, 0L, new byte[40])).isTrue();
         assertThat(undelivered.poll(5, TimeUnit.SECONDS).reason()).isEqualTo(UndeliveredReason.REFUSED);
         // nobody there
         final Throwable nobody = failureOf(client.ask(ServiceId.of(0, "nobody"), new TestEvents.Greeting("?"),
             Duration.ofSeconds(5)));
         assertThat(((UndeliveredException)nobody).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
-        final Throwable gone = failureOf(client.ask(io.troupe.actor.ActorId.of(1, 999_999, 3),
+        final Throwable gone = failureOf(client.ask(ActorId.of(1, 999_999, 3),
             new TestEvents.Greeting("?"), Duration.ofSeconds(5)));
         assertThat(((UndeliveredException)gone).undelivered().reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
         // a payload that does not decode reaches the actor as such; the node and the session carry on
@@ -257,7 +274,7 @@ class ClientNodeTest
         startNode("troupe.client.max-pending-asks = 3", "troupe.client.ask-timeout = 2s");
         client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
 
-        final List<CompletableFuture<Object>> asks = new java.util.ArrayList<>();
+        final List<CompletableFuture<Object>> asks = new ArrayList<>();
         for (int i = 0; i < 4; i++)
         {
             asks.add(client.ask(TestEvents.SLOW, new TestEvents.Greeting("#" + i),
@@ -267,7 +284,7 @@ class ClientNodeTest
         assertThat(((UndeliveredException)shed).undelivered().reason()).isEqualTo(UndeliveredReason.SHED);
         for (int i = 0; i < 3; i++)
         {
-            assertThat(failureOf(asks.get(i))).isInstanceOf(java.util.concurrent.TimeoutException.class);
+            assertThat(failureOf(asks.get(i))).isInstanceOf(TimeoutException.class);
         }
         assertThat(node.clients().count(ClientCounter.ASKS_SHED)).isEqualTo(1);
         Await.equal(() -> node.clients().pendingAsks(), 0, "the node's slots expired");
@@ -288,11 +305,12 @@ class ClientNodeTest
 
         // the first ask's id again, by hand (a client's own ids never repeat)
         final byte[] payload = new byte[TestEvents.GREETING.encodedLength(new TestEvents.Greeting("x"))];
-        TestEvents.GREETING.encode(new TestEvents.Greeting("x"), new org.agrona.concurrent.UnsafeBuffer(payload), 0);
+        TestEvents.GREETING.encode(new TestEvents.Greeting("x"), new UnsafeBuffer(payload), 0);
         assertThat(RawFrames.send(client, TestEvents.SLOW, TestEvents.GREETING.typeId(), 1L, payload)).isTrue();
 
         Await.equal(() -> node.clients().count(ClientCounter.EVENTS_REFUSED), 1L, "the repeated id refused");
-        assertThat(((UndeliveredException)failureOf(first)).undelivered().reason()).isEqualTo(UndeliveredReason.REFUSED);
+        assertThat(((UndeliveredException)failureOf(first)).undelivered().reason())
+            .isEqualTo(UndeliveredReason.REFUSED);
         assertThat(node.clients().pendingAsks()).as("the first ask keeps its slot on the node").isEqualTo(2);
         assertThat(second).isNotDone();
     }
@@ -303,29 +321,28 @@ class ClientNodeTest
         startNode();
         client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
         final long aliveBefore = node.system().counters().actorsAlive();
-        final List<CompletableFuture<Object>> asks = new java.util.ArrayList<>();
+        final List<CompletableFuture<Object>> asks = new ArrayList<>();
         for (int i = 0; i < 5; i++)
         {
             asks.add(client.ask(TestEvents.SLOW, new TestEvents.Greeting("#" + i), Duration.ofSeconds(30)));
         }
         Await.equal(() -> node.clients().pendingAsks(), 5, "five slots on the node");
         // the session's own counters: one row while it is open
-        final io.troupe.node.client.ClientSessionStats session = node.clients().sessions().get(0);
+        final ClientSessionStats session = node.clients().sessions().get(0);
         assertThat(session.asksIn()).isEqualTo(5);
         assertThat(session.eventsIn()).isEqualTo(5);
         assertThat(session.asksPending()).isEqualTo(5);
         assertThat(session.debt()).isNotNegative(); // the slow service may have repaid them already
         node.counters().publishNow();
-        final io.troupe.node.counters.CountersFileReader file =
-            io.troupe.node.counters.CountersFileReader.open(node.config().dataDir());
-        final java.util.Map<String, String> labels = java.util.Map.of("client",
+        final CountersFileReader file = CountersFileReader.open(node.config().dataDir());
+        final Map<String, String> labels = Map.of("client",
             Integer.toString(session.clientId()), "session", Integer.toString(session.sessionId()));
         assertThat(file.counters()).filteredOn(record -> record.labels().equals(labels))
-            .extracting(io.troupe.node.counters.CounterRecord::name, io.troupe.node.counters.CounterRecord::value)
-            .contains(org.assertj.core.groups.Tuple.tuple("client_session_asks_in", 5L),
-                org.assertj.core.groups.Tuple.tuple("client_session_asks_pending", 5L));
+            .extracting(CounterRecord::name, CounterRecord::value)
+            .contains(Tuple.tuple("client_session_asks_in", 5L),
+                Tuple.tuple("client_session_asks_pending", 5L));
         assertThat(file.counters()).filteredOn(record -> record.labels().equals(labels))
-            .extracting(io.troupe.node.counters.CounterRecord::name).contains("client_session_debt",
+            .extracting(CounterRecord::name).contains("client_session_debt",
                 "client_session_events_in", "client_session_messages_out");
 
         client.close();
@@ -347,7 +364,7 @@ class ClientNodeTest
         Await.until(() -> Thread.getAllStackTraces().keySet().stream()
             .noneMatch(thread -> thread.getName().startsWith("troupe-client-")), WAIT, "the client's thread gone");
         assertThat(client.send(GREETER, new TestEvents.Greeting("late"))).isEqualTo(SendStatus.CLOSED);
-        try (java.util.stream.Stream<Path> shm = java.nio.file.Files.list(Path.of("/dev/shm")))
+        try (Stream<Path> shm = Files.list(Path.of("/dev/shm")))
         {
             assertThat(shm.map(Path::toString)).noneMatch(name ->
                 name.contains("troupe-client-" + ProcessHandle.current().pid() + '-'));
@@ -355,10 +372,10 @@ class ClientNodeTest
         client = null;
     }
 
-    private static byte[] encode(final io.troupe.registry.Subscribe subscribe)
+    private static byte[] encode(final Subscribe subscribe)
     {
-        final byte[] bytes = new byte[io.troupe.registry.RegistryCodecs.SUBSCRIBE.encodedLength(subscribe)];
-        io.troupe.registry.RegistryCodecs.SUBSCRIBE.encode(subscribe, new org.agrona.concurrent.UnsafeBuffer(bytes), 0);
+        final byte[] bytes = new byte[RegistryCodecs.SUBSCRIBE.encodedLength(subscribe)];
+        RegistryCodecs.SUBSCRIBE.encode(subscribe, new UnsafeBuffer(bytes), 0);
         return bytes;
     }
 }

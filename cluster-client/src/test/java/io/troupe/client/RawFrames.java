@@ -5,6 +5,8 @@ import io.troupe.serialization.wire.FrameEncoder;
 import io.troupe.serialization.wire.WireFormat;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.reflect.Field;
+
 /** Frames no codec registry would let a client write: straight into the client's send buffer. */
 final class RawFrames
 {
@@ -30,7 +32,7 @@ final class RawFrames
     {
         try
         {
-            final java.lang.reflect.Field field = TroupeClient.class.getDeclaredField("agent");
+            final Field field = TroupeClient.class.getDeclaredField("agent");
             field.setAccessible(true);
             return (ClientAgent)field.get(client);
         }

@@ -5,9 +5,11 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.ServiceId;
 import io.troupe.node.Node;
+import io.troupe.node.local.LocalCluster;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.RecordCodec;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -69,10 +71,10 @@ final class TestEvents
         node.registry().register(SINK, system.register((ctx, envelope) -> SUNK.add(envelope.event())));
     }
 
-    static ClientConfig clientConfig(final io.troupe.node.local.LocalCluster cluster, final int... nodeIds)
+    static ClientConfig clientConfig(final LocalCluster cluster, final int... nodeIds)
     {
         final ClientConfig config = new ClientConfig().clusterId(cluster.clusterId())
-            .secret(SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .secret(SECRET.getBytes(StandardCharsets.UTF_8))
             .connectTimeout(Duration.ofSeconds(10)).failureTimeout(Duration.ofMillis(1500))
             .codec(GREETING).codec(REPLY).codec(STRANGER);
         for (final int nodeId : nodeIds)

@@ -4,6 +4,7 @@ import io.troupe.serialization.EventCodec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -105,7 +106,7 @@ public final class Application
         }
         catch (final ReflectiveOperationException | RuntimeException | ServiceConfigurationError ex)
         {
-            final Throwable cause = ex instanceof java.lang.reflect.InvocationTargetException target &&
+            final Throwable cause = ex instanceof InvocationTargetException target &&
                 target.getCause() != null ? target.getCause() : ex;
             throw new NodeStartException("setup class " + name + " could not be made: " + cause, cause);
         }
@@ -116,7 +117,8 @@ public final class Application
         final List<URL> jars = new ArrayList<>();
         try (Stream<Path> files = Files.list(libDir))
         {
-            for (final Path jar : files.filter(file -> file.getFileName().toString().endsWith(".jar")).sorted().toList())
+            for (final Path jar : files.filter(file -> file.getFileName().toString().endsWith(".jar"))
+                .sorted().toList())
             {
                 jars.add(jar.toUri().toURL());
             }

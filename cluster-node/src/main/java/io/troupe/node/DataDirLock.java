@@ -48,7 +48,8 @@ final class DataDirLock implements AutoCloseable
         FileChannel channel = null;
         try
         {
-            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
             FileLock lock;
             try
             {
@@ -67,7 +68,8 @@ final class DataDirLock implements AutoCloseable
                     " needs a data directory of its own", null);
             }
             channel.truncate(0);
-            channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+            channel.write(
+                ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
             return new DataDirLock(channel, lock);
         }
         catch (final IOException ex)

@@ -5,6 +5,8 @@ import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -30,13 +32,13 @@ final class KnownKeys
      * @param source      the config's source, for messages.
      * @return one problem per unknown key (naming it and the keys allowed beside it), in key order; empty if none.
      */
-    static java.util.List<NodeConfigException> check(
+    static List<NodeConfigException> check(
         final ConfigObject config,
         final ConfigObject reference,
         final Map<String, Set<String>> elementKeys,
         final String source)
     {
-        final java.util.List<NodeConfigException> problems = new java.util.ArrayList<>();
+        final List<NodeConfigException> problems = new ArrayList<>();
         walk(config, reference, "", elementKeys, source, problems);
         return problems;
     }
@@ -47,7 +49,7 @@ final class KnownKeys
         final String path,
         final Map<String, Set<String>> elementKeys,
         final String source,
-        final java.util.List<NodeConfigException> problems)
+        final List<NodeConfigException> problems)
     {
         for (final String key : new TreeSet<>(object.keySet()))
         {
@@ -79,7 +81,7 @@ final class KnownKeys
 
     private static void checkElements(
         final ConfigList list, final String path, final Set<String> allowed, final String source,
-        final java.util.List<NodeConfigException> problems)
+        final List<NodeConfigException> problems)
     {
         for (int i = 0; i < list.size(); i++)
         {
@@ -102,7 +104,8 @@ final class KnownKeys
     }
 
     private static NodeConfigException unknown(
-        final String source, final String keyPath, final ConfigValue value, final String parentPath, final Set<String> allowed)
+        final String source, final String keyPath, final ConfigValue value, final String parentPath,
+        final Set<String> allowed)
     {
         final String level = parentPath.isEmpty() ? "at the top level" : "in " + parentPath;
         return ConfigReader.invalid(source, keyPath, value,

@@ -3,16 +3,29 @@ package io.troupe.node;
 import io.troupe.actor.ActorSystem;
 import io.troupe.broker.BrokerCodecs;
 import io.troupe.actor.ActorSystemConfig;
+import io.troupe.broker.BrokerDirectory;
 import io.troupe.interconnect.Interconnect;
+import io.troupe.interconnect.InterconnectConfig;
+import io.troupe.interconnect.PeerAddress;
+import io.troupe.interconnect.PrivateDirectory;
+import io.troupe.interconnect.scheduler.PeerScheduler;
+import io.troupe.node.client.ClientIngress;
+import io.troupe.node.client.ClientIngressConfig;
+import io.troupe.node.control.ControlServer;
+import io.troupe.node.counters.CountersPublisher;
+import io.troupe.node.metrics.ActorTypeMetrics;
+import io.troupe.node.metrics.MetricsSettings;
+import io.troupe.node.metrics.PrometheusEndpoint;
+import io.troupe.registry.DirectoryReplica;
+import io.troupe.registry.RegistryCodecs;
+import io.troupe.registry.RegistryConfig;
 import io.troupe.registry.ServiceRegistry;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.EventCodecRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -56,14 +69,14 @@ public final class Node implements AutoCloseable
     private final NodeIdentity identity;
     private final ServiceRegistry registry;
     /** The door for client processes, or null when none is admitted. */
-    private final io.troupe.node.client.ClientIngress clients;
+    private final ClientIngress clients;
     private final NodeCounters counters;
-    private final io.troupe.broker.BrokerDirectory brokers;
-    private final io.troupe.interconnect.scheduler.PeerScheduler peerScheduler;
+    private final BrokerDirectory brokers;
+    private final PeerScheduler peerScheduler;
     /** The local control channel (troupe drain, troupe stop), or null if its socket could not be made. */
-    private volatile io.troupe.node.control.ControlServer control;
+    private volatile ControlServer control;
     /** The Prometheus endpoint, or null when off. */
-    private volatile io.troupe.node.metrics.PrometheusEndpoint metrics;
+    private volatile PrometheusEndpoint metrics;
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Object closeLock = new Object();
     private boolean closeStarted;
@@ -80,7 +93,7 @@ public final class Node implements AutoCloseable
         final RemoteDeadLetters deadLetters,
         final NodeIdentity identity,
         final ServiceRegistry registry,
-        final io.troupe.node.client.ClientIngress clients,
+        final ClientIngress clients,
         final NodeCounters counters)
     {
         this.counters = counters;
@@ -91,9 +104,9 @@ public final class Node implements AutoCloseable
         this.system = system;
         this.interconnect = interconnect;
         this.deadLetters = deadLetters;
-        this.brokers = new io.troupe.broker.BrokerDirectory(system);
-        this.peerScheduler = io.troupe.interconnect.scheduler.PeerScheduler.start(system, config.schedulerConfig(),
-            config.interconnectConfig().peers().stream().mapToInt(io.troupe.interconnect.PeerAddress::nodeId).toArray());
+        this.brokers = new BrokerDirectory(system);
+        this.peerScheduler = PeerScheduler.start(system, config.schedulerConfig(),
+            config.interconnectConfig().peers().stream().mapToInt(PeerAddress::nodeId).toArray());
     }
 
     /**
@@ -136,7 +149,7 @@ public final class Node implements AutoCloseable
         final EventCodecRegistry codecs = codecs(extraCodecs);
         LOG.info("starting {}", config.describe());
         // 0700, of this user, no link, and a node's own (see PrivateDirectory); a problem says what and why
-        io.troupe.interconnect.PrivateDirectory.prepare(config.dataDir(), "data directory (node " + config.nodeId() + ")");
+        PrivateDirectory.prepare(config.dataDir(), "data directory (node " + config.nodeId() + ")");
         // one node per data directory: a second start fails here, before it touches anything of the first's
         final DataDirLock dirLock = DataDirLock.acquire(config.dataDir(), config.nodeId());
         try
@@ -158,9 +171,9 @@ public final class Node implements AutoCloseable
         // first, so that every agent's errors from the start on are in its error log
         final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
-        final io.troupe.node.metrics.MetricsSettings metricsSettings = config.metrics();
-        final io.troupe.node.metrics.ActorTypeMetrics actorTypes = metricsSettings.enabled() &&
-            metricsSettings.actorTypes() ? new io.troupe.node.metrics.ActorTypeMetrics() : null;
+        final MetricsSettings metricsSettings = config.metrics();
+        final ActorTypeMetrics actorTypes = metricsSettings.enabled() &&
+            metricsSettings.actorTypes() ? new ActorTypeMetrics() : null;
         final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters)
             .errorRecorder(counters.recorder()).handlingObserver(actorTypes);
         final ActorSystem system;
@@ -174,12 +187,12 @@ public final class Node implements AutoCloseable
             throw ex;
         }
         final Interconnect interconnect;
-        final io.troupe.registry.RegistryConfig registryConfig = config.registryConfig();
-        io.troupe.registry.DirectoryReplica replica = null;
+        final RegistryConfig registryConfig = config.registryConfig();
+        DirectoryReplica replica = null;
         try
         {
             // the replica before the interconnect: the node announces itself only once it can serve lookups
-            replica = registryConfig.replicaDirectory() == null ? null : io.troupe.registry.DirectoryReplica.open(
+            replica = registryConfig.replicaDirectory() == null ? null : DirectoryReplica.open(
                 registryConfig.replicaDirectory(), config.nodeId(), identity.incarnation(), registryConfig.capacity());
             setup.accept(system);
             interconnect = Interconnect.start(system, config.interconnectConfig().incarnation(identity.incarnation()),
@@ -195,7 +208,7 @@ public final class Node implements AutoCloseable
             counters.close();
             if (NodeStartException.addressInUse(ex))
             {
-                final io.troupe.interconnect.InterconnectConfig transport = config.interconnectConfig();
+                final InterconnectConfig transport = config.interconnectConfig();
                 throw new NodeStartException("troupe.bind.port = " + transport.bindPort() + ": " +
                     transport.bindHost() + ':' + transport.bindPort() + " is in use (another node on this host, or " +
                     "another program?)", ex);
@@ -204,23 +217,23 @@ public final class Node implements AutoCloseable
         }
         deadLetters.interconnect(interconnect);
         final ServiceRegistry registry = ServiceRegistry.start(system, interconnect, registryConfig, replica);
-        final io.troupe.node.client.ClientIngressConfig clientConfig = config.clientIngressConfig();
-        final io.troupe.node.client.ClientIngress clients = clientConfig == null ? null :
-            io.troupe.node.client.ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
+        final ClientIngressConfig clientConfig = config.clientIngressConfig();
+        final ClientIngress clients = clientConfig == null ? null :
+            ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
         final Node node = new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
         node.dirLock = dirLock; // from here on the node's close releases it
-        node.control = io.troupe.node.control.ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(node)::onControl);
-        counters.start(new io.troupe.node.counters.CountersPublisher.Sources(system, interconnect, registry, clients,
-            node.brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent, deadLetters::noticesLost,
-            () -> node.drained ? 1 : 0, () -> node.control == null ? 0 : node.control.requests(),
+        node.control = ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(node)::onControl);
+        counters.start(new CountersPublisher.Sources(system, interconnect, registry, clients,
+            node.brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent,
+            deadLetters::noticesLost, () -> node.drained ? 1 : 0,
+            () -> node.control == null ? 0 : node.control.requests(),
             () -> node.control == null ? 0 : node.control.refused(), node.peerScheduler.counters()),
             interconnect.incarnation());
         if (metricsSettings.enabled())
         {
             try
             {
-                node.metrics = io.troupe.node.metrics.PrometheusEndpoint.start(metricsSettings, config.dataDir(),
-                    actorTypes);
+                node.metrics = PrometheusEndpoint.start(metricsSettings, config.dataDir(), actorTypes);
             }
             catch (final RuntimeException ex)
             {
@@ -280,7 +293,7 @@ public final class Node implements AutoCloseable
      */
     public static EventCodecRegistry codecs(final EventCodec<?>... extraCodecs)
     {
-        final EventCodecRegistry.Builder builder = io.troupe.registry.RegistryCodecs.register(
+        final EventCodecRegistry.Builder builder = RegistryCodecs.register(
             BrokerCodecs.register(EventCodecRegistry.builder().withTroupeCodecs()));
         for (final EventCodec<?> codec : extraCodecs)
         {
@@ -340,7 +353,7 @@ public final class Node implements AutoCloseable
      *
      * @return the scheduler.
      */
-    public io.troupe.interconnect.scheduler.PeerScheduler peerScheduler()
+    public PeerScheduler peerScheduler()
     {
         return peerScheduler;
     }
@@ -351,7 +364,7 @@ public final class Node implements AutoCloseable
      *
      * @return the directory.
      */
-    public io.troupe.broker.BrokerDirectory brokers()
+    public BrokerDirectory brokers()
     {
         return brokers;
     }
@@ -371,7 +384,7 @@ public final class Node implements AutoCloseable
      *
      * @return the ingress, or null when the config admits no client (no {@code troupe.client.secret}).
      */
-    public io.troupe.node.client.ClientIngress clients()
+    public ClientIngress clients()
     {
         return clients;
     }
@@ -393,7 +406,7 @@ public final class Node implements AutoCloseable
      */
     public int metricsPort()
     {
-        final io.troupe.node.metrics.PrometheusEndpoint endpoint = metrics;
+        final PrometheusEndpoint endpoint = metrics;
         return endpoint == null ? 0 : endpoint.port();
     }
 
@@ -493,8 +506,8 @@ public final class Node implements AutoCloseable
                 metrics.close();
             }
             counters.close(); // the last figures, then STOPPED: the file stays for a post-mortem
-            LOG.info("node {}: shut down in {} ms ({}; dead letters {}, Undelivered(SHUTDOWN) sent to other nodes {}, " +
-                "not sent {})", nodeId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
+            LOG.info("node {}: shut down in {} ms ({}; dead letters {}, Undelivered(SHUTDOWN) sent to other nodes " +
+                "{}, not sent {})", nodeId(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs),
                 drained ? "drained" : "the drain deadline passed", deadLetters.deadLetters(), deadLetters.noticesSent(),
                 deadLetters.noticesLost());
         }

@@ -5,8 +5,13 @@ import io.troupe.serialization.EventCodec;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * {@code troupe node --config FILE}: runs one node until SIGTERM or Ctrl-C, then closes it cleanly from a
@@ -41,7 +46,8 @@ public final class NodeCommand
     public static void usage(final PrintStream stream)
     {
         stream.println("  node --config FILE");
-        stream.println("        run one node until SIGTERM or Ctrl-C (every setting is described in docs/configuration.md)");
+        stream.println("        run one node until SIGTERM or Ctrl-C (every setting is described in " +
+            "docs/configuration.md)");
     }
 
     /**
@@ -63,25 +69,9 @@ public final class NodeCommand
         final Consumer<ActorSystem> setup,
         final EventCodec<?>... codecs)
     {
-        Path configFile = null;
-        for (int i = 0; i < args.length; i++)
-        {
-            if ("--config".equals(args[i]) && i + 1 < args.length)
-            {
-                configFile = Path.of(args[++i]);
-            }
-            else
-            {
-                err.println("troupe node: " + ("--config".equals(args[i]) ? "--config needs a file" :
-                    "unknown option '" + args[i] + "'"));
-                err.println("usage: troupe node --config FILE");
-                return EXIT_USAGE;
-            }
-        }
+        final Path configFile = configFile(args, err);
         if (configFile == null)
         {
-            err.println("troupe node: --config FILE is required");
-            err.println("usage: troupe node --config FILE");
             return EXIT_USAGE;
         }
         final NodeConfig config;
@@ -109,12 +99,12 @@ public final class NodeCommand
             err.println("troupe node: node " + config.nodeId() + " could not start: " + ex.getMessage());
             return EXIT_FAILED;
         }
-        final EventCodec<?>[] allCodecs = java.util.stream.Stream.concat(java.util.Arrays.stream(codecs),
-            java.util.Arrays.stream(application.codecs())).toArray(EventCodec<?>[]::new);
+        final EventCodec<?>[] allCodecs = Stream.concat(Arrays.stream(codecs),
+            Arrays.stream(application.codecs())).toArray(EventCodec<?>[]::new);
         // The hook is there before the node starts: a SIGTERM while it starts (its peers may see it up already) waits
         // for the start to end, then stops the node cleanly, goodbye included.
-        final java.util.concurrent.atomic.AtomicReference<Node> started = new java.util.concurrent.atomic.AtomicReference<>();
-        final java.util.concurrent.CountDownLatch startEnded = new java.util.concurrent.CountDownLatch(1);
+        final AtomicReference<Node> started = new AtomicReference<>();
+        final CountDownLatch startEnded = new CountDownLatch(1);
         final Thread hook = new Thread(() ->
         {
             awaitStart(startEnded);
@@ -144,7 +134,7 @@ public final class NodeCommand
         }
         catch (final NodeStartException ex)
         {
-            node.close(java.time.Duration.ZERO);
+            node.close(Duration.ZERO);
             startFailed(hook, startEnded);
             err.println("troupe node: node " + config.nodeId() + " could not start: " + ex.getMessage());
             return EXIT_FAILED;
@@ -169,6 +159,32 @@ public final class NodeCommand
         return exitCode(node);
     }
 
+    /** The config file the options name ({@code --config FILE}), or null once the usage error is told. */
+    private static Path configFile(final String[] args, final PrintStream err)
+    {
+        Path configFile = null;
+        for (int i = 0; i < args.length; i++)
+        {
+            if ("--config".equals(args[i]) && i + 1 < args.length)
+            {
+                configFile = Path.of(args[++i]);
+            }
+            else
+            {
+                err.println("troupe node: " + ("--config".equals(args[i]) ? "--config needs a file" :
+                    "unknown option '" + args[i] + "'"));
+                err.println("usage: troupe node --config FILE");
+                return null;
+            }
+        }
+        if (configFile == null)
+        {
+            err.println("troupe node: --config FILE is required");
+            err.println("usage: troupe node --config FILE");
+        }
+        return configFile;
+    }
+
     /**
      * The exit code of a node that closed: {@link #EXIT_FAILED} if it stopped itself because its transport went
      * away ({@link Node#failure()}), else {@link #EXIT_CLEAN}.
@@ -184,11 +200,11 @@ public final class NodeCommand
     /** The longest a SIGTERM during the start waits for it to end before the JVM goes. */
     private static final long START_WAIT_MS = 60_000;
 
-    private static void awaitStart(final java.util.concurrent.CountDownLatch startEnded)
+    private static void awaitStart(final CountDownLatch startEnded)
     {
         try
         {
-            startEnded.await(START_WAIT_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+            startEnded.await(START_WAIT_MS, TimeUnit.MILLISECONDS);
         }
         catch (final InterruptedException ex)
         {
@@ -197,7 +213,7 @@ public final class NodeCommand
     }
 
     /** A start that failed: its hook has nothing to stop (and goes, unless the JVM is already on its way out). */
-    private static void startFailed(final Thread hook, final java.util.concurrent.CountDownLatch startEnded)
+    private static void startFailed(final Thread hook, final CountDownLatch startEnded)
     {
         startEnded.countDown();
         try

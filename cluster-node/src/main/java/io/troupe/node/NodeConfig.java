@@ -7,7 +7,13 @@ import io.troupe.actor.FlowControlConfig;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
+import io.troupe.interconnect.scheduler.SchedulerConfig;
 import io.troupe.memquota.MemoryQuotaConfig;
+import io.troupe.node.client.ClientIngressConfig;
+import io.troupe.node.counters.CountersLayout;
+import io.troupe.node.metrics.MetricsSettings;
+import io.troupe.registry.RegistryConfig;
+import io.troupe.serialization.wire.FrameProtection;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,9 +46,9 @@ public final class NodeConfig
     private final int registryCapacity;
     private final boolean registryReplica;
     /** Null: no client is admitted. Never handed out: copied by {@link #clientIngressConfig()}. */
-    private final io.troupe.node.client.ClientIngressConfig clients;
+    private final ClientIngressConfig clients;
     private final OpsSettings ops;
-    private final io.troupe.node.metrics.MetricsSettings metrics;
+    private final MetricsSettings metrics;
     private final ApplicationSettings application;
     private final SchedulerSettings scheduler;
 
@@ -58,9 +64,9 @@ public final class NodeConfig
         final Duration shutdownTimeout,
         final int registryCapacity,
         final boolean registryReplica,
-        final io.troupe.node.client.ClientIngressConfig clients,
+        final ClientIngressConfig clients,
         final OpsSettings ops,
-        final io.troupe.node.metrics.MetricsSettings metrics,
+        final MetricsSettings metrics,
         final ApplicationSettings application,
         final SchedulerSettings scheduler)
     {
@@ -170,7 +176,7 @@ public final class NodeConfig
      *
      * @return the settings.
      */
-    public io.troupe.node.metrics.MetricsSettings metrics()
+    public MetricsSettings metrics()
     {
         return metrics;
     }
@@ -180,9 +186,9 @@ public final class NodeConfig
      *
      * @return a new config.
      */
-    public io.troupe.interconnect.scheduler.SchedulerConfig schedulerConfig()
+    public SchedulerConfig schedulerConfig()
     {
-        return new io.troupe.interconnect.scheduler.SchedulerConfig().channelsPerPeer(scheduler.channelsPerPeer())
+        return new SchedulerConfig().channelsPerPeer(scheduler.channelsPerPeer())
             .maxInFlight(scheduler.maxInFlight()).starvationAge(scheduler.starvationAge())
             .maxWaitingSenders(scheduler.maxWaitingSenders());
     }
@@ -204,9 +210,9 @@ public final class NodeConfig
      *
      * @return a new config.
      */
-    public io.troupe.registry.RegistryConfig registryConfig()
+    public RegistryConfig registryConfig()
     {
-        return new io.troupe.registry.RegistryConfig().capacity(registryCapacity)
+        return new RegistryConfig().capacity(registryCapacity)
             .replicaDirectory(registryReplica ? dataDir : null);
     }
 
@@ -216,7 +222,7 @@ public final class NodeConfig
      *
      * @return a copy, or null.
      */
-    public io.troupe.node.client.ClientIngressConfig clientIngressConfig()
+    public ClientIngressConfig clientIngressConfig()
     {
         return clients == null ? null : clients.copy();
     }
@@ -320,8 +326,8 @@ public final class NodeConfig
         line(text, "peers", peers(interconnect.peers()));
         for (final PoolConfig pool : pools)
         {
-            line(text, "pool", pool.name() + ": " + pool.threads() + (pool.threads() == 1 ? " thread, " : " threads, ") +
-                pool.eventsPerActivation() +
+            line(text, "pool", pool.name() + ": " + pool.threads() +
+                (pool.threads() == 1 ? " thread, " : " threads, ") + pool.eventsPerActivation() +
                 " events or " + duration(pool.timePerActivation()) + " per activation, spins " +
                 duration(pool.spinBeforeSleep()) + " before it sleeps");
         }
@@ -335,8 +341,8 @@ public final class NodeConfig
             duration(flow.shadowIdleTimeout()) : "off");
         line(text, "clients", clients == null ? "none admitted (no troupe.client.secret)" : "at most " +
             clients.maxClients() + " on streams " + interconnect.clientStreams().controlStreamId() + "/" +
-            interconnect.clientStreams().dataStreamId() + ", credit threshold " + clients.creditThreshold() + " each, " +
-            clients.maxPendingAsks() + " asks waiting each");
+            interconnect.clientStreams().dataStreamId() + ", credit threshold " + clients.creditThreshold() +
+            " each, " + clients.maxPendingAsks() + " asks waiting each");
         line(text, "failure", "heartbeat every " + duration(interconnect.heartbeatInterval()) + ", peer down after " +
             duration(interconnect.failureTimeout()) + " of silence");
         line(text, "transport", (interconnect.embeddedDriver() ? "embedded media driver" +
@@ -349,12 +355,13 @@ public final class NodeConfig
             size(interconnect.dataTermLength()) + ", " + size(interconnect.bulkTermLength()) + "; mtu " +
             interconnect.mtuLength());
         line(text, "", "bulk above " + size(interconnect.bulkThresholdBytes()) + ", largest event " +
-            size(interconnect.maxEventBytes()) + ", outbound queue " + interconnect.outboundQueueCapacity() + " events");
+            size(interconnect.maxEventBytes()) + ", outbound queue " + interconnect.outboundQueueCapacity() +
+            " events");
         line(text, "", "handshake retry " + duration(interconnect.handshakeRetryMin()) + ".." +
             duration(interconnect.handshakeRetryMax()) + ", ack every " + duration(interconnect.ackInterval()));
         line(text, "shutdown", "drains for up to " + duration(shutdownTimeout));
         line(text, "ops", "counters every " + duration(ops.countersInterval()) + " into " +
-            dataDir.resolve(io.troupe.node.counters.CountersLayout.FILE_NAME) + " (room for " + ops.maxCounters() +
+            dataDir.resolve(CountersLayout.FILE_NAME) + " (room for " + ops.maxCounters() +
             "), error log " + size(ops.errorLogBytes()));
         line(text, "metrics", metrics.toString());
         if (!application.setupClasses().isEmpty() || application.libDir() != null)
@@ -365,7 +372,7 @@ public final class NodeConfig
                 " (class path and the jars in " + application.libDir() + ")"));
         }
         line(text, "secret", interconnect.clusterSecret().length + " bytes from " + secretOrigin + "; frames " +
-            (interconnect.frameProtection() == io.troupe.serialization.wire.FrameProtection.ENCRYPTED ?
+            (interconnect.frameProtection() == FrameProtection.ENCRYPTED ?
                 "encrypted (AES-256-GCM)" : "authenticated (HMAC-SHA256)") + " under per-session keys");
         return text.toString();
     }

@@ -11,8 +11,11 @@ import com.typesafe.config.ConfigSyntax;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Reads a node's config file: HOCON (Typesafe Config, as Akka and Pekko use), keys under {@code troupe},
@@ -41,7 +44,8 @@ public final class NodeConfigLoader
     public static final Set<String> FOREIGN_PROPERTY_SECTIONS = Set.of("serialization", "bench", "fuzz", "test");
 
     private static final Config REFERENCE = ConfigFactory.parseResources(
-        NodeConfigLoader.class.getClassLoader(), REFERENCE_RESOURCE, ConfigParseOptions.defaults().setAllowMissing(false));
+        NodeConfigLoader.class.getClassLoader(), REFERENCE_RESOURCE,
+        ConfigParseOptions.defaults().setAllowMissing(false));
 
     private NodeConfigLoader()
     {
@@ -154,9 +158,9 @@ public final class NodeConfigLoader
     {
         final Set<String> sections = REFERENCE.getObject("troupe").keySet();
         final Properties config = new Properties();
-        final java.util.List<String> unknown = new java.util.ArrayList<>();
+        final List<String> unknown = new ArrayList<>();
         String firstUnknown = null;
-        for (final String name : new java.util.TreeSet<>(properties.stringPropertyNames()))
+        for (final String name : new TreeSet<>(properties.stringPropertyNames()))
         {
             if (name.startsWith(SYSTEM_PROPERTY_PREFIX))
             {
@@ -178,7 +182,7 @@ public final class NodeConfigLoader
         {
             throw new NodeConfigException(firstUnknown, source, "node config " + source + ": unknown " +
                 (unknown.size() == 1 ? "system property " : "system properties ") + String.join(", ", unknown) +
-                ": not a key of the node config (the keys: " + String.join(", ", new java.util.TreeSet<>(sections)) +
+                ": not a key of the node config (the keys: " + String.join(", ", new TreeSet<>(sections)) +
                 ")", null);
         }
         return ConfigFactory.parseProperties(config,

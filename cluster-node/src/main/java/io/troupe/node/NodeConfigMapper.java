@@ -10,14 +10,15 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.FlowControlConfig;
-import io.troupe.interconnect.IdleMode;
-import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.memquota.Setting;
+import io.troupe.node.client.ClientIngressConfig;
+import io.troupe.node.metrics.MetricsSettings;
+import io.troupe.registry.RegistryConfig;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,14 +26,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -158,7 +161,7 @@ final class NodeConfigMapper
     private final List<NodeConfigException> problems = new ArrayList<>();
 
     /** Reads a value, or notes its problem and carries on with the fallback. */
-    private <T> T read(final java.util.function.Supplier<T> reader, final T fallback)
+    private <T> T read(final Supplier<T> reader, final T fallback)
     {
         try
         {
@@ -197,7 +200,7 @@ final class NodeConfigMapper
             interconnect.clusterSecret(secret);
         }
         apply(() -> interconnect.bindPort(bindPort()));
-        final io.troupe.node.client.ClientIngressConfig clients = read(this::clients, null);
+        final ClientIngressConfig clients = read(this::clients, null);
         if (clients != null)
         {
             apply(() ->
@@ -224,13 +227,13 @@ final class NodeConfigMapper
         final long flushBound = read(() -> credit(FLOW_FLUSH_BOUND), 1L);
         final Duration shadowIdle = read(this::shadowIdleTimeout, Duration.ZERO);
         final Duration shutdownTimeout = read(() -> in.duration(SHUTDOWN_TIMEOUT), Duration.ZERO);
-        final io.troupe.registry.RegistryConfig registry = read(this::registry, null);
+        final RegistryConfig registry = read(this::registry, null);
         final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
         final NodeConfig.SchedulerSettings scheduler = read(() -> SchedulerConfigMapper.read(in), null);
         final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
         final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile, this::path);
         final NodeConfig.OpsSettings ops = read(operations::ops, null);
-        final io.troupe.node.metrics.MetricsSettings metrics = read(operations::metrics, null);
+        final MetricsSettings metrics = read(operations::metrics, null);
         final NodeConfig.ApplicationSettings application = read(operations::application, null);
         if (!problems.isEmpty())
         {
@@ -272,7 +275,7 @@ final class NodeConfigMapper
     }
 
     /** The client ingress's settings, or null if no client secret is set (no client is admitted). */
-    private io.troupe.node.client.ClientIngressConfig clients()
+    private ClientIngressConfig clients()
     {
         final boolean inline = in.isSet(CLIENT_SECRET);
         final boolean file = in.isSet(CLIENT_SECRET_FILE);
@@ -286,13 +289,13 @@ final class NodeConfigMapper
         }
         final String key = inline ? CLIENT_SECRET : CLIENT_SECRET_FILE;
         final byte[] secret = inline ? in.string(CLIENT_SECRET).getBytes(StandardCharsets.UTF_8) : readSecretFile(key);
-        final io.troupe.node.client.ClientIngressConfig clients = new io.troupe.node.client.ClientIngressConfig()
+        final ClientIngressConfig clients = new ClientIngressConfig()
             .secret(secret)
             .maxClients(in.integer(CLIENT_MAX_CLIENTS))
             .creditThreshold(credit(CLIENT_CREDIT_THRESHOLD))
             .maxPendingAsks(in.integer(CLIENT_MAX_PENDING_ASKS))
             .askTimeout(in.duration(CLIENT_ASK_TIMEOUT));
-        java.util.Arrays.fill(secret, (byte)0);
+        Arrays.fill(secret, (byte)0);
         try
         {
             return clients.validate();
@@ -313,11 +316,11 @@ final class NodeConfigMapper
         }
     }
 
-    private io.troupe.registry.RegistryConfig registry()
+    private RegistryConfig registry()
     {
         try
         {
-            return new io.troupe.registry.RegistryConfig().capacity(in.integer(REGISTRY_CAPACITY));
+            return new RegistryConfig().capacity(in.integer(REGISTRY_CAPACITY));
         }
         catch (final ConfigurationException ex)
         {
@@ -358,7 +361,8 @@ final class NodeConfigMapper
         final boolean file = in.isSet(CLUSTER_SECRET_FILE);
         if (inline && file)
         {
-            throw in.invalid(CLUSTER_SECRET_FILE, "allowed only one of " + CLUSTER_SECRET + " and " + CLUSTER_SECRET_FILE);
+            throw in.invalid(CLUSTER_SECRET_FILE,
+                "allowed only one of " + CLUSTER_SECRET + " and " + CLUSTER_SECRET_FILE);
         }
         if (!inline && !file)
         {
@@ -407,7 +411,7 @@ final class NodeConfigMapper
         {
             return; // a missing file is reported by the read
         }
-        final java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions;
+        final Set<PosixFilePermission> permissions;
         try
         {
             permissions = Files.getPosixFilePermissions(file);
@@ -417,11 +421,11 @@ final class NodeConfigMapper
             throw in.invalid(key, "allowed a readable file; reading the permissions of " +
                 file.toAbsolutePath() + " failed: " + ex, ex);
         }
-        if (permissions.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ) ||
-            permissions.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ))
+        if (permissions.contains(PosixFilePermission.GROUP_READ) ||
+            permissions.contains(PosixFilePermission.OTHERS_READ))
         {
             throw in.invalid(key, "allowed a file only its owner can read; " + file.toAbsolutePath() +
-                " is " + java.nio.file.attribute.PosixFilePermissions.toString(permissions) + " (chmod 600 it)");
+                " is " + PosixFilePermissions.toString(permissions) + " (chmod 600 it)");
         }
     }
 
@@ -444,13 +448,15 @@ final class NodeConfigMapper
 
     private List<PeerAddress> peers(final int nodeId)
     {
-        final ConfigList list = in.list(PEERS, "a list of peers such as [ { id = 2, host = \"10.0.0.2\", port = 40100 } ]");
+        final ConfigList list = in.list(PEERS,
+            "a list of peers such as [ { id = 2, host = \"10.0.0.2\", port = 40100 } ]");
         final List<PeerAddress> peers = new ArrayList<>(list.size());
         final Map<Integer, Integer> indexById = new HashMap<>();
         for (int i = 0; i < list.size(); i++)
         {
             final String elementPath = PEERS + '[' + i + ']';
-            final ConfigReader peer = element(list.get(i), elementPath, "a peer such as { id = 2, host = \"10.0.0.2\", port = 40100 }");
+            final ConfigReader peer = element(list.get(i), elementPath,
+                "a peer such as { id = 2, host = \"10.0.0.2\", port = 40100 }");
             final int id = peer.integer("id");
             final String host = peer.string("host");
             final int port = peer.integer("port");
@@ -460,12 +466,14 @@ final class NodeConfigMapper
             }
             if (id == nodeId)
             {
-                throw peer.invalid("id", "allowed the ids of other nodes; " + NODE_ID + " = " + nodeId + " is this node");
+                throw peer.invalid("id",
+                    "allowed the ids of other nodes; " + NODE_ID + " = " + nodeId + " is this node");
             }
             final Integer earlier = indexById.putIfAbsent(id, i);
             if (earlier != null)
             {
-                throw peer.invalid("id", "allowed one entry per node id; " + PEERS + '[' + earlier + "] has id " + id + " too");
+                throw peer.invalid("id",
+                    "allowed one entry per node id; " + PEERS + '[' + earlier + "] has id " + id + " too");
             }
             if (host.isBlank())
             {
@@ -492,7 +500,8 @@ final class NodeConfigMapper
         for (int i = 0; i < list.size(); i++)
         {
             final String elementPath = POOLS + '[' + i + ']';
-            final ConfigReader element = element(list.get(i), elementPath, "a pool such as { name = \"default\", threads = 2 }");
+            final ConfigReader element = element(list.get(i), elementPath,
+                "a pool such as { name = \"default\", threads = 2 }");
             final String name = element.string("name");
             final PoolConfig pool = PoolConfig.named(name);
             if (element.isSet("threads"))
@@ -515,8 +524,8 @@ final class NodeConfigMapper
             final Integer earlier = indexByName.putIfAbsent(name, i);
             if (earlier != null)
             {
-                throw element.invalid("name", "allowed a name no other pool has; " + POOLS + '[' + earlier + "] is named '" +
-                    name + "' too");
+                throw element.invalid("name",
+                    "allowed a name no other pool has; " + POOLS + '[' + earlier + "] is named '" + name + "' too");
             }
             pools.add(pool);
         }

@@ -1,5 +1,8 @@
 package io.troupe.node;
 
+import io.troupe.broker.BrokerSpec;
+import io.troupe.broker.BrokerSpecText;
+import io.troupe.broker.QueueSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +34,8 @@ final class NodeControlCommands
         switch (words[0])
         {
             case "ping":
-                return words.length == 1 ? "ok node " + node.nodeId() + " incarnation " + node.interconnect().incarnation() +
+                return words.length == 1 ?
+                    "ok node " + node.nodeId() + " incarnation " + node.interconnect().incarnation() +
                     (node.closeStartedNow() ? " shutting down" : " running") : "error ping takes nothing";
             case "drain":
                 if (words.length > 2)
@@ -58,7 +62,8 @@ final class NodeControlCommands
                     ", then stopping");
             case "stop":
                 return words.length == 1 ? closeInBackground(Duration.ZERO,
-                    "stopping without draining: what is queued ends as Undelivered(SHUTDOWN)") : "error stop takes nothing";
+                    "stopping without draining: what is queued ends as Undelivered(SHUTDOWN)") :
+                    "error stop takes nothing";
             case "broker-set":
                 return setBroker(words);
             default:
@@ -74,8 +79,8 @@ final class NodeControlCommands
         {
             return "error broker-set takes a broker's name and ask=POLICY, askR=POLICY or both";
         }
-        io.troupe.broker.QueueSpec ask = null;
-        io.troupe.broker.QueueSpec askR = null;
+        QueueSpec ask = null;
+        QueueSpec askR = null;
         try
         {
             for (int i = 2; i < words.length; i++)
@@ -86,8 +91,7 @@ final class NodeControlCommands
                 {
                     return "error broker-set: '" + words[i] + "' is not ask=POLICY or askR=POLICY";
                 }
-                final io.troupe.broker.QueueSpec policy =
-                    io.troupe.broker.BrokerSpecText.parseQueue(words[i].substring(eq + 1));
+                final QueueSpec policy = BrokerSpecText.parseQueue(words[i].substring(eq + 1));
                 if ("ask".equals(side))
                 {
                     ask = policy;
@@ -97,11 +101,11 @@ final class NodeControlCommands
                     askR = policy;
                 }
             }
-            final io.troupe.broker.BrokerSpec sent = node.brokers().reconfigureQueues(words[1], ask, askR);
+            final BrokerSpec sent = node.brokers().reconfigureQueues(words[1], ask, askR);
             LOG.info("node {}: control request: broker {} set to {}", node.nodeId(), words[1],
-                io.troupe.broker.BrokerSpecText.format(sent));
+                BrokerSpecText.format(sent));
             return "ok broker " + words[1] + " on node " + node.nodeId() + " takes " +
-                io.troupe.broker.BrokerSpecText.format(sent);
+                BrokerSpecText.format(sent);
         }
         catch (final IllegalArgumentException ex)
         {

@@ -1,5 +1,6 @@
 package io.troupe.node;
 
+import io.troupe.actor.AgentErrorLog;
 import io.troupe.node.counters.CountersFile;
 import io.troupe.node.counters.CountersPublisher;
 import io.troupe.node.counters.ErrorRecorder;
@@ -58,8 +59,7 @@ public final class NodeCounters implements AutoCloseable
         file.state(NodeState.RUNNING, incarnation);
         publisher.publish(); // the file is complete before the node says it is up
         runner = new AgentRunner(new SleepingIdleStrategy(intervalNs),
-            new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": counters publisher", recorder), null,
-            publisher);
+            new AgentErrorLog(LOG, "node " + nodeId + ": counters publisher", recorder), null, publisher);
         AgentRunner.startOnThread(runner, runnable ->
         {
             final Thread thread = new Thread(runnable, "troupe-counters-" + nodeId);

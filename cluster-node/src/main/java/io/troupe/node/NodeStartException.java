@@ -1,5 +1,7 @@
 package io.troupe.node;
 
+import java.net.BindException;
+
 /**
  * A node could not start for a reason its operator can fix, said in one line that names the config key at fault
  * (a port in use: {@code troupe.bind.port = 40100: 127.0.0.1:40100 is in use ...}); {@code troupe node} prints the
@@ -30,8 +32,7 @@ public final class NodeStartException extends RuntimeException
     {
         for (Throwable cause = error; cause != null; cause = cause.getCause())
         {
-            if (cause instanceof java.net.BindException ||
-                String.valueOf(cause.getMessage()).contains("Address already in use"))
+            if (cause instanceof BindException || String.valueOf(cause.getMessage()).contains("Address already in use"))
             {
                 return true;
             }

@@ -2,6 +2,7 @@ package io.troupe.node;
 
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigValue;
+import io.troupe.node.metrics.MetricsSettings;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ final class OperationsConfigMapper
     static final String APPLICATION_LIB_DIR = Application.LIB_DIR_KEY;
     static final String METRICS_ENABLED = "troupe.metrics.prometheus.enabled";
     static final String METRICS_HOST = "troupe.metrics.prometheus.host";
-    static final String METRICS_PORT = io.troupe.node.metrics.MetricsSettings.PORT_KEY;
+    static final String METRICS_PORT = MetricsSettings.PORT_KEY;
     static final String METRICS_TOKEN = "troupe.metrics.prometheus.bearer-token";
     static final String METRICS_TOKEN_FILE = "troupe.metrics.prometheus.bearer-token-file";
     static final String METRICS_ACTOR_TYPES = "troupe.metrics.prometheus.actor-types";
@@ -45,7 +46,8 @@ final class OperationsConfigMapper
 
     NodeConfig.ApplicationSettings application()
     {
-        final ConfigList list = in.list(APPLICATION_SETUP, "a list of class names such as [\"com.example.OrdersSetup\"]");
+        final ConfigList list = in.list(APPLICATION_SETUP,
+            "a list of class names such as [\"com.example.OrdersSetup\"]");
         final List<String> names = new ArrayList<>();
         for (final ConfigValue value : list)
         {
@@ -73,7 +75,7 @@ final class OperationsConfigMapper
         return new NodeConfig.ApplicationSettings(List.copyOf(names), libDir);
     }
 
-    io.troupe.node.metrics.MetricsSettings metrics()
+    MetricsSettings metrics()
     {
         final int port = in.integer(METRICS_PORT);
         if (port < 0 || port > 65535)
@@ -103,8 +105,7 @@ final class OperationsConfigMapper
                         token.length() + ")");
             }
         }
-        return new io.troupe.node.metrics.MetricsSettings(in.bool(METRICS_ENABLED), host, port, token,
-            in.bool(METRICS_ACTOR_TYPES));
+        return new MetricsSettings(in.bool(METRICS_ENABLED), host, port, token, in.bool(METRICS_ACTOR_TYPES));
     }
 
     NodeConfig.OpsSettings ops()

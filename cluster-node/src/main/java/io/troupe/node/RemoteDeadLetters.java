@@ -53,7 +53,8 @@ final class RemoteDeadLetters implements DeadLetterHandler
             LOG.debug("node {}: dead letter ({}): {}", nodeId, reason, envelope);
             return;
         }
-        final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason, false);
+        final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason,
+            false);
         final UndeliveredReason refused = transport.send(
             new Envelope(sender, envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(), notice, null));
         if (refused == null)

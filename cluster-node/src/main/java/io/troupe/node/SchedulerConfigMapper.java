@@ -1,5 +1,7 @@
 package io.troupe.node;
 
+import io.troupe.interconnect.scheduler.SchedulerConfig;
+
 import java.time.Duration;
 
 /** Reads {@code troupe.scheduler}, the peer request scheduler's section of a node config. Stateless. */
@@ -17,7 +19,7 @@ final class SchedulerConfigMapper
     /** {@code troupe.scheduler}: each value checked by {@link io.troupe.interconnect.scheduler.SchedulerConfig}. */
     static NodeConfig.SchedulerSettings read(final ConfigReader in)
     {
-        final io.troupe.interconnect.scheduler.SchedulerConfig check = new io.troupe.interconnect.scheduler.SchedulerConfig();
+        final SchedulerConfig check = new SchedulerConfig();
         final int channels = in.integer(SCHEDULER_CHANNELS);
         final int maxInFlight = in.integer(SCHEDULER_MAX_IN_FLIGHT);
         final Duration starvationAge = in.duration(SCHEDULER_STARVATION_AGE);

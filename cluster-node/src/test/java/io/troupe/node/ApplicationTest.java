@@ -68,7 +68,8 @@ class ApplicationTest
         assertThat(node.system().ask(TestSetups.APP_ECHO, new TestEvents.Note("hi"), TestEvents.NOTE,
             Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Note("app: hi"));
         assertThat(Application.load(node.config()).names()).containsExactly(TestSetups.EchoSetup.class.getName());
-        assertThat(node.config().describe()).contains("application   " + TestSetups.EchoSetup.class.getName() + " (class path)");
+        assertThat(node.config().describe())
+            .contains("application   " + TestSetups.EchoSetup.class.getName() + " (class path)");
     }
 
     @Test
@@ -88,13 +89,14 @@ class ApplicationTest
     @Test
     void aMissingOrWrongClassIsAConfigErrorNamingIt()
     {
-        final NodeConfig missing = config("troupe.application.setup = [\"com.example.Nope\"]");
+        final String nope = "com.example.Nope";
+        final NodeConfig missing = config("troupe.application.setup = [\"" + nope + "\"]");
         assertThatThrownBy(() -> Application.load(missing)).isInstanceOf(NodeConfigException.class)
-            .hasMessageEndingWith(": troupe.application.setup: no class com.example.Nope on the class path")
+            .hasMessageEndingWith(": troupe.application.setup: no class " + nope + " on the class path")
             .satisfies(ex -> assertThat(((NodeConfigException)ex).keyPath()).isEqualTo("troupe.application.setup"));
         final NodeConfig wrong = config("troupe.application.setup = [\"java.lang.String\"]");
         assertThatThrownBy(() -> Application.load(wrong)).isInstanceOf(NodeConfigException.class)
-            .hasMessageEndingWith("java.lang.String does not implement io.troupe.node.NodeSetup");
+            .hasMessageEndingWith(String.class.getName() + " does not implement " + NodeSetup.class.getName());
         assertThatThrownBy(() -> config("troupe.application.setup = [\"not a class\"]"))
             .isInstanceOf(NodeConfigException.class).hasMessageContaining("expected class names");
         assertThatThrownBy(() -> config("troupe.application.lib-dir = \"" + dir.resolve("no-such-lib") + "\""))
@@ -113,9 +115,11 @@ class ApplicationTest
         final Path src = Files.createDirectories(dir.resolve("src/lib"));
         Files.writeString(src.resolve("OrdersSetup.java"), String.join("\n",
             "package lib;",
-            "public final class OrdersSetup implements io.troupe.node.NodeSetup {",
-            "    @Override public void setup(io.troupe.node.Node node) {",
-            "        node.registry().register(io.troupe.actor.ServiceId.of(0, \"orders\"),",
+            "import io.troupe.actor.*;",
+            "import io.troupe.node.*;",
+            "public final class OrdersSetup implements NodeSetup {",
+            "    @Override public void setup(Node node) {",
+            "        node.registry().register(ServiceId.of(0, \"orders\"),",
             "            node.system().register((ctx, envelope) -> { }));",
             "    }",
             "}"));

@@ -14,9 +14,6 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -96,13 +93,14 @@ class MainTest
             "troupe.application.setup = [\"" + TestSetups.FailingSetup.class.getName() + "\"]");
         assertThat(run("node", "--config", failing.configFile(1).toString())).isEqualTo(1);
         assertThat(err()).contains("troupe node: node 1 could not start: setup class " +
-            TestSetups.FailingSetup.class.getName() + " failed: java.lang.IllegalStateException: the application's " +
-            "database is unreachable");
+            TestSetups.FailingSetup.class.getName() + " failed: " +
+            "java.lang.IllegalStateException: the application's database is unreachable");
         assertThat(failing.aeronDir(1)).as("the node it started is stopped").doesNotExist();
 
+        final String nope = "com.example.Nope";
         final LocalCluster missing = LocalCluster.create(dir.resolve("missing"), 1,
-            "troupe.application.setup = [\"com.example.Nope\"]");
+            "troupe.application.setup = [\"" + nope + "\"]");
         assertThat(run("node", "--config", missing.configFile(1).toString())).isEqualTo(2);
-        assertThat(err()).contains("troupe.application.setup: no class com.example.Nope on the class path");
+        assertThat(err()).contains("troupe.application.setup: no class " + nope + " on the class path");
     }
 }

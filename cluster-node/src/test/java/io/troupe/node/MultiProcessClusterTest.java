@@ -10,9 +10,11 @@ import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.interconnect.FrameRejection;
 import io.troupe.interconnect.PeerCounters;
+import io.troupe.node.counters.CountersFileReader;
 import io.troupe.node.local.LocalCluster;
 import io.troupe.node.local.NodeProcess;
 import io.troupe.testing.Await;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -94,9 +96,11 @@ class MultiProcessClusterTest
     }
 
     @Test
-    void aKilledNodeIsDownAfterTheDetectorTimeoutEveryTrackedEventIsAccountedForOnceAndItsRestartTalksAgain() throws Exception
+    void aKilledNodeIsDownAfterTheDetectorTimeoutEveryTrackedEventIsAccountedForOnceAndItsRestartTalksAgain()
+        throws Exception
     {
-        cluster = LocalCluster.create(dir, 3); // the default failure detector: heartbeats every 100 ms, down after 1.5 s
+        // the default failure detector: heartbeats every 100 ms, down after 1.5 s
+        cluster = LocalCluster.create(dir, 3);
         final Path received = dir.resolve("received-by-2");
         final NodeProcess two = startTestNode(2, received);
         final Node one = startHere(1);
@@ -136,16 +140,17 @@ class MultiProcessClusterTest
             assertThat(notice.getValue().reason()).isEqualTo(UndeliveredReason.DISCONNECTED);
             if (deliveredOnce.contains(notice.getKey()))
             {
-                assertThat(notice.getValue().unsure()).as("delivered and reported undelivered: only if unsure").isTrue();
+                assertThat(notice.getValue().unsure()).as("delivered and reported undelivered: only if unsure")
+                    .isTrue();
             }
         }
         assertThat(delivered.size()).as("delivered before the kill").isGreaterThanOrEqualTo(1_000);
         assertThat(sender.undelivered).as("some were in flight or sent while node 2 was down").isNotEmpty();
         final long unsure = sender.undelivered.values().stream().filter(Undelivered::unsure).count();
         final long both = sender.undelivered.keySet().stream().filter(deliveredOnce::contains).count();
-        System.out.printf("SIGKILL of node 2: NodeDisconnected after %d ms; %,d tracked events sent: %,d delivered, %,d " +
-            "Undelivered (%,d unsure, %,d of them delivered after all)%n", downAfter.toMillis(), sent, delivered.size(),
-            sender.undelivered.size(), unsure, both);
+        System.out.printf("SIGKILL of node 2: NodeDisconnected after %d ms; %,d tracked events sent: %,d delivered, " +
+            "%,d Undelivered (%,d unsure, %,d of them delivered after all)%n", downAfter.toMillis(), sent,
+            delivered.size(), sender.undelivered.size(), unsure, both);
 
         // node 2 comes back with a new incarnation, and traffic resumes (its Aeron dir, left by the kill, is reclaimed)
         final Path receivedAgain = dir.resolve("received-by-2-again");
@@ -169,15 +174,17 @@ class MultiProcessClusterTest
         final NodeProcess one = cluster.start(1);
         final NodeConfig config = NodeConfigLoader.load(cluster.configFile(1), new Properties());
         await(() -> logContains(one, "troupe node 1 is up"), STARTUP, "node 1 up", one);
-        final long incarnation = io.troupe.node.counters.CountersFileReader.open(config.dataDir()).incarnation();
+        final long incarnation = CountersFileReader.open(config.dataDir()).incarnation();
 
         final long startNs = System.nanoTime();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> startHere(1))
+        Assertions.assertThatThrownBy(() -> startHere(1))
             .isInstanceOf(NodeStartException.class)
-            .hasMessageContaining("troupe.data-dir = " + config.dataDir() + " is in use by another node (pid " + one.pid() + ")");
-        assertThat(Duration.ofNanos(System.nanoTime() - startNs)).as("at once, not after a wait for Chronicle's file lock")
+            .hasMessageContaining("troupe.data-dir = " + config.dataDir() + " is in use by another node (pid " +
+                one.pid() + ")");
+        assertThat(Duration.ofNanos(System.nanoTime() - startNs))
+            .as("at once, not after a wait for Chronicle's file lock")
             .isLessThan(Duration.ofSeconds(5));
-        assertThat(io.troupe.node.counters.CountersFileReader.open(config.dataDir()).incarnation())
+        assertThat(CountersFileReader.open(config.dataDir()).incarnation())
             .as("the running node's counters file is still its own").isEqualTo(incarnation);
         assertThat(one.isAlive()).isTrue();
 
@@ -193,7 +200,7 @@ class MultiProcessClusterTest
         {
             return Files.exists(process.logFile()) && Files.readString(process.logFile()).contains(text);
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
             return false;
         }
@@ -222,8 +229,9 @@ class MultiProcessClusterTest
         final Long twoSawNs = goneAtTwo.poll(30, TimeUnit.SECONDS);
         assertThat(oneSawNs).as("node 1 saw node 3 go").isNotNull();
         assertThat(twoSawNs).as("node 2 saw node 3 go").isNotNull();
-        assertThat(Duration.ofNanos(oneSawNs - signalNs)).as("by the goodbye, long before the detector; node 3's log:%n%s",
-            three.logTail(40)).isLessThan(Duration.ofSeconds(10));
+        assertThat(Duration.ofNanos(oneSawNs - signalNs))
+            .as("by the goodbye, long before the detector; node 3's log:%n%s", three.logTail(40))
+            .isLessThan(Duration.ofSeconds(10));
         assertThat(Duration.ofNanos(twoSawNs - signalNs)).as("by the goodbye, long before the detector")
             .isLessThan(Duration.ofSeconds(10));
         assertThat(three.awaitExit(Duration.ofSeconds(20))).as("exit code; log:%n%s", three.logTail(10)).isEqualTo(0);
@@ -251,7 +259,8 @@ class MultiProcessClusterTest
     @Test
     void aPausedPeerIsBackOnBothSidesWithinARoundTripOfItsResume() throws Exception
     {
-        cluster = LocalCluster.create(dir, 3); // the default failure detector: heartbeats every 100 ms, down after 1.5 s
+        // the default failure detector: heartbeats every 100 ms, down after 1.5 s
+        cluster = LocalCluster.create(dir, 3);
         final NodeProcess three = startTestNode(3, dir.resolve("received-by-3")); // with the echo service
         final Node one = startHere(1);
         final Node two = startHere(2);
@@ -260,7 +269,8 @@ class MultiProcessClusterTest
             one.interconnect().isConnected(2) && two.interconnect().isConnected(1), STARTUP, "sessions up", three);
         for (final Node node : observers)
         {
-            assertThat(echo(node, "hello", Duration.ofSeconds(10)).event()).isEqualTo(new TestEvents.Note("echo: hello"));
+            assertThat(echo(node, "hello", Duration.ofSeconds(10)).event())
+                .isEqualTo(new TestEvents.Note("echo: hello"));
         }
 
         for (int cycle = 1; cycle <= PAUSE_CYCLES; cycle++)
@@ -276,7 +286,8 @@ class MultiProcessClusterTest
                     PAUSE.minusMillis(300), "nodes 1 and 2 see node 3 down while it is stopped (cycle " + cycle + ")",
                     three);
                 downNs = System.nanoTime();
-                Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(stoppedNs + PAUSE.toNanos() - System.nanoTime())));
+                Thread.sleep(Math.max(0,
+                    TimeUnit.NANOSECONDS.toMillis(stoppedNs + PAUSE.toNanos() - System.nanoTime())));
             }
             finally
             {
@@ -285,8 +296,9 @@ class MultiProcessClusterTest
             final long resumedNs = System.nanoTime();
             for (int i = 0; i < observers.length; i++)
             {
-                assertThat(peer(observers[i], 3).sessionsDown()).as("node %d ended the session with node 3 once (cycle %d)",
-                    observers[i].nodeId(), cycle).isEqualTo(before[i].sessionsDown() + 1);
+                assertThat(peer(observers[i], 3).sessionsDown())
+                    .as("node %d ended the session with node 3 once (cycle %d)", observers[i].nodeId(), cycle)
+                    .isEqualTo(before[i].sessionsDown() + 1);
             }
 
             // each observer asks node 3's echo service the moment it reports node 3 up again
@@ -305,7 +317,8 @@ class MultiProcessClusterTest
                     }
                 }
                 return upNs[0] != 0 && upNs[1] != 0;
-            }, Duration.ofSeconds(10), "nodes 1 and 2 see node 3 up again after its resume (cycle " + cycle + ")", three);
+            }, Duration.ofSeconds(10), "nodes 1 and 2 see node 3 up again after its resume (cycle " + cycle + ")",
+                three);
             final long firstUpNs = Math.min(upNs[0], upNs[1]);
             final long[] echoNs = new long[observers.length];
             for (int i = 0; i < observers.length; i++)
@@ -316,46 +329,56 @@ class MultiProcessClusterTest
                 echoNs[i] = reply.atNs();
             }
             final long lastNs = Math.max(Math.max(upNs[0], upNs[1]), Math.max(echoNs[0], echoNs[1]));
-            System.out.printf("SIGSTOP of node 3 for %d ms, cycle %d: down at nodes 1 and 2 after %d ms; after SIGCONT, " +
-                "up at node 1 after %d ms, at node 2 after %d ms; echo via node 1 after %d ms, via node 2 after %d ms; " +
-                "stale handshake steps ignored at nodes 1 and 2: %d%n", millis(resumedNs - stoppedNs), cycle,
-                millis(downNs - stoppedNs), millis(upNs[0] - resumedNs), millis(upNs[1] - resumedNs),
+            System.out.printf("SIGSTOP of node 3 for %d ms, cycle %d: down at nodes 1 and 2 after %d ms; after " +
+                "SIGCONT, up at node 1 after %d ms, at node 2 after %d ms; echo via node 1 after %d ms, via node 2 " +
+                "after %d ms; stale handshake steps ignored at nodes 1 and 2: %d%n", millis(resumedNs - stoppedNs),
+                cycle, millis(downNs - stoppedNs), millis(upNs[0] - resumedNs), millis(upNs[1] - resumedNs),
                 millis(echoNs[0] - resumedNs), millis(echoNs[1] - resumedNs), staleHandshakes(observers) - staleBefore);
             assertThat(Duration.ofNanos(firstUpNs - resumedNs)).as("node 3 back at node 1 or 2 within %s of SIGCONT " +
                 "(cycle %d)", BACK_WITHIN, cycle).isLessThan(BACK_WITHIN);
             assertThat(Duration.ofNanos(lastNs - firstUpNs)).as("both nodes see node 3 up and get its echo within %s " +
                 "of the first seeing it up (cycle %d)", BACK_WITHIN, cycle).isLessThan(BACK_WITHIN);
 
-            // no flapping: until 2 s after the resume, the new sessions stay up, and neither ends another one
-            Await.until(() ->
-            {
-                for (int i = 0; i < observers.length; i++)
-                {
-                    final PeerCounters now = peer(observers[i], 3);
-                    if (!now.connected() || now.sessionsDown() != before[i].sessionsDown() + 1 ||
-                        now.sessionsUp() != before[i].sessionsUp() + 1)
-                    {
-                        throw new AssertionError("node " + observers[i].nodeId() + "'s session with node 3 did not " +
-                            "stay up after the resume (cycle " + thisCycle + ", " + millis(System.nanoTime() - resumedNs) +
-                            " ms after it): " + now + "; before the pause: " + before[i] + "; node 3's log:" +
-                            System.lineSeparator() + three.logTail(20));
-                    }
-                }
-                return System.nanoTime() - (resumedNs + STAYS_UP_FOR.toNanos()) >= 0;
-            }, STAYS_UP_FOR.plusSeconds(5), "2 s have passed since the resume");
-
-            for (final Node node : observers)
-            {
-                assertThat(peer(node, 3).handshakesRefused()).as("handshakes refused between node %d and node 3 " +
-                    "(cycle %d)", node.nodeId(), cycle).isZero();
-                assertThat(node.interconnect().counters().rejectedFrames(FrameRejection.BAD_PROOF)).as("steps with a wrong proof " +
-                    "of the secret at node %d (cycle %d)", node.nodeId(), cycle).isZero();
-            }
+            assertNoFlapping(observers, before, three, cycle, resumedNs);
         }
         final String log = Files.readString(three.logFile());
-        System.out.printf("node 3's sessions, from its log:%n%s", log.lines().filter(line -> line.contains("session with"))
-            .map(line -> "    " + line + System.lineSeparator()).collect(Collectors.joining()));
+        System.out.printf("node 3's sessions, from its log:%n%s",
+            log.lines().filter(line -> line.contains("session with"))
+                .map(line -> "    " + line + System.lineSeparator()).collect(Collectors.joining()));
         assertThat(log).as("node 3 refused no handshake").doesNotContain("refused the handshake");
+    }
+
+    /**
+     * No flapping after a resume: until {@link #STAYS_UP_FOR} after it, the new sessions of node 3 with the observers
+     * stay up and neither ends another one; and no handshake step was refused or failed the proof of the secret.
+     */
+    private static void assertNoFlapping(final Node[] observers, final PeerCounters[] before, final NodeProcess three,
+        final int cycle, final long resumedNs)
+    {
+        Await.until(() ->
+        {
+            for (int i = 0; i < observers.length; i++)
+            {
+                final PeerCounters now = peer(observers[i], 3);
+                if (!now.connected() || now.sessionsDown() != before[i].sessionsDown() + 1 ||
+                    now.sessionsUp() != before[i].sessionsUp() + 1)
+                {
+                    throw new AssertionError("node " + observers[i].nodeId() + "'s session with node 3 did not " +
+                        "stay up after the resume (cycle " + cycle + ", " + millis(System.nanoTime() - resumedNs) +
+                        " ms after it): " + now + "; before the pause: " + before[i] + "; node 3's log:" +
+                        System.lineSeparator() + three.logTail(20));
+                }
+            }
+            return System.nanoTime() - (resumedNs + STAYS_UP_FOR.toNanos()) >= 0;
+        }, STAYS_UP_FOR.plusSeconds(5), "2 s have passed since the resume");
+
+        for (final Node node : observers)
+        {
+            assertThat(peer(node, 3).handshakesRefused()).as("handshakes refused between node %d and node 3 " +
+                "(cycle %d)", node.nodeId(), cycle).isZero();
+            assertThat(node.interconnect().counters().rejectedFrames(FrameRejection.BAD_PROOF)).as("steps with a " +
+                "wrong proof of the secret at node %d (cycle %d)", node.nodeId(), cycle).isZero();
+        }
     }
 
     // ------------------------------------------------------------------ helpers
@@ -477,8 +500,8 @@ class MultiProcessClusterTest
             final long firstUnsure = sender.undelivered.entrySet().stream().filter(e -> e.getValue().unsure())
                 .mapToLong(Map.Entry::getKey).min().orElse(-1);
             return "every event is accounted for: " + sent + " sent, " + delivered.size() + " delivered (last " +
-                lastDelivered + "), " + sender.undelivered.size() + " undelivered (first unsure " + firstUnsure + "); " +
-                missing.size() + " missing" + (missing.isEmpty() ? "" : ", from " + missing.get(0) + " to " +
+                lastDelivered + "), " + sender.undelivered.size() + " undelivered (first unsure " + firstUnsure +
+                "); " + missing.size() + " missing" + (missing.isEmpty() ? "" : ", from " + missing.get(0) + " to " +
                 missing.get(missing.size() - 1));
         });
     }

@@ -49,8 +49,8 @@ class NodeConfigErrorTest
     @Test
     void clientSettingsAreCheckedAndTheClientSecretNeverShown()
     {
-        final String message = assertError(MINIMAL + "\ntroupe.client.secret = \"short-client\"", "troupe.client.secret",
-            "(hidden)", "the secret has 12 bytes", "at least 16 bytes");
+        final String message = assertError(MINIMAL + "\ntroupe.client.secret = \"short-client\"",
+            "troupe.client.secret", "(hidden)", "the secret has 12 bytes", "at least 16 bytes");
         assertThat(message).doesNotContain("short-client");
         assertError(MINIMAL + "\ntroupe.client { secret = \"" + SECRET + "\", secret-file = \"/etc/x\" }",
             "troupe.client.secret-file", "only one of troupe.client.secret and troupe.client.secret-file");
@@ -115,14 +115,15 @@ class NodeConfigErrorTest
     @Test
     void anUnreadableSecretFileIsNamed()
     {
-        assertError(NO_SECRET + "\ntroupe.cluster-secret-file = \"/nonexistent/troupe-secret\"", "troupe.cluster-secret-file",
-            "\"/nonexistent/troupe-secret\"", "a readable file", "NoSuchFileException");
+        assertError(NO_SECRET + "\ntroupe.cluster-secret-file = \"/nonexistent/troupe-secret\"",
+            "troupe.cluster-secret-file", "\"/nonexistent/troupe-secret\"", "a readable file", "NoSuchFileException");
     }
 
     @Test
     void aShortSecretIsRefusedWithoutShowingIt()
     {
-        final String message = assertError(MINIMAL + "\ntroupe.cluster-secret = \"short-secret\"", "troupe.cluster-secret",
+        final String message = assertError(MINIMAL + "\ntroupe.cluster-secret = \"short-secret\"",
+            "troupe.cluster-secret",
             "troupe.cluster-secret = (hidden) (line 2): the secret has 12 bytes, allowed at least 16 bytes");
 
         assertThat(message).doesNotContain("short-secret");
@@ -157,8 +158,10 @@ class NodeConfigErrorTest
         "troupe.transport.handshake-retry-max        | 50ms               | at least handshakeRetryMin (100ms)",
         "troupe.transport.ack-interval               | 2s                 | 100us..1s",
         "troupe.transport.credit-flush-interval      | 2s                 | 100us..1s",
-        "troupe.flow.default-threshold               | 0                  | a whole number from 1 to 4611686018427387904",
-        "troupe.flow.flush-bound                     | 1.5                | a whole number from 1 to 4611686018427387904",
+        "troupe.flow.default-threshold               | 0                  | " +
+            "a whole number from 1 to 4611686018427387904",
+        "troupe.flow.flush-bound                     | 1.5                | " +
+            "a whole number from 1 to 4611686018427387904",
         "troupe.flow.shadow-idle-timeout             | 2h                 | 1ms..1h",
     })
     void anOutOfRangeValueNamesItsKey(final String key, final String value, final String allowed)
@@ -175,7 +178,8 @@ class NodeConfigErrorTest
         "troupe.bind.port                         | \"abc\"            | expected an integer",
         "troupe.bind.port                         | 99999999999        | expected an integer in",
         "troupe.bind                              | 40100              | expected an object with the keys host, port",
-        "troupe.memory-quota                      | off                | expected an object with the keys low-water, max,",
+        "troupe.memory-quota                      | off                | " +
+            "expected an object with the keys low-water, max,",
         "troupe.cluster-id                        | [a, b]             | expected a string",
         "troupe.failure-detector.timeout          | 10 parsecs         | expected a duration such as",
         "troupe.transport.mtu                     | big                | expected a size such as",
@@ -193,13 +197,20 @@ class NodeConfigErrorTest
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "troup.node-id = 2                                  | troup                        | at the top level: troupe",
-        "troupe.nodeid = 2                                  | troupe.nodeid                | in troupe: application, bind, client, cluster-id,",
-        "troupe.bind.prot = 40102                           | troupe.bind.prot             | in troupe.bind: host, port",
-        "troupe.transport.mtu-length = 1408                 | troupe.transport.mtu-length  | in troupe.transport: ack-interval, aeron-dir,",
-        "troupe.memory-quota.low = 50%                      | troupe.memory-quota.low      | in troupe.memory-quota: low-water, max, reclaim-timeout",
-        "troupe.failure-detector.interval = 1s              | troupe.failure-detector.interval | in troupe.failure-detector: heartbeat-interval, timeout",
-        "troupe.peers = [ { id = 2, host = h, prot = 1 } ]  | troupe.peers[0].prot         | in troupe.peers[0]: host, id, port",
-        "troupe.pools = [ { name = a }, { name = b, thread = 1 } ] | troupe.pools[1].thread | in troupe.pools[1]: events-per-activation, name, spin-before-sleep, threads, time-per-activation",
+        "troupe.nodeid = 2                                  | troupe.nodeid                | " +
+            "in troupe: application, bind, client, cluster-id,",
+        "troupe.bind.prot = 40102                           | troupe.bind.prot             | " +
+            "in troupe.bind: host, port",
+        "troupe.transport.mtu-length = 1408                 | troupe.transport.mtu-length  | " +
+            "in troupe.transport: ack-interval, aeron-dir,",
+        "troupe.memory-quota.low = 50%                      | troupe.memory-quota.low      | " +
+            "in troupe.memory-quota: low-water, max, reclaim-timeout",
+        "troupe.failure-detector.interval = 1s              | troupe.failure-detector.interval | " +
+            "in troupe.failure-detector: heartbeat-interval, timeout",
+        "troupe.peers = [ { id = 2, host = h, prot = 1 } ]  | troupe.peers[0].prot         | " +
+            "in troupe.peers[0]: host, id, port",
+        "troupe.pools = [ { name = a }, { name = b, thread = 1 } ] | troupe.pools[1].thread | " +
+            "in troupe.pools[1]: events-per-activation, name, spin-before-sleep, threads, time-per-activation",
         "troupe.bind.host.name = x                          | troupe.bind.host             | expected a string",
     })
     void anUnknownKeyIsRejectedWithTheKeysAllowedBesideIt(final String line, final String key, final String allowed)
@@ -234,8 +245,8 @@ class NodeConfigErrorTest
             "troupe.peers[0].port = 70000", "1..65535");
         assertError(MINIMAL + "\ntroupe.peers = [ { id = 2, port = 40102 } ]", "troupe.peers[0].host",
             "troupe.peers[0].host is missing");
-        assertError(MINIMAL + "\ntroupe.peers = [ { id = 2, host = a, port = 1 }, \"10.0.0.3:40100\" ]", "troupe.peers[1]",
-            "troupe.peers[1] = \"10.0.0.3:40100\"", "expected a peer such as { id = 2");
+        assertError(MINIMAL + "\ntroupe.peers = [ { id = 2, host = a, port = 1 }, \"10.0.0.3:40100\" ]",
+            "troupe.peers[1]", "troupe.peers[1] = \"10.0.0.3:40100\"", "expected a peer such as { id = 2");
     }
 
     @Test
@@ -249,7 +260,8 @@ class NodeConfigErrorTest
     {
         assertError(MINIMAL + "\ntroupe.pools = [ { name = a }, { name = a } ]", "troupe.pools[1].name",
             "a name no other pool has; troupe.pools[0] is named 'a' too");
-        assertError(MINIMAL + "\ntroupe.pools = [ { threads = 2 } ]", "troupe.pools[0].name", "troupe.pools[0].name is missing");
+        assertError(MINIMAL + "\ntroupe.pools = [ { threads = 2 } ]", "troupe.pools[0].name",
+            "troupe.pools[0].name is missing");
         assertError(MINIMAL + "\ntroupe.pools = [ { name = \"no spaces\" } ]", "troupe.pools[0].name",
             "1..32 letters, digits");
         assertError(MINIMAL + "\ntroupe.pools = [ { name = a, threads = 0 } ]", "troupe.pools[0].threads",
@@ -287,8 +299,8 @@ class NodeConfigErrorTest
         final String message = assertError(MINIMAL + "\ntroupe.failure-detector.timeout = 200ms",
             "troupe.failure-detector.heartbeat-interval");
 
-        assertThat(message).isEqualTo("node config <string>: troupe.failure-detector.heartbeat-interval = \"100ms\" (the default): " +
-            "allowed at most a third of failureTimeout (200ms)");
+        assertThat(message).isEqualTo("node config <string>: troupe.failure-detector.heartbeat-interval = \"100ms\" " +
+            "(the default): allowed at most a third of failureTimeout (200ms)");
     }
 
     /**

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Properties;
 
 import static io.troupe.node.NodeConfigTest.SECRET;
@@ -31,7 +33,8 @@ class NodeConfigLoaderTest
     @Test
     void loadsAFile() throws IOException
     {
-        final Path file = write("node.conf", SHARED + "\ntroupe.peers = [ { id = 2, host = \"127.0.0.1\", port = 40102 } ]");
+        final Path file = write("node.conf",
+            SHARED + "\ntroupe.peers = [ { id = 2, host = \"127.0.0.1\", port = 40102 } ]");
 
         final NodeConfig config = NodeConfigLoader.load(file, new Properties());
 
@@ -128,7 +131,8 @@ class NodeConfigLoaderTest
 
         assertThatThrownBy(() -> NodeConfigLoader.load(file, typo))
             .isInstanceOf(NodeConfigException.class)
-            .hasMessageContaining("troupe.bind.prot = \"40102\" (system property): not a known key; allowed in troupe.bind");
+            .hasMessageContaining("troupe.bind.prot = \"40102\" (system property): not a known key; allowed in " +
+                "troupe.bind");
         assertThatThrownBy(() -> NodeConfigLoader.load(file, bad))
             .isInstanceOf(NodeConfigException.class)
             .hasMessageContaining("node config " + file + ": troupe.node-id = \"0\" (system property)")
@@ -184,7 +188,7 @@ class NodeConfigLoaderTest
         {
             Files.writeString(sub.resolve(unique + "-cluster.conf"), cluster);
             Files.writeString(sub.resolve(unique + "-node.conf"), node);
-            for (final Path path : java.util.List.of(Path.of(unique + "-node.conf"),
+            for (final Path path : List.of(Path.of(unique + "-node.conf"),
                 Path.of("target", unique, unique + "-node.conf"), sub.resolve(unique + "-node.conf")))
             {
                 final NodeConfig config = NodeConfigLoader.load(path, new Properties());
@@ -249,9 +253,11 @@ class NodeConfigLoaderTest
     @Test
     void aSecretFileIsNamedInTheSummaryButItsBytesAreNot() throws IOException
     {
-        final Path secretFile = writeBytes("cluster.secret", "0123456789abcdef0123456789abcdef\n".getBytes(StandardCharsets.UTF_8));
+        final Path secretFile = writeBytes("cluster.secret",
+            "0123456789abcdef0123456789abcdef\n".getBytes(StandardCharsets.UTF_8));
 
-        final NodeConfig config = NodeConfigLoader.parse("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" +
+        final NodeConfig config =
+            NodeConfigLoader.parse("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" +
             secretFile + "\" }");
 
         assertThat(config.describe()).contains("32 bytes from file " + secretFile).doesNotContain("0123456789abcdef");
@@ -262,8 +268,8 @@ class NodeConfigLoaderTest
     {
         final Path secretFile = writeBytes("short.secret", "0123456789abcde\n".getBytes(StandardCharsets.UTF_8));
 
-        NodeConfigErrorTest.assertError("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" + secretFile + "\" }",
-            "troupe.cluster-secret-file", "15 bytes", "at least 16 bytes");
+        NodeConfigErrorTest.assertError("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" +
+            secretFile + "\" }", "troupe.cluster-secret-file", "15 bytes", "at least 16 bytes");
     }
 
     @Test
@@ -271,15 +277,15 @@ class NodeConfigLoaderTest
     {
         final Path secretFile = writeBytes("huge.secret", new byte[64 * 1024 + 1]);
 
-        NodeConfigErrorTest.assertError("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" + secretFile + "\" }",
-            "troupe.cluster-secret-file", "allowed a file of at most 65536 bytes");
+        NodeConfigErrorTest.assertError("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" +
+            secretFile + "\" }", "troupe.cluster-secret-file", "allowed a file of at most 65536 bytes");
         assertThat(secretFrom(writeBytes("largest.secret", new byte[64 * 1024]))).hasSize(64 * 1024);
     }
 
     private byte[] secretFrom(final Path secretFile)
     {
-        return NodeConfigLoader.parse("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" + secretFile + "\" }")
-            .interconnectConfig().clusterSecret();
+        return NodeConfigLoader.parse("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" + secretFile +
+            "\" }").interconnectConfig().clusterSecret();
     }
 
     private Path write(final String name, final String text) throws IOException
@@ -291,16 +297,17 @@ class NodeConfigLoaderTest
     private Path writeBytes(final String name, final byte[] bytes) throws IOException
     {
         final Path file = Files.write(dir.resolve(name), bytes);
-        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         return file;
     }
 
     @Test
     void aSecretFileOthersCanReadIsRefusedWithTheCommandThatFixesIt() throws IOException
     {
-        final Path secretFile = writeBytes("shared.secret", "a-secret-of-more-than-16-bytes".getBytes(StandardCharsets.UTF_8));
-        Files.setPosixFilePermissions(secretFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
-        NodeConfigErrorTest.assertError("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" + secretFile + "\" }",
-            "troupe.cluster-secret-file", "only its owner can read", "rw-r-----", "chmod 600");
+        final Path secretFile = writeBytes("shared.secret",
+            "a-secret-of-more-than-16-bytes".getBytes(StandardCharsets.UTF_8));
+        Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-r-----"));
+        NodeConfigErrorTest.assertError("troupe { node-id = 1, bind.port = 40101, cluster-secret-file = \"" +
+            secretFile + "\" }", "troupe.cluster-secret-file", "only its owner can read", "rw-r-----", "chmod 600");
     }
 }

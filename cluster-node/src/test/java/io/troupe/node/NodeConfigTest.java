@@ -5,7 +5,9 @@ import io.troupe.actor.PoolConfig;
 import io.troupe.interconnect.IdleMode;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;
+import io.troupe.interconnect.scheduler.SchedulerConfig;
 import io.troupe.memquota.MemoryQuotaConfig;
+import io.troupe.node.client.ClientIngressConfig;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -26,10 +28,10 @@ class NodeConfigTest
     void minimalConfigGetsEveryDefault()
     {
         final NodeConfig config = NodeConfigLoader.parse(MINIMAL);
-        final io.troupe.interconnect.scheduler.SchedulerConfig scheduler = config.schedulerConfig();
+        final SchedulerConfig scheduler = config.schedulerConfig();
         assertThat(scheduler.channelsPerPeer()).isEqualTo(4);
         assertThat(scheduler.maxInFlight()).isEqualTo(256);
-        assertThat(scheduler.starvationAge()).isEqualTo(java.time.Duration.ofMillis(200));
+        assertThat(scheduler.starvationAge()).isEqualTo(Duration.ofMillis(200));
         assertThat(scheduler.maxWaitingSenders()).isEqualTo(65_536);
 
         assertThat(config.nodeId()).isEqualTo(1);
@@ -61,7 +63,7 @@ class NodeConfigTest
         assertThat(interconnect.handshakeRetryMax()).isEqualTo(Duration.ofMillis(500));
         assertThat(interconnect.ackInterval()).isEqualTo(Duration.ofMillis(1));
         assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(1));
-        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(true, 1024, 64, java.time.Duration.ofSeconds(10)));
+        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(true, 1024, 64, Duration.ofSeconds(10)));
         assertThat(config.clientIngressConfig()).as("no client secret: no client admitted").isNull();
         assertThat(interconnect.clientStreams().imagesPerAddress()).isZero();
         assertThat(interconnect.clientStreams().controlStreamId()).isEqualTo(20);
@@ -131,10 +133,10 @@ class NodeConfigTest
 
         assertThat(config.nodeId()).isEqualTo(7);
         assertThat(config.dataDir()).isEqualTo(Path.of("/var/lib/troupe/seven"));
-        final io.troupe.interconnect.scheduler.SchedulerConfig scheduler = config.schedulerConfig();
+        final SchedulerConfig scheduler = config.schedulerConfig();
         assertThat(scheduler.channelsPerPeer()).isEqualTo(2);
         assertThat(scheduler.maxInFlight()).isEqualTo(9);
-        assertThat(scheduler.starvationAge()).isEqualTo(java.time.Duration.ofSeconds(1));
+        assertThat(scheduler.starvationAge()).isEqualTo(Duration.ofSeconds(1));
         assertThat(scheduler.maxWaitingSenders()).isEqualTo(10);
 
         final InterconnectConfig interconnect = config.interconnectConfig();
@@ -164,7 +166,7 @@ class NodeConfigTest
         assertThat(interconnect.handshakeRetryMax()).isEqualTo(Duration.ofMinutes(1));
         assertThat(interconnect.ackInterval()).isEqualTo(Duration.ofNanos(500_000));
         assertThat(interconnect.creditFlushInterval()).isEqualTo(Duration.ofMillis(2));
-        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(false, 500, 16, java.time.Duration.ofMinutes(2)));
+        assertThat(config.flow()).isEqualTo(new NodeConfig.FlowSettings(false, 500, 16, Duration.ofMinutes(2)));
 
         final ActorSystemConfig actorSystem = config.actorSystemConfig();
         assertThat(actorSystem.nodeId()).isEqualTo(7);
@@ -178,7 +180,8 @@ class NodeConfigTest
         assertThat(pools).extracting(PoolConfig::name).containsExactly("default", "batch_1");
         assertThat(pools).extracting(PoolConfig::threads).containsExactly(3, 1);
         assertThat(pools).extracting(PoolConfig::eventsPerActivation).containsExactly(50, 1_000_000);
-        assertThat(pools).extracting(PoolConfig::timePerActivation).containsExactly(Duration.ofMillis(2), Duration.ofSeconds(1));
+        assertThat(pools).extracting(PoolConfig::timePerActivation)
+            .containsExactly(Duration.ofMillis(2), Duration.ofSeconds(1));
         assertThat(pools).extracting(PoolConfig::spinBeforeSleep).containsExactly(Duration.ZERO, Duration.ofSeconds(1));
 
         // What the node will do with them must succeed.
@@ -189,7 +192,8 @@ class NodeConfigTest
     @Test
     void poolEntryWithOnlyANameGetsPoolConfigDefaults()
     {
-        final NodeConfig config = NodeConfigLoader.parse(MINIMAL + "\ntroupe.pools = [ { name = io }, { name = cpu, threads = 2 } ]");
+        final NodeConfig config =
+            NodeConfigLoader.parse(MINIMAL + "\ntroupe.pools = [ { name = io }, { name = cpu, threads = 2 } ]");
 
         final List<PoolConfig> pools = config.actorSystemConfig().pools();
         final PoolConfig defaults = PoolConfig.named("io");
@@ -262,7 +266,8 @@ class NodeConfigTest
     @Test
     void anEmptyAeronDirLeavesTheInterconnectDefault()
     {
-        final NodeConfig config = NodeConfigLoader.parse(MINIMAL + "\ntroupe.node-id = 12\ntroupe.cluster-id = \"a b\"");
+        final NodeConfig config =
+            NodeConfigLoader.parse(MINIMAL + "\ntroupe.node-id = 12\ntroupe.cluster-id = \"a b\"");
 
         assertThat(config.interconnectConfig().aeronDir()).isNull();
         assertThat(config.interconnectConfig().conclude(12).aeronDir()).endsWith("troupe-a_b-node-12");
@@ -272,11 +277,12 @@ class NodeConfigTest
     @Test
     void clientSettingsMapOntoTheIngressAndTheImageGuard()
     {
-        final NodeConfig config = NodeConfigLoader.parse(MINIMAL + "\ntroupe.client { secret = \"client-secret-0123456\"," +
-            " max-clients = 12, credit-threshold = 777, max-pending-asks = 9, ask-timeout = 2s, images-per-address = 5," +
-            " control-stream = 30, data-stream = 31, term-length = 128k }");
+        final NodeConfig config = NodeConfigLoader.parse(MINIMAL +
+            "\ntroupe.client { secret = \"client-secret-0123456\", max-clients = 12, credit-threshold = 777," +
+            " max-pending-asks = 9, ask-timeout = 2s, images-per-address = 5, control-stream = 30, data-stream = 31," +
+            " term-length = 128k }");
 
-        final io.troupe.node.client.ClientIngressConfig clients = config.clientIngressConfig();
+        final ClientIngressConfig clients = config.clientIngressConfig();
         assertThat(clients.secret()).isEqualTo("client-secret-0123456".getBytes(StandardCharsets.UTF_8));
         assertThat(clients.maxClients()).isEqualTo(12);
         assertThat(clients.creditThreshold()).isEqualTo(777);
@@ -296,7 +302,8 @@ class NodeConfigTest
     void describeNamesTheSettingsButNeverTheSecret()
     {
         final NodeConfig config = NodeConfigLoader.parse(MINIMAL +
-            "\ntroupe.peers = [ { id = 2, host = \"127.0.0.1\", port = 40102 }, { id = 3, host = \"127.0.0.1\", port = 40103 } ]" +
+            "\ntroupe.peers = [ { id = 2, host = \"127.0.0.1\", port = 40102 }," +
+            " { id = 3, host = \"127.0.0.1\", port = 40103 } ]" +
             "\ntroupe.memory-quota.max = 256MiB");
 
         final String text = config.describe();
@@ -310,7 +317,8 @@ class NodeConfigTest
             .contains("terms 64KiB, 256KiB, 1MiB")
             .contains("handshake retry 100ms..500ms, ack every 1ms")
             .contains("spins 20us")
-            .contains(SECRET.length() + " bytes from troupe.cluster-secret; frames authenticated (HMAC-SHA256) under per-session keys")
+            .contains(SECRET.length() +
+                " bytes from troupe.cluster-secret; frames authenticated (HMAC-SHA256) under per-session keys")
             .doesNotContain(SECRET)
             .doesNotContain("0123456789abcdef");
         assertThat(config.toString()).isEqualTo(text);
@@ -333,7 +341,8 @@ class NodeConfigTest
         assertThat(config.interconnectConfig().clusterSecret()).isEqualTo(SECRET.getBytes(StandardCharsets.UTF_8));
         assertThat(config.actorSystemConfig().nodeId()).isEqualTo(1);
         assertThat(config.actorSystemConfig().pools()).hasSize(1);
-        assertThat(config.actorSystemConfig().pools().get(0).threads()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(config.actorSystemConfig().pools().get(0).threads())
+            .isEqualTo(Runtime.getRuntime().availableProcessors());
     }
 
     @Test

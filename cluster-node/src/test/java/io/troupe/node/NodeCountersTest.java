@@ -1,6 +1,14 @@
 package io.troupe.node;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.CreditAccount;
+import io.troupe.broker.BrokerSpec;
+import io.troupe.broker.Brokers;
+import io.troupe.broker.DropQueueSpec;
+import io.troupe.broker.Side;
+import io.troupe.interconnect.scheduler.Priority;
+import io.troupe.interconnect.scheduler.Receiver;
+import io.troupe.interconnect.scheduler.RequestFailure;
 import io.troupe.node.counters.CounterRecord;
 import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
@@ -20,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,7 +103,8 @@ class NodeCountersTest
         assertThat(value(reader, CounterType.PEER_SESSIONS_UP, Map.of("peer", "2"))).isEqualTo(1);
         assertThat(value(reader, CounterType.POOL_THREADS, Map.of("pool", "default")))
             .isEqualTo(one.system().counters().pool("default").threads());
-        assertThat(value(reader, CounterType.POOL_EVENTS_HANDLED, Map.of("pool", "default"))).isGreaterThanOrEqualTo(20);
+        assertThat(value(reader, CounterType.POOL_EVENTS_HANDLED, Map.of("pool", "default")))
+            .isGreaterThanOrEqualTo(20);
         assertThat(value(reader, CounterType.ACTORS_REGISTERED, Map.of()))
             .isEqualTo(one.system().counters().actorsRegistered());
         assertThat(value(reader, CounterType.AGENT_ERRORS, Map.of())).isZero();
@@ -120,8 +130,8 @@ class NodeCountersTest
         final Node two = start(cluster, 2);
         Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT,
             "sessions up");
-        final java.util.concurrent.CompletableFuture<Object> answer = new java.util.concurrent.CompletableFuture<>();
-        final io.troupe.interconnect.scheduler.Receiver receiver = new io.troupe.interconnect.scheduler.Receiver()
+        final CompletableFuture<Object> answer = new CompletableFuture<>();
+        final Receiver receiver = new Receiver()
         {
             @Override
             public void onSuccess(final long requestId, final Object response)
@@ -130,14 +140,14 @@ class NodeCountersTest
             }
 
             @Override
-            public void onFailure(final long requestId, final io.troupe.interconnect.scheduler.RequestFailure reason)
+            public void onFailure(final long requestId, final RequestFailure reason)
             {
                 answer.completeExceptionally(new AssertionError("failed: " + reason));
             }
         };
         one.peerScheduler().schedule(offer -> offer.request(offer.channels().get(0), TestEvents.ECHO.onNode(2),
             new TestEvents.Note("scheduled"), Duration.ofSeconds(5), receiver),
-            io.troupe.interconnect.scheduler.Priority.NORMAL);
+            Priority.NORMAL);
         assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Note("echo: scheduled"));
         one.counters().publishNow();
         final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
@@ -152,7 +162,7 @@ class NodeCountersTest
     {
         final LocalCluster cluster = LocalCluster.create(dir, 1);
         final Node one = start(cluster, 1);
-        final io.troupe.actor.CreditAccount account = one.system().flow().openAccount(500);
+        final CreditAccount account = one.system().flow().openAccount(500);
         account.charge(120);
         one.counters().publishNow();
         final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
@@ -178,11 +188,10 @@ class NodeCountersTest
     {
         final LocalCluster cluster = LocalCluster.create(dir, 1);
         final Node one = start(cluster, 1);
-        final io.troupe.actor.ActorId broker = one.brokers().start("jobs",
-            io.troupe.broker.BrokerSpec.of(io.troupe.broker.DropQueueSpec.fifo(1)));
-        io.troupe.broker.Brokers.ask(one.system(), broker, io.troupe.broker.Side.ASK_R, null, Duration.ofSeconds(30));
-        io.troupe.broker.Brokers.ask(one.system(), broker, io.troupe.broker.Side.ASK_R, null, Duration.ofSeconds(30));
-        Await.until(() -> one.brokers().get("jobs").gauges().drops(io.troupe.broker.Side.ASK_R) == 1, CONNECT,
+        final ActorId broker = one.brokers().start("jobs", BrokerSpec.of(DropQueueSpec.fifo(1)));
+        Brokers.ask(one.system(), broker, Side.ASK_R, null, Duration.ofSeconds(30));
+        Brokers.ask(one.system(), broker, Side.ASK_R, null, Duration.ofSeconds(30));
+        Await.until(() -> one.brokers().get("jobs").gauges().drops(Side.ASK_R) == 1, CONNECT,
             "the second askR dropped");
         one.counters().publishNow();
         final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
@@ -252,7 +261,8 @@ class NodeCountersTest
         final long unrecorded = value(reader, CounterType.AGENT_ERRORS_UNRECORDED, Map.of());
         assertThat(value(reader, CounterType.AGENT_ERRORS, Map.of())).isEqualTo(count);
         assertThat(unrecorded).as("the full log's overflow is counted").isPositive();
-        assertThat(reader.errors()).as("what the log kept and what it could not add up").hasSize((int)(count - unrecorded));
+        assertThat(reader.errors()).as("what the log kept and what it could not add up")
+            .hasSize((int)(count - unrecorded));
     }
 
     @Test

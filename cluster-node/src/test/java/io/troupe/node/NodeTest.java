@@ -1,15 +1,22 @@
 package io.troupe.node;
 
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.EventTypes;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.broker.BrokerAsk;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.registry.ServiceInstance;
 import io.troupe.testing.Await;
 import io.troupe.serialization.RecordCodec;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -56,8 +63,8 @@ class NodeTest
 
     private Node start(final LocalCluster cluster, final int nodeId)
     {
-        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()), TestEvents::registerEcho,
-            TestEvents.NOTE_CODEC);
+        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()),
+            TestEvents::registerEcho, TestEvents.NOTE_CODEC);
         nodes.add(node);
         return node;
     }
@@ -71,7 +78,8 @@ class NodeTest
         cluster = LocalCluster.create(dir, 2, settings);
         final Node one = start(cluster, 1);
         final Node two = start(cluster, 2);
-        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT,
+            "sessions up");
         return new Node[] {one, two};
     }
 
@@ -98,7 +106,7 @@ class NodeTest
         final ServiceId greeter = ServiceId.of(0, "greeter");
         final ActorId actor = one.system().register((ctx, envelope) -> ctx.reply(envelope.event()));
 
-        final io.troupe.registry.ServiceInstance instance = one.registry().register(greeter, actor);
+        final ServiceInstance instance = one.registry().register(greeter, actor);
         Await.until(() -> two.registry().lookup(greeter).contains(instance), CONNECT, "node 2 sees node 1's instance");
         assertThat(instance.incarnation()).isEqualTo(one.identity().incarnation());
         final Object answer = two.system().ask(two.registry().pickLocalFirst(greeter).orElseThrow().service(),
@@ -181,7 +189,8 @@ class NodeTest
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50)); // slow: the drain deadline passes first
             })), TestEvents.NOTE_CODEC);
         nodes.add(two);
-        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+        Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT,
+            "sessions up");
 
         final int count = 40;
         final Map<Long, Undelivered> undelivered = new ConcurrentHashMap<>();
@@ -192,10 +201,12 @@ class NodeTest
             {
                 for (long i = 0; i < count; i++)
                 {
-                    ctx.send(SLOW.onNode(2), new TestEvents.Note("#" + i), TestEvents.NOTE, Envelope.FLAG_TRACK_DELIVERY, i);
+                    ctx.send(SLOW.onNode(2), new TestEvents.Note("#" + i), TestEvents.NOTE,
+                        Envelope.FLAG_TRACK_DELIVERY, i);
                 }
             }
-            else if (envelope.event() instanceof Undelivered notice && undelivered.put(envelope.cookie(), notice) != null)
+            else if (envelope.event() instanceof Undelivered notice &&
+                undelivered.put(envelope.cookie(), notice) != null)
             {
                 duplicates.add(envelope.cookie());
             }
@@ -207,7 +218,8 @@ class NodeTest
 
         two.close();
         assertThat(two.drained()).as("the deadline cut the drain short").isFalse();
-        Await.until(() -> handled.size() + undelivered.size() >= count, Duration.ofSeconds(10), "every event accounted for");
+        Await.until(() -> handled.size() + undelivered.size() >= count, Duration.ofSeconds(10),
+            "every event accounted for");
         assertThat(duplicates).isEmpty();
         assertThat(handled).isNotEmpty();
         final Set<Long> all = new HashSet<>(handled);
@@ -224,13 +236,13 @@ class NodeTest
     @Test
     void theCodecsAreTroupesTheBrokersAndTheCallersAndAClashFailsAtStart()
     {
-        final int type = io.troupe.actor.EventTypes.typeId(io.troupe.actor.EventTypes.SPACE_USER_FIRST, 9);
+        final int type = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 9);
         final RecordCodec<Long> extra = RecordCodec.of(type, "test.Long", Long.class, (out, v) -> out.writeLong(v),
             in -> in.readLong());
         assertThat(Node.codecs(extra).codec(type)).isSameAs(extra);
         assertThat(Node.codecs().codec(TestEvents.NOTE)).as("no codecs of an application's by default").isNull();
         assertThat(Node.codecs().codec(Undelivered.TYPE)).isNotNull();
-        assertThat(Node.codecs().codec(io.troupe.broker.BrokerAsk.TYPE)).as("every node speaks the broker's events").isNotNull();
+        assertThat(Node.codecs().codec(BrokerAsk.TYPE)).as("every node speaks the broker's events").isNotNull();
         assertThatThrownBy(() -> Node.codecs(TestEvents.NOTE_CODEC, RecordCodec.of(TestEvents.NOTE, "test.Clash",
             String.class, (out, v) -> out.writeString(v), in -> in.readString())))
             .isInstanceOf(IllegalStateException.class)
@@ -242,9 +254,9 @@ class NodeTest
     {
         cluster = LocalCluster.create(dir, 2);
         final String aeronDir = dir.resolve("external-driver").toString();
-        final io.aeron.driver.MediaDriver driver = io.aeron.driver.MediaDriver.launch(new io.aeron.driver.MediaDriver.Context()
-            .aeronDirectoryName(aeronDir).threadingMode(io.aeron.driver.ThreadingMode.SHARED)
-            .sharedIdleStrategy(new org.agrona.concurrent.BackoffIdleStrategy()).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
+        final MediaDriver driver = MediaDriver.launch(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir).threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new BackoffIdleStrategy()).dirDeleteOnStart(true).dirDeleteOnShutdown(true));
         try
         {
             final Properties external = new Properties();
@@ -252,11 +264,12 @@ class NodeTest
             external.setProperty(NodeConfigMapper.AERON_DIR, aeronDir);
             // with a client ingress: its removal from the interconnect's thread must not wait out its 10 s limit
             external.setProperty(NodeConfigMapper.CLIENT_SECRET, "a client secret of 32 bytes or so");
-            final Node one = Node.start(NodeConfigLoader.load(cluster.configFile(1), external), TestEvents::registerEcho,
-                TestEvents.NOTE_CODEC);
+            final Node one = Node.start(NodeConfigLoader.load(cluster.configFile(1), external),
+                TestEvents::registerEcho, TestEvents.NOTE_CODEC);
             nodes.add(one);
             final Node two = start(cluster, 2);
-            Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT, "sessions up");
+            Await.until(() -> one.interconnect().isConnected(2) && two.interconnect().isConnected(1), CONNECT,
+                "sessions up");
             assertThat(one.failure()).isNull();
             final long errorsBefore = one.counters().recorder().errors();
 
@@ -264,8 +277,8 @@ class NodeTest
 
             final long stoppingNs = System.nanoTime();
             Await.until(one::isClosed, Duration.ofSeconds(15), "node 1 stopped itself");
-            assertThat(Duration.ofNanos(System.nanoTime() - stoppingNs)).as("no part of the close waits for a transport " +
-                "that is gone").isLessThan(Duration.ofSeconds(5));
+            assertThat(Duration.ofNanos(System.nanoTime() - stoppingNs)).as("no part of the close waits for a " +
+                "transport that is gone").isLessThan(Duration.ofSeconds(5));
             assertThat(one.clients()).isNotNull();
             assertThat(one.failure()).contains("Aeron client has closed").contains("no peer can be reached");
             assertThat(NodeCommand.exitCode(one)).isEqualTo(NodeCommand.EXIT_FAILED);
@@ -273,11 +286,12 @@ class NodeTest
             Await.until(() -> !two.interconnect().isConnected(1), CONNECT, "node 2 sees node 1 go");
             assertThat(two.failure()).isNull();
             two.close();
-            assertThat(NodeCommand.exitCode(two)).as("a node stopped from outside exits cleanly").isEqualTo(NodeCommand.EXIT_CLEAN);
+            assertThat(NodeCommand.exitCode(two)).as("a node stopped from outside exits cleanly")
+                .isEqualTo(NodeCommand.EXIT_CLEAN);
         }
         finally
         {
-            org.agrona.CloseHelper.quietClose(driver);
+            CloseHelper.quietClose(driver);
         }
     }
 

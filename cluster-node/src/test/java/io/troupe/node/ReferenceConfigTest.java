@@ -26,7 +26,8 @@ class ReferenceConfigTest
     @Test
     void referenceDefaultsEqualTheActorSystemPoolAndQuotaDefaults()
     {
-        final ActorSystemConfig fromFile = NodeConfigLoader.parse(NodeConfigTest.MINIMAL).actorSystemConfig().conclude();
+        final ActorSystemConfig fromFile = NodeConfigLoader.parse(NodeConfigTest.MINIMAL).actorSystemConfig()
+            .conclude();
         final ActorSystemConfig defaults = new ActorSystemConfig().conclude();
 
         assertThat(fromFile.shutdownTimeout()).isEqualTo(defaults.shutdownTimeout());
@@ -95,7 +96,8 @@ class ReferenceConfigTest
         assertThat(NodeConfigMapper.POOL_KEYS).containsAll(pool.keySet());
     }
 
-    private static void collectUndocumented(final ConfigObject object, final String path, final List<String> undocumented)
+    private static void collectUndocumented(final ConfigObject object, final String path,
+        final List<String> undocumented)
     {
         for (final Map.Entry<String, ConfigValue> entry : object.entrySet())
         {

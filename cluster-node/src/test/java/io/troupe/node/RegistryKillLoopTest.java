@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,7 +80,7 @@ class RegistryKillLoopTest
         {
             final byte[] all = Files.readAllBytes(log);
             return new String(all, (int)Math.min(from, all.length), (int)Math.max(0, all.length - from),
-                java.nio.charset.StandardCharsets.UTF_8);
+                StandardCharsets.UTF_8);
         }
         catch (final IOException ex)
         {

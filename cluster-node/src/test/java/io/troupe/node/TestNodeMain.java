@@ -14,10 +14,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 
 /**
- * A node process for the multi-process tests: {@code troupe node} plus the echo service ({@link TestEvents}) and a sink service, {@link #SINK}, that
- * appends the cookie of every event it receives to a file, eight bytes each, one write per event, so that
- * the file tells what the node had received even when it is killed with SIGKILL (written bytes are in the
- * page cache, which outlives the process).
+ * A node process for the multi-process tests: {@code troupe node} plus the echo service ({@link TestEvents}) and a sink
+ * service, {@link #SINK}, that appends the cookie of every event it receives to a file, eight bytes each, one write per
+ * event, so that the file tells what the node had received even when it is killed with SIGKILL (written bytes are in
+ * the page cache, which outlives the process).
  *
  * <p>Arguments: {@code --received FILE} and then those of {@code troupe node}.
  */

@@ -10,6 +10,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -80,8 +82,7 @@ abstract class ControlCommand implements Callable<Integer>
     static CountersFileReader openForControl(final NodeTarget target)
     {
         final Path dataDir = target.dataDir();
-        if (java.nio.file.Files.isDirectory(dataDir) && !(java.nio.file.Files.isReadable(dataDir) &&
-            java.nio.file.Files.isExecutable(dataDir)))
+        if (Files.isDirectory(dataDir) && !(Files.isReadable(dataDir) && Files.isExecutable(dataDir)))
         {
             throw new CliException(TroupeCli.NOT_OK, "refused: only the node's user may control it (" + dataDir +
                 " is not open to " + System.getProperty("user.name") + ")");
@@ -127,7 +128,7 @@ abstract class ControlCommand implements Callable<Integer>
 
     private void report(final int nodeId, final String taken, final NodeSnapshot after)
     {
-        final java.io.PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter out = spec.commandLine().getOut();
         if (target.json)
         {
             final Map<String, Object> doc = new LinkedHashMap<>();

@@ -8,6 +8,7 @@ import picocli.CommandLine.Option;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -89,7 +90,7 @@ final class CountersCommand extends ReadCommand
                 doc.put("id", record.id());
                 doc.put("typeId", record.typeId());
                 doc.put("name", record.name());
-                doc.put("kind", record.kind().name().toLowerCase(java.util.Locale.ROOT));
+                doc.put("kind", record.kind().name().toLowerCase(Locale.ROOT));
                 doc.put("labels", record.labels());
                 doc.put("value", record.value());
                 docs.add(doc);

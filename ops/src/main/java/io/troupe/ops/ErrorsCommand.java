@@ -49,8 +49,8 @@ final class ErrorsCommand extends ReadCommand
         out().println(errors.size() + " distinct error" + (errors.size() == 1 ? "" : "s") + ":");
         for (final ErrorRecord error : errors)
         {
-            out().printf("%n%d times, first %s, last %s: %s%n", error.count(), Instant.ofEpochMilli(error.firstEpochMs()),
-                Instant.ofEpochMilli(error.lastEpochMs()), error.summary());
+            out().printf("%n%d times, first %s, last %s: %s%n", error.count(),
+                Instant.ofEpochMilli(error.firstEpochMs()), Instant.ofEpochMilli(error.lastEpochMs()), error.summary());
             if (!brief)
             {
                 out().println(error.text().stripTrailing());

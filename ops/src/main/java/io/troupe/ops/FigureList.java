@@ -4,6 +4,7 @@ import io.troupe.node.counters.CounterType;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** A command that shows a fixed list of node-wide figures: a two-column table, or a JSON object of them. */
 final class FigureList
@@ -26,8 +27,7 @@ final class FigureList
      * The figures, and more: {@code moreJson} adds to the JSON document, {@code moreTable} prints after the table.
      */
     static int print(final ReadCommand command, final NodeSnapshot node, final CounterType[] shown,
-        final String prefix, final String note, final java.util.function.Consumer<Map<String, Object>> moreJson,
-        final Runnable moreTable)
+        final String prefix, final String note, final Consumer<Map<String, Object>> moreJson, final Runnable moreTable)
     {
         if (command.target.json)
         {

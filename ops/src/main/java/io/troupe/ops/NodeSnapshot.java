@@ -1,5 +1,6 @@
 package io.troupe.ops;
 
+import io.troupe.node.client.ClientCounter;
 import io.troupe.node.counters.CounterRecord;
 import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
@@ -8,6 +9,7 @@ import io.troupe.node.counters.NodeState;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -62,7 +64,7 @@ final class NodeSnapshot
         return null;
     }
 
-    long clientCount(final io.troupe.node.client.ClientCounter counter)
+    long clientCount(final ClientCounter counter)
     {
         final int typeId = CounterType.clientTypeId(counter);
         for (final CounterRecord record : counters)
@@ -119,7 +121,7 @@ final class NodeSnapshot
         {
             return "not responding (no counters for " + Duration.format(heartbeatAgeMs()) + ": wedged or paused)";
         }
-        return state.name().toLowerCase(java.util.Locale.ROOT);
+        return state.name().toLowerCase(Locale.ROOT);
     }
 
     Map<String, Object> header()
@@ -129,7 +131,7 @@ final class NodeSnapshot
         header.put("clusterId", file.clusterId());
         header.put("incarnation", file.incarnation());
         header.put("pid", file.pid());
-        header.put("state", file.state().name().toLowerCase(java.util.Locale.ROOT));
+        header.put("state", file.state().name().toLowerCase(Locale.ROOT));
         header.put("processAlive", processAlive);
         header.put("responding", processAlive && !stale() && file.state() != NodeState.STOPPED);
         header.put("startEpochMs", file.startEpochMs());

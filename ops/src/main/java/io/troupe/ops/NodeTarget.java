@@ -24,7 +24,8 @@ final class NodeTarget
     @Option(names = {"-d", "--data-dir"}, paramLabel = "DIR", description = "the node's data directory")
     Path dataDir;
 
-    @Option(names = {"-c", "--config"}, paramLabel = "FILE", description = "the node's config file (for its data directory)")
+    @Option(names = {"-c", "--config"}, paramLabel = "FILE",
+        description = "the node's config file (for its data directory)")
     Path config;
 
     @Option(names = "--json", description = "print one JSON document instead of a table")

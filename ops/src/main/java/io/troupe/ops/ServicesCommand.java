@@ -6,6 +6,7 @@ import io.troupe.registry.ServiceInstance;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,7 +78,7 @@ final class ServicesCommand implements Callable<Integer>
 
     private void print(final SortedMap<String, List<ServiceInstance>> all, final long[] writer)
     {
-        final java.io.PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter out = spec.commandLine().getOut();
         if (target.json)
         {
             final List<Object> services = new ArrayList<>();

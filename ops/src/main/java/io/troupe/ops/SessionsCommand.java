@@ -1,6 +1,7 @@
 package io.troupe.ops;
 
 import io.troupe.node.client.ClientCounter;
+import io.troupe.node.counters.CounterRecord;
 import io.troupe.node.counters.CounterType;
 import picocli.CommandLine.Command;
 
@@ -93,8 +94,7 @@ final class SessionsCommand extends ReadCommand
         final List<Map<String, Object>> list = new ArrayList<>();
         for (final String session : node.labelValues(CounterType.CLIENT_SESSION_EVENTS_IN, "session"))
         {
-            final io.troupe.node.counters.CounterRecord events =
-                node.record(CounterType.CLIENT_SESSION_EVENTS_IN, "session", session);
+            final CounterRecord events = node.record(CounterType.CLIENT_SESSION_EVENTS_IN, "session", session);
             final Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("clientId", Long.parseLong(events.labels().get("client")));
             doc.put("sessionId", Long.parseLong(session));

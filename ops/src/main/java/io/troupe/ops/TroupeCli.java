@@ -3,9 +3,11 @@ package io.troupe.ops;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * The {@code troupe} CLI: a node's status, peers, sessions, counters, errors, memory quota, credit and services,
@@ -32,7 +34,7 @@ public final class TroupeCli
     public static final int UNREACHABLE = 3;
 
     /** The commands this CLI has, for a launcher that dispatches to it. */
-    public static final java.util.List<String> COMMANDS = java.util.List.of("status", "nodes", "sessions", "counters",
+    public static final List<String> COMMANDS = List.of("status", "nodes", "sessions", "counters",
         "errors", "memquota", "credit", "services", "brokers", "broker", "drain", "stop");
 
     private TroupeCli()
@@ -59,8 +61,8 @@ public final class TroupeCli
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        final PrintWriter outWriter = new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true);
-        final PrintWriter errWriter = new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true);
+        final PrintWriter outWriter = new PrintWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), true);
+        final PrintWriter errWriter = new PrintWriter(new OutputStreamWriter(err, StandardCharsets.UTF_8), true);
         final CommandLine cli = new CommandLine(TroupeCli.class)
             .setOut(outWriter)
             .setErr(errWriter)

@@ -1,6 +1,7 @@
 package io.troupe.ops;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.ServiceId;
@@ -28,13 +29,16 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 import static io.troupe.ops.TroupeCliTest.troupe;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -70,7 +74,7 @@ class ControlCommandTest
         }
     }
 
-    private Node start(final int nodeId, final java.util.function.Consumer<io.troupe.actor.ActorSystem> setup)
+    private Node start(final int nodeId, final Consumer<ActorSystem> setup)
     {
         final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()), setup,
             JOB_CODEC);
@@ -190,7 +194,8 @@ class ControlCommandTest
         assertThat(rawRequest(socket, "stop")).startsWith("error refused: wrong control token");
         assertThat(rawRequest(socket, "0123456789abcdef stop")).startsWith("error refused: wrong control token");
         assertThat(rawRequest(socket, "x".repeat(5000))).startsWith("error refused: no request line");
-        assertThat(rawRequest(socket, "broker-set any ask=drop(max=0)")).startsWith("error refused: wrong control token");
+        assertThat(rawRequest(socket, "broker-set any ask=drop(max=0)"))
+            .startsWith("error refused: wrong control token");
         assertThat(one.isClosed()).isFalse();
         assertThat(ControlProtocol.request(one.config().dataDir(), "ping", 5_000))
             .isEqualTo("ok node 1 incarnation " + one.interconnect().incarnation() + " running");
@@ -202,8 +207,8 @@ class ControlCommandTest
         final NodeSnapshot node = new NodeSnapshot(CountersFileReader.open(one.config().dataDir()));
         assertThat(node.get(CounterType.CONTROL_REFUSED)).isEqualTo(4);
         assertThat(node.get(CounterType.CONTROL_REQUESTS)).isEqualTo(3);
-        assertThat(java.nio.file.Files.getPosixFilePermissions(socket))
-            .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        assertThat(Files.getPosixFilePermissions(socket))
+            .isEqualTo(PosixFilePermissions.fromString("rw-------"));
 
         one.close();
         assertThat(socket).doesNotExist();

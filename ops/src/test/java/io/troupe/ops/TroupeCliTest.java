@@ -1,10 +1,13 @@
 package io.troupe.ops;
 
 import io.troupe.actor.ActorId;
+import io.troupe.actor.EventTypes;
 import io.troupe.actor.ServiceId;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.serialization.EventCodec;
+import io.troupe.serialization.RecordCodec;
 import io.troupe.testing.Await;
 import io.troupe.testing.JsonReader;
 import org.junit.jupiter.api.AfterEach;
@@ -15,12 +18,15 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,8 +47,8 @@ class TroupeCliTest
     {
     }
 
-    private static final io.troupe.serialization.EventCodec<Note> NOTE_CODEC = io.troupe.serialization.RecordCodec.of(
-        io.troupe.actor.EventTypes.typeId(io.troupe.actor.EventTypes.SPACE_USER_FIRST, 1), "ops.test.Note", Note.class,
+    private static final EventCodec<Note> NOTE_CODEC = RecordCodec.of(
+        EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 1), "ops.test.Note", Note.class,
         (out, note) -> out.writeString(note.text()), in -> new Note(in.readString()));
 
     record Run(int code, String out, String err)
@@ -160,9 +166,8 @@ class TroupeCliTest
     {
         cluster = LocalCluster.create(dir, 2);
         final Path otherSecret = dir.resolve("other-secret");
-        java.nio.file.Files.writeString(otherSecret, "a different cluster secret, 32 bytes");
-        java.nio.file.Files.setPosixFilePermissions(otherSecret,
-            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Files.writeString(otherSecret, "a different cluster secret, 32 bytes");
+        Files.setPosixFilePermissions(otherSecret, PosixFilePermissions.fromString("rw-------"));
         final Properties wrongSecret = new Properties();
         wrongSecret.setProperty("troupe.cluster-secret-file", otherSecret.toString());
         final Node one = start(1);
@@ -186,7 +191,7 @@ class TroupeCliTest
         final ActorId echo = nodes.get(1).system().register((ctx, envelope) -> ctx.reply(envelope.event()));
         nodes.get(1).registry().register(ServiceId.of(0, "echo"), echo);
         assertThat(one.system().ask(echo.onNode(2), new Note("hello"), Duration.ofSeconds(10)).get(10,
-            java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(new Note("hello"));
+            TimeUnit.SECONDS)).isEqualTo(new Note("hello"));
         one.counters().publishNow();
 
         final Map<String, Object> peers = troupe("nodes", "--json", "--data-dir", dataDir(one)).json();

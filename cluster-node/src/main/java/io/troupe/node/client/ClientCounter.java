@@ -8,7 +8,10 @@ public enum ClientCounter
 {
     /** Sessions that completed their handshake. */
     SESSIONS_OPENED,
-    /** Sessions that ended, for any reason (their client said goodbye, went silent, broke the protocol, or the node closed). */
+    /**
+     * Sessions that ended, for any reason (their client said goodbye, went silent, broke the protocol, or the node
+     * closed).
+     */
     SESSIONS_ENDED,
     /** Sessions ended because nothing was heard from the client for the failure timeout. */
     SESSIONS_TIMED_OUT,
@@ -44,7 +47,9 @@ public enum ClientCounter
     FRAMES_GAP,
     /** Frames inside a verified message that did not decode, or of a kind a client does not send. */
     FRAMES_MALFORMED,
-    /** Events refused with {@code Undelivered(REFUSED)}: a type a client may not send, or one the node has no codec for. */
+    /**
+     * Events refused with {@code Undelivered(REFUSED)}: a type a client may not send, or one the node has no codec for.
+     */
     EVENTS_REFUSED,
     /** Events addressed to nobody (no id), answered {@code Undelivered(ACTOR_UNKNOWN)}. */
     EVENTS_UNADDRESSED,

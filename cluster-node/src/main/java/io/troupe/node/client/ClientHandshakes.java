@@ -3,6 +3,7 @@ package io.troupe.node.client;
 import io.aeron.Aeron;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.ExclusivePublication;
+import io.aeron.exceptions.AeronException;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.SessionKeys;
@@ -12,12 +13,14 @@ import io.troupe.serialization.wire.FrameProtection;
 import io.troupe.serialization.wire.Handshake;
 import io.troupe.serialization.wire.HandshakeFrame;
 import io.troupe.serialization.wire.HandshakePhase;
+import io.troupe.serialization.wire.WireFormat;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -37,14 +40,14 @@ final class ClientHandshakes
     static final int MAX_REFUSALS = 8;
     static final long REFUSAL_LINGER_NS = 2_000_000_000L;
     private static final byte[] EMPTY = new byte[0];
-    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final ClientIngressAgent agent;
     private final HandshakeAuth auth;
     private final byte[] secret;
     private final List<Refusal> refusals = new ArrayList<>();
     private final FrameEncoder encoder = new FrameEncoder();
-    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[io.troupe.serialization.wire.WireFormat.MAX_HANDSHAKE_BYTES]);
+    private final UnsafeBuffer scratch = new UnsafeBuffer(new byte[WireFormat.MAX_HANDSHAKE_BYTES]);
     private long windowStartNs;
     private int hellosInWindow;
 
@@ -92,9 +95,9 @@ final class ClientHandshakes
         if (Math.max(hello.minProtocolVersion(), ClientProtocol.MIN_VERSION) >
             Math.min(hello.maxProtocolVersion(), ClientProtocol.VERSION))
         {
-            refuse(ClientCounter.REFUSED_VERSION, endpoint, clientId, incarnation, "protocol version: this node speaks " +
-                "client protocol " + ClientProtocol.MIN_VERSION + ".." + ClientProtocol.VERSION + ", the client " +
-                hello.minProtocolVersion() + ".." + hello.maxProtocolVersion());
+            refuse(ClientCounter.REFUSED_VERSION, endpoint, clientId, incarnation, "protocol version: this node " +
+                "speaks client protocol " + ClientProtocol.MIN_VERSION + ".." + ClientProtocol.VERSION +
+                ", the client " + hello.minProtocolVersion() + ".." + hello.maxProtocolVersion());
             return;
         }
         if (!agent.clusterId.equals(clusterId))
@@ -106,8 +109,9 @@ final class ClientHandshakes
         if (protection != FrameProtection.AUTHENTICATED && protection != FrameProtection.ENCRYPTED ||
             agent.config.minimumProtection() == FrameProtection.ENCRYPTED && protection != FrameProtection.ENCRYPTED)
         {
-            refuse(ClientCounter.REFUSED_PROTECTION, endpoint, clientId, incarnation, "frame protection: the client's " +
-                protection + " is weaker than this node's minimum, " + agent.config.minimumProtection());
+            refuse(ClientCounter.REFUSED_PROTECTION, endpoint, clientId, incarnation,
+                "frame protection: the client's " + protection + " is weaker than this node's minimum, " +
+                agent.config.minimumProtection());
             return;
         }
         final byte[] challenge = hello.challenge();
@@ -129,21 +133,21 @@ final class ClientHandshakes
         }
         if (agent.sessionCount() >= agent.config.maxClients())
         {
-            refuse(ClientCounter.REFUSED_CAPACITY, endpoint, clientId, incarnation, "too many clients: this node takes " +
-                agent.config.maxClients());
+            refuse(ClientCounter.REFUSED_CAPACITY, endpoint, clientId, incarnation,
+                "too many clients: this node takes " + agent.config.maxClients());
             return;
         }
         final byte[] ours = auth.newChallenge();
         final int sessionId = RANDOM.nextInt();
         final ClientSession session = new ClientSession(aeronSessionId, clientId, incarnation, endpoint, protection,
             challenge, ours, nowNs + agent.config.handshakeTimeout().toNanos(),
-            publication(endpoint, agent.controlStreamId, sessionId), publication(endpoint, agent.dataStreamId, sessionId),
-            agent.batchCapacity);
+            publication(endpoint, agent.controlStreamId, sessionId),
+            publication(endpoint, agent.dataStreamId, sessionId), agent.batchCapacity);
         final byte[] proof = auth.prove(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation, clientId,
             incarnation, challenge, EMPTY, protection);
         session.welcome = encode(new Handshake(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation,
-            clientId, incarnation, ClientProtocol.MIN_VERSION, ClientProtocol.VERSION, ours, proof, "", EMPTY, protection,
-            challenge));
+            clientId, incarnation, ClientProtocol.MIN_VERSION, ClientProtocol.VERSION, ours, proof, "", EMPTY,
+            protection, challenge));
         agent.addSession(session);
     }
 
@@ -159,8 +163,8 @@ final class ClientHandshakes
             confirm.incarnation() == session.clientIncarnation &&
             confirm.peerNodeId() == agent.nodeId && confirm.peerIncarnation() == agent.incarnation &&
             Arrays.equals(confirm.echo(), session.challenge) &&
-            auth.verify(HandshakePhase.CONFIRM, agent.clusterId, session.clientId, session.clientIncarnation, agent.nodeId,
-                agent.incarnation, session.challenge, EMPTY, session.protection, confirm.proof());
+            auth.verify(HandshakePhase.CONFIRM, agent.clusterId, session.clientId, session.clientIncarnation,
+                agent.nodeId, agent.incarnation, session.challenge, EMPTY, session.protection, confirm.proof());
         if (!proved)
         {
             agent.count(ClientCounter.REFUSED_SECRET);
@@ -230,7 +234,8 @@ final class ClientHandshakes
     }
 
     private void refuse(
-        final ClientCounter counter, final String endpoint, final int clientId, final long incarnation, final String why)
+        final ClientCounter counter, final String endpoint, final int clientId, final long incarnation,
+        final String why)
     {
         agent.count(counter);
         agent.logRefusal(endpoint, why);
@@ -314,7 +319,7 @@ final class ClientHandshakes
                     publication = aeron.getExclusivePublication(registration);
                 }
             }
-            catch (final io.aeron.exceptions.AeronException ex)
+            catch (final AeronException ex)
             {
                 return true; // it cannot be made: give up on it
             }

@@ -189,7 +189,8 @@ final class ClientInbound
         }
         else
         {
-            agent.count(bodyLength == FrameSeal.REPLAYED ? ClientCounter.FRAMES_REPLAYED : ClientCounter.FRAMES_BAD_TAG);
+            agent.count(bodyLength == FrameSeal.REPLAYED ? ClientCounter.FRAMES_REPLAYED :
+                ClientCounter.FRAMES_BAD_TAG);
         }
         return -1;
     }
@@ -271,7 +272,7 @@ final class ClientInbound
             session.subscriptions.remove(unsubscribe.service().onNode(0));
             return true;
         }
-        final io.troupe.actor.ServiceId name = ((Subscribe)request).service().onNode(0);
+        final ServiceId name = ((Subscribe)request).service().onNode(0);
         return session.subscriptions.contains(name) || session.subscriptions.size() < ClientSession.MAX_SUBSCRIPTIONS &&
             session.subscriptions.add(name);
     }

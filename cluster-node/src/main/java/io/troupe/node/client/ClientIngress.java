@@ -7,6 +7,10 @@ import io.troupe.serialization.EventCodecRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -65,7 +69,8 @@ public final class ClientIngress implements AutoCloseable
             interconnect);
         interconnect.addDuty(agent);
         LOG.info("node {}: clients admitted on streams {}/{} (at most {})", system.nodeId(),
-            interconnect.config().clientStreams().controlStreamId(), interconnect.config().clientStreams().dataStreamId(), config.maxClients());
+            interconnect.config().clientStreams().controlStreamId(),
+            interconnect.config().clientStreams().dataStreamId(), config.maxClients());
         return new ClientIngress(agent, interconnect);
     }
 
@@ -105,10 +110,10 @@ public final class ClientIngress implements AutoCloseable
      *
      * @return a snapshot, by session id.
      */
-    public java.util.List<ClientSessionStats> sessions()
+    public List<ClientSessionStats> sessions()
     {
-        final java.util.List<ClientSessionStats> list = new java.util.ArrayList<>(agent.openStats.values());
-        list.sort(java.util.Comparator.comparingInt(ClientSessionStats::sessionId));
+        final List<ClientSessionStats> list = new ArrayList<>(agent.openStats.values());
+        list.sort(Comparator.comparingInt(ClientSessionStats::sessionId));
         return list;
     }
 
@@ -127,7 +132,7 @@ public final class ClientIngress implements AutoCloseable
             closed = true;
             try
             {
-                if (!interconnect.removeDuty(agent, java.time.Duration.ofSeconds(10)))
+                if (!interconnect.removeDuty(agent, Duration.ofSeconds(10)))
                 {
                     LOG.warn("the client ingress was not closed within 10 s: is the interconnect's thread stuck?");
                 }

@@ -5,13 +5,17 @@ import io.aeron.ChannelUriStringBuilder;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
 import io.troupe.actor.ActorSystem;
+import io.troupe.actor.AgentErrorLog;
 import io.troupe.actor.Envelope;
+import io.troupe.interconnect.Interconnect;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.registry.ServiceRegistry;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.GoodbyeReason;
+import org.agrona.CloseHelper;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -19,7 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -73,10 +80,9 @@ final class ClientIngressAgent implements Agent
     private final AtomicLongArray counts = new AtomicLongArray(ClientCounter.values().length);
     final AtomicInteger openSessions = new AtomicInteger();
     /** The open sessions, for other threads (the counters thread): added when a session opens, removed as it ends. */
-    final java.util.concurrent.ConcurrentHashMap<Integer, ClientSessionStats> openStats =
-        new java.util.concurrent.ConcurrentHashMap<>();
+    final ConcurrentHashMap<Integer, ClientSessionStats> openStats = new ConcurrentHashMap<>();
     final AtomicInteger pendingAsks = new AtomicInteger();
-    private final java.util.Set<String> refusalsLogged = new java.util.HashSet<>();
+    private final Set<String> refusalsLogged = new HashSet<>();
     private long nowNs;
     private long nextHousekeepingNs;
     private volatile boolean intakeStopped;
@@ -88,7 +94,7 @@ final class ClientIngressAgent implements Agent
         final long incarnation,
         final ServiceRegistry registry,
         final EventCodecRegistry codecs,
-        final io.troupe.interconnect.Interconnect interconnect)
+        final Interconnect interconnect)
     {
         this.waker = interconnect::wake;
         this.config = config;
@@ -113,7 +119,7 @@ final class ClientIngressAgent implements Agent
             .aeronDirectoryName(transport.aeronDir())
             .useConductorAgentInvoker(true)
             .clientName("troupe-" + nodeId + "-clients")
-            .errorHandler(new io.troupe.actor.AgentErrorLog(LOG, "node " + nodeId + ": client ingress Aeron client",
+            .errorHandler(new AgentErrorLog(LOG, "node " + nodeId + ": client ingress Aeron client",
                 system.errorRecorder())));
         this.conductor = aeron.conductorAgentInvoker();
         final String channel = new ChannelUriStringBuilder().media("udp")
@@ -212,7 +218,8 @@ final class ClientIngressAgent implements Agent
                 endSession(session, "nothing heard for " + failureTimeoutNs / 1_000_000 + " ms", GoodbyeReason.TIMEOUT);
                 continue;
             }
-            if (nowNs - session.nextHeartbeatNs >= 0 && outbound.sendControl(session, ClientOutbound.ControlKind.HEARTBEAT, null, null))
+            if (nowNs - session.nextHeartbeatNs >= 0 &&
+                outbound.sendControl(session, ClientOutbound.ControlKind.HEARTBEAT, null, null))
             {
                 session.nextHeartbeatNs = nowNs + heartbeatIntervalNs;
                 work++;
@@ -237,7 +244,7 @@ final class ClientIngressAgent implements Agent
             return 0;
         }
         final int before = session.asks.size();
-        final org.agrona.collections.Long2LongHashMap.EntryIterator entries = session.asks.entrySet().iterator();
+        final Long2LongHashMap.EntryIterator entries = session.asks.entrySet().iterator();
         while (entries.hasNext())
         {
             entries.next();
@@ -354,7 +361,7 @@ final class ClientIngressAgent implements Agent
             endSession(session, "the node is shutting down", GoodbyeReason.SHUTDOWN);
         }
         handshakes.close();
-        org.agrona.CloseHelper.quietCloseAll(controlSubscription, dataSubscription);
+        CloseHelper.quietCloseAll(controlSubscription, dataSubscription);
         // let the conductor hand the closes and the goodbyes' publications to the driver before the client goes
         conductor.invoke();
         aeron.close();

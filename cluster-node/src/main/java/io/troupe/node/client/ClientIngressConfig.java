@@ -263,7 +263,8 @@ public final class ClientIngressConfig
     public ClientIngressConfig validate()
     {
         check(secret != null && secret.length >= HandshakeAuth.MIN_SECRET_BYTES, "secret",
-            secret == null ? "none" : secret.length + " bytes", "at least " + HandshakeAuth.MIN_SECRET_BYTES + " bytes");
+            secret == null ? "none" : secret.length + " bytes",
+            "at least " + HandshakeAuth.MIN_SECRET_BYTES + " bytes");
         check(maxClients >= 1 && maxClients <= 65_536, "maxClients", maxClients, "1..65,536");
         check(creditThreshold >= 1, "creditThreshold", creditThreshold, "1 or more");
         check(maxPendingAsks >= 1 && maxPendingAsks <= 1 << 20, "maxPendingAsks", maxPendingAsks, "1..1,048,576");
@@ -294,7 +295,8 @@ public final class ClientIngressConfig
     @Override
     public String toString()
     {
-        return "ClientIngressConfig[secret " + (secret == null ? "none" : secret.length + " bytes") + ", maxClients " + maxClients + ", creditThreshold " + creditThreshold + ", maxPendingAsks " +
-            maxPendingAsks + ", askTimeout " + askTimeout + ", handshakeTimeout " + handshakeTimeout + ']';
+        return "ClientIngressConfig[secret " + (secret == null ? "none" : secret.length + " bytes") + ", maxClients " +
+            maxClients + ", creditThreshold " + creditThreshold + ", maxPendingAsks " + maxPendingAsks +
+            ", askTimeout " + askTimeout + ", handshakeTimeout " + handshakeTimeout + ']';
     }
 }

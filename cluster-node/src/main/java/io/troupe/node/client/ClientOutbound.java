@@ -67,7 +67,8 @@ final class ClientOutbound
         final boolean written;
         if (payload != null && !(event instanceof Undelivered))
         {
-            written = append(session, payload.typeId(), envelope.sender(), cookie, payload.buffer(), 0, payload.length());
+            written = append(session, payload.typeId(), envelope.sender(), cookie, payload.buffer(), 0,
+                payload.length());
         }
         else
         {
@@ -125,7 +126,8 @@ final class ClientOutbound
         {
             return false;
         }
-        EventCodec<Object> codec = declaredType == EventTypes.BY_CLASS ? null : (EventCodec<Object>)agent.codecs.codec(declaredType);
+        EventCodec<Object> codec = declaredType == EventTypes.BY_CLASS ? null :
+            (EventCodec<Object>)agent.codecs.codec(declaredType);
         if (codec == null || !codec.eventClass().isInstance(event))
         {
             codec = (EventCodec<Object>)agent.codecs.codecFor(event.getClass());
@@ -164,7 +166,9 @@ final class ClientOutbound
         return true;
     }
 
-    /** Makes room for a frame in the session's batch, sending what it holds first if need be; false if it can never fit. */
+    /**
+     * Makes room for a frame in the session's batch, sending what it holds first if need be; false if it can never fit.
+     */
     private boolean reserve(final ClientSession session, final int frameLength)
     {
         final int needed = ClientProtocol.LENGTH_PREFIX + frameLength;
@@ -215,7 +219,8 @@ final class ClientOutbound
             session.batchLength = 0;
             return;
         }
-        final int length = session.sealer.seal(FrameSeal.DATA, agent.dataStreamId, session.batch, 0, session.batchLength, sealed);
+        final int length = session.sealer.seal(FrameSeal.DATA, agent.dataStreamId, session.batch, 0,
+            session.batchLength, sealed);
         session.batchLength = 0;
         session.sealer.sent(FrameSeal.DATA); // the number is used now: sent below, or kept in order
         if (session.pending.isEmpty() && session.data != null && session.data.offer(sealed, 0, length) > 0)
@@ -257,13 +262,16 @@ final class ClientOutbound
         final String detail)
     {
         final int length = kind == ControlKind.HEARTBEAT ?
-            encoder.encodeHeartbeat(small, 0, agent.nodeId, agent.incarnation, agent.nowNs(), ++session.heartbeatSequence, 0L, 0L) :
-            encoder.encodeGoodbye(small, 0, agent.nodeId, agent.incarnation, reason, detail.length() > 200 ? detail.substring(0, 200) : detail);
+            encoder.encodeHeartbeat(small, 0, agent.nodeId, agent.incarnation, agent.nowNs(),
+                ++session.heartbeatSequence, 0L, 0L) :
+            encoder.encodeGoodbye(small, 0, agent.nodeId, agent.incarnation, reason,
+                detail.length() > 200 ? detail.substring(0, 200) : detail);
         if (session.control == null)
         {
             return false;
         }
-        final int sealedLength = session.sealer.seal(FrameSeal.CONTROL, agent.controlStreamId, small, 0, length, sealed);
+        final int sealedLength = session.sealer.seal(FrameSeal.CONTROL, agent.controlStreamId, small, 0, length,
+            sealed);
         if (session.control.offer(sealed, 0, sealedLength) > 0)
         {
             session.sealer.sent(FrameSeal.CONTROL);

@@ -1,10 +1,13 @@
 package io.troupe.node.client;
 
+import io.aeron.Aeron;
 import io.aeron.ExclusivePublication;
 import io.aeron.Image;
 import io.aeron.ImageControlledFragmentAssembler;
+import io.aeron.exceptions.AeronException;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.CreditAccount;
+import io.troupe.actor.ServiceId;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.serialization.wire.FrameProtection;
 import org.agrona.CloseHelper;
@@ -12,6 +15,8 @@ import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * One client's session on the node, from its HELLO to its end. Owned by the ingress agent's thread; the session's
@@ -68,7 +73,7 @@ final class ClientSession
     final Long2LongHashMap asks = new Long2LongHashMap(Long.MIN_VALUE);
     long nextAskSweepNs;
     /** The names the client is subscribed to (on node 0), at most {@link #MAX_SUBSCRIPTIONS}. */
-    final java.util.Set<io.troupe.actor.ServiceId> subscriptions = new java.util.HashSet<>();
+    final Set<ServiceId> subscriptions = new HashSet<>();
 
     /** The data message being packed (frames with their length prefixes, no seal yet). */
     final UnsafeBuffer batch;
@@ -112,7 +117,7 @@ final class ClientSession
     }
 
     /** Takes the publications the driver has made by now; false if one could not be made (the session must end). */
-    boolean resolvePublications(final io.aeron.Aeron aeron)
+    boolean resolvePublications(final Aeron aeron)
     {
         try
         {
@@ -126,13 +131,13 @@ final class ClientSession
             }
             return true;
         }
-        catch (final io.aeron.exceptions.AeronException ex)
+        catch (final AeronException ex)
         {
             return false;
         }
     }
 
-    void closePublications(final io.aeron.Aeron aeron)
+    void closePublications(final Aeron aeron)
     {
         resolvePublications(aeron);
         if (control == null)

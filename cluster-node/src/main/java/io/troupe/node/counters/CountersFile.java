@@ -1,5 +1,6 @@
 package io.troupe.node.counters;
 
+import org.agrona.BitUtil;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.SystemEpochClock;
@@ -80,7 +81,7 @@ public final class CountersFile implements AutoCloseable
         }
         final int metadataLength = CountersLayout.metadataLength(maxCounters);
         final int valuesLength = CountersLayout.valuesLength(maxCounters);
-        final int errorLength = org.agrona.BitUtil.align(errorLogBytes, 64);
+        final int errorLength = BitUtil.align(errorLogBytes, 64);
         final long length = CountersLayout.fileLength(maxCounters, errorLogBytes);
         final Path file = dataDir.resolve(CountersLayout.FILE_NAME);
         final Path fresh = dataDir.resolve(CountersLayout.FILE_NAME + ".new");

@@ -5,6 +5,7 @@ import org.agrona.concurrent.errors.ErrorLogReader;
 import org.agrona.concurrent.status.CountersReader;
 
 import java.io.IOException;
+import java.lang.invoke.VarHandle;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -213,7 +214,7 @@ public final class CountersFileReader
             final int length = Math.max(0, Math.min(header.getInt(CountersLayout.READINESS_LENGTH_OFFSET),
                 CountersLayout.MAX_READINESS));
             final String text = header.getStringWithoutLengthAscii(CountersLayout.READINESS_OFFSET, length);
-            java.lang.invoke.VarHandle.acquireFence();
+            VarHandle.acquireFence();
             if (header.getIntVolatile(CountersLayout.READINESS_SEQUENCE_OFFSET) == before)
             {
                 return text;

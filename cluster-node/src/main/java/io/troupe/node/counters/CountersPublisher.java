@@ -4,10 +4,12 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.actor.FlowControl;
 import io.troupe.actor.PoolCounters;
 import io.troupe.actor.SystemCounters;
+import io.troupe.broker.BrokerDirectory;
 import io.troupe.interconnect.FrameRejection;
 import io.troupe.interconnect.Interconnect;
 import io.troupe.interconnect.InterconnectCounters;
 import io.troupe.interconnect.PeerCounters;
+import io.troupe.interconnect.scheduler.SchedulerCounters;
 import io.troupe.memquota.MemoryQuotaCounters;
 import io.troupe.node.client.ClientCounter;
 import io.troupe.node.client.ClientIngress;
@@ -16,10 +18,13 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -48,10 +53,10 @@ public final class CountersPublisher implements Agent
      * @param controlRefused    control requests refused.
      * @param scheduler         the peer scheduler's counts, or null.
      */
-    public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry, ClientIngress clients,
-        io.troupe.broker.BrokerDirectory brokers, ErrorRecorder errors, LongSupplier remoteDeadLetters, LongSupplier remoteNoticesSent,
-        LongSupplier remoteNoticesLost, LongSupplier shutdownDrained, LongSupplier controlRequests,
-        LongSupplier controlRefused, io.troupe.interconnect.scheduler.SchedulerCounters scheduler)
+    public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry,
+        ClientIngress clients, BrokerDirectory brokers, ErrorRecorder errors, LongSupplier remoteDeadLetters,
+        LongSupplier remoteNoticesSent, LongSupplier remoteNoticesLost, LongSupplier shutdownDrained,
+        LongSupplier controlRequests, LongSupplier controlRefused, SchedulerCounters scheduler)
     {
     }
 
@@ -60,7 +65,9 @@ public final class CountersPublisher implements Agent
     private final NanoClock nanoClock;
     private final EpochClock epochClock;
     private final long intervalNs;
-    /** Node-wide counters, pools' and peers' (pools and peers are configured, so their rows stay for the node's life). */
+    /**
+     * Node-wide counters, pools' and peers' (pools and peers are configured, so their rows stay for the node's life).
+     */
     private final CounterRows<String>.Row fixed;
     private final CounterRows<String> pools = new CounterRows<>(this::allocate);
     private final CounterRows<Integer> peers = new CounterRows<>(this::allocate);
@@ -301,7 +308,7 @@ public final class CountersPublisher implements Agent
         final String now = text.toString();
         if (!now.equals(readiness))
         {
-            final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(CountersPublisher.class);
+            final Logger log = LoggerFactory.getLogger(CountersPublisher.class);
             if (now.startsWith("ready") || readiness.isEmpty() && !now.contains("refuse"))
             {
                 log.info("node {}: {}", sources.system().nodeId(), now);
@@ -343,15 +350,13 @@ public final class CountersPublisher implements Agent
         }
     }
 
-    private void publishScheduler(final io.troupe.interconnect.scheduler.SchedulerCounters scheduler,
-        final List<PeerCounters> peerList)
+    private void publishScheduler(final SchedulerCounters scheduler, final List<PeerCounters> peerList)
     {
-        for (final io.troupe.interconnect.scheduler.SchedulerCounters.Counter counter :
-            io.troupe.interconnect.scheduler.SchedulerCounters.Counter.values())
+        for (final SchedulerCounters.Counter counter : SchedulerCounters.Counter.values())
         {
             set(CounterType.valueOf("SCHEDULER_" + counter.name()), scheduler.get(counter));
         }
-        final java.util.Map<Integer, Long> inFlight = scheduler.inFlightByPeer();
+        final Map<Integer, Long> inFlight = scheduler.inFlightByPeer();
         for (final PeerCounters peer : peerList)
         {
             peers.row(peer.nodeId(), "peer=" + peer.nodeId())
@@ -398,7 +403,7 @@ public final class CountersPublisher implements Agent
             if (!full)
             {
                 full = true;
-                org.slf4j.LoggerFactory.getLogger(CountersPublisher.class).warn("node {}: the counters file {} is " +
+                LoggerFactory.getLogger(CountersPublisher.class).warn("node {}: the counters file {} is " +
                     "full; raise troupe.ops.max-counters (counters not published from now on are left out)",
                     sources.system().nodeId(), file.path());
             }

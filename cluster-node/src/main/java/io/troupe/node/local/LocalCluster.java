@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ public final class LocalCluster implements AutoCloseable
         Files.writeString(secretFile, Base64.getEncoder().encodeToString(secret) + "\n", StandardCharsets.UTF_8);
         if (secretFile.getFileSystem().supportedFileAttributeViews().contains("posix"))
         {
-            Files.setPosixFilePermissions(secretFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
         }
         final List<String> shared = new ArrayList<>(List.of(
             "# Written by LocalCluster: settings every node of this cluster shares.",

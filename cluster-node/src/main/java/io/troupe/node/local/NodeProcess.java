@@ -1,5 +1,7 @@
 package io.troupe.node.local;
 
+import io.troupe.registry.ReplicaLayout;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +50,7 @@ public final class NodeProcess
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--add-exports");
         command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        command.addAll(io.troupe.registry.ReplicaLayout.JVM_FLAGS); // the directory replica's Chronicle Map
+        command.addAll(ReplicaLayout.JVM_FLAGS); // the directory replica's Chronicle Map
         // several nodes share a small host: a small heap and a single-threaded collector each
         command.add("-Xmx256m");
         command.add("-XX:+UseSerialGC");

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +40,7 @@ class CounterTypeTest
         for (final CounterType type : CounterType.values())
         {
             assertThat(docs).as("docs/counters.md lists " + type).containsPattern("\\| " + type.id() + " \\| `" +
-                type.metricName() + "` \\| " + type.kind().name().toLowerCase(java.util.Locale.ROOT) + " \\|");
+                type.metricName() + "` \\| " + type.kind().name().toLowerCase(Locale.ROOT) + " \\|");
         }
         for (final ClientCounter counter : ClientCounter.values())
         {

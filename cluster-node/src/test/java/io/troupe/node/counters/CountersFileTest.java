@@ -1,6 +1,7 @@
 package io.troupe.node.counters;
 
 import org.agrona.concurrent.status.AtomicCounter;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,8 +42,8 @@ class CountersFileTest
         assertThat(reader.publishIntervalNs()).isEqualTo(100_000_000L);
         assertThat(reader.counters()).extracting(CounterRecord::name, CounterRecord::labels, CounterRecord::value)
             .containsExactly(
-                org.assertj.core.groups.Tuple.tuple("peer_events_out", Map.of("peer", "2"), 42L),
-                org.assertj.core.groups.Tuple.tuple("agent_errors", Map.of(), 3L));
+                Tuple.tuple("peer_events_out", Map.of("peer", "2"), 42L),
+                Tuple.tuple("agent_errors", Map.of(), 3L));
 
         peer.close(); // the peer went: its counter is freed
         assertThat(reader.counters()).extracting(CounterRecord::name).containsExactly("agent_errors");

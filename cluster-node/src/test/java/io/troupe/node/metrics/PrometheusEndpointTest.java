@@ -3,6 +3,7 @@ package io.troupe.node.metrics;
 import io.troupe.actor.ActorId;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
+import io.troupe.node.NodeStartException;
 import io.troupe.node.local.LocalCluster;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
@@ -136,7 +137,8 @@ class PrometheusEndpointTest
             "troupe.metrics.prometheus { enabled = true, port = 0 }"));
         final HttpResponse<String> response = scrape(plain, null);
         assertThat(response.statusCode()).as("no token configured, none asked").isEqualTo(200);
-        assertThat(response.body()).contains("troupe_agent_errors_total").doesNotContain("troupe_actor_handling_seconds");
+        assertThat(response.body()).contains("troupe_agent_errors_total")
+            .doesNotContain("troupe_actor_handling_seconds");
     }
 
     @Test
@@ -146,7 +148,7 @@ class PrometheusEndpointTest
         {
             final LocalCluster cluster = LocalCluster.create(dir, 1, "troupe.metrics.prometheus { enabled = true, " +
                 "port = " + taken.getLocalPort() + " }");
-            assertThatThrownBy(() -> start(cluster)).isInstanceOf(io.troupe.node.NodeStartException.class)
+            assertThatThrownBy(() -> start(cluster)).isInstanceOf(NodeStartException.class)
                 .hasMessage("troupe.metrics.prometheus.port = " + taken.getLocalPort() + ": 127.0.0.1:" +
                     taken.getLocalPort() + " is in use (or not an address of this host)");
             // everything it started is stopped: the same data directory and ports start again
