@@ -48,7 +48,8 @@ final class BrokerMatchWorkload implements Workload
     @Override
     public String usage()
     {
-        return "  broker.match [--window N]      4 client and 4 worker actors, each keeping N requests at one broker\n" +
+        return "  broker.match [--window N]      4 client and 4 worker actors, each keeping N requests at one " +
+            "broker\n" +
             "                                 (default 8), asking again on every answer; prints matches per second";
     }
 

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <p>One broker; its {@code ask} queue is a {@link TimeoutQueueSpec} (timeout {@value #TIMEOUT_MS} ms, FIFO,
  * unbounded) or a {@link CodelQueueSpec} ({@link CodelQueueSpec#defaults()}: target 100 ms, interval 1 s,
  * sojourn limit while dropping 200 ms, FIFO, unbounded; or, with {@code --queue codel-rfc}, the same without
- * the sojourn limit: plain RFC 8289), its {@code askR} queue a {@link DropQueueSpec#fifo(int)} that never fills; no meters.
+ * the sojourn limit: plain RFC 8289), its {@code askR} queue a {@link DropQueueSpec#fifo(int)} that never fills; no
+ * meters.
  * {@code --workers} {@link OverloadWorker}s (default {@value #DEFAULT_WORKERS}) each serve one client at a time
  * for {@code --service-ms} (default {@value #DEFAULT_SERVICE_MS}) on the actor system's timer, so the capacity
  * is workers / service time. An {@link ArrivalGenerator} thread sends Poisson arrivals at
@@ -81,10 +82,14 @@ final class BrokerOverloadWorkload implements Workload
     @Override
     public String usage()
     {
-        return "  broker.overload [--queue timeout|codel|codel-rfc|both] [--workers N] [--service-ms T] [--load-percent P]\n" +
-            "                                 open-loop Poisson clients at P% (default 200) of the capacity of N workers\n" +
-            "                                 (default 4) serving T ms each (default 10), through a broker whose client\n" +
-            "                                 queue times out at 1 s or runs CoDel (100 ms, 1 s, limit 200 ms; codel-rfc:\n" +
+        return "  broker.overload [--queue timeout|codel|codel-rfc|both] [--workers N] [--service-ms T] " +
+            "[--load-percent P]\n" +
+            "                                 open-loop Poisson clients at P% (default 200) of the capacity of N " +
+            "workers\n" +
+            "                                 (default 4) serving T ms each (default 10), through a broker whose " +
+            "client\n" +
+            "                                 queue times out at 1 s or runs CoDel (100 ms, 1 s, limit 200 ms; " +
+            "codel-rfc:\n" +
             "                                 no limit); default both (timeout and codel), one after the other;\n" +
             "                                 --seconds defaults to 30; prints the sojourn p50/p99 (ms)\n" +
             "                                 of requests that got Go, the fraction dropped and the worker utilisation";
@@ -230,14 +235,16 @@ final class BrokerOverloadWorkload implements Workload
                 lengthsAtStart.ask(), lengthsAtStart.askR(), lengthsAtEnd.ask(), lengthsAtEnd.askR());
             Report.progress("  go sojourn ms: min=%.1f mean=%.1f p50=%.1f p90=%.1f p99=%.1f p99.9=%.1f max=%.1f",
                 goSojournNs.getMinValue() / NANOS_PER_MS, goSojournNs.getMean() / NANOS_PER_MS,
-                goSojournNs.getValueAtPercentile(50) / NANOS_PER_MS, goSojournNs.getValueAtPercentile(90) / NANOS_PER_MS,
-                goSojournNs.getValueAtPercentile(99) / NANOS_PER_MS, goSojournNs.getValueAtPercentile(99.9) / NANOS_PER_MS,
-                goSojournNs.getMaxValue() / NANOS_PER_MS);
+                goSojournNs.getValueAtPercentile(50) / NANOS_PER_MS,
+                goSojournNs.getValueAtPercentile(90) / NANOS_PER_MS,
+                goSojournNs.getValueAtPercentile(99) / NANOS_PER_MS,
+                goSojournNs.getValueAtPercentile(99.9) / NANOS_PER_MS, goSojournNs.getMaxValue() / NANOS_PER_MS);
             BenchSystems.reportHealth(system);
             Report.result(prefix + ".go-sojourn-p50", goSojournNs.getValueAtPercentile(50) / NANOS_PER_MS, "ms");
             Report.result(prefix + ".go-sojourn-p99", goSojournNs.getValueAtPercentile(99) / NANOS_PER_MS, "ms");
             Report.result(prefix + ".dropped", drops / (double)answered, "fraction", FRACTION_DECIMALS);
-            Report.result(prefix + ".utilisation", busyNs / ((double)workers * measureNs), "fraction", FRACTION_DECIMALS);
+            Report.result(prefix + ".utilisation", busyNs / ((double)workers * measureNs), "fraction",
+                FRACTION_DECIMALS);
         }
     }
 

@@ -5,6 +5,7 @@ import org.HdrHistogram.Histogram;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code client.ask.rtt}: the round trip of an ask from a client process to an actor on a node and back. The node
@@ -65,8 +66,7 @@ final class ClientAskRttWorkload implements Workload
         long now;
         while ((now = System.nanoTime()) - endNs < 0)
         {
-            final java.util.concurrent.CompletableFuture<Object> reply =
-                bench.client.ask(echo, new Ping(now), Duration.ofSeconds(10));
+            final CompletableFuture<Object> reply = bench.client.ask(echo, new Ping(now), Duration.ofSeconds(10));
             while (spin && !reply.isDone())
             {
                 Thread.onSpinWait();

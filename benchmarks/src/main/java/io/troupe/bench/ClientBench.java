@@ -1,13 +1,18 @@
 package io.troupe.bench;
 
+import io.troupe.actor.ActorId;
+import io.troupe.actor.UndeliveredException;
+import io.troupe.actor.UndeliveredReason;
 import io.troupe.client.ClientConfig;
 import io.troupe.client.TroupeClient;
 import io.troupe.interconnect.IdleMode;
+import io.troupe.serialization.EventCodec;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletionException;
 
 /**
  * What the {@code client.*} workloads share: the node in a child process ({@code client.node}) and this process's
@@ -49,7 +54,7 @@ final class ClientBench implements AutoCloseable
                 .protection(RemoteNodes.frameProtection())
                 .idleMode(idle)
                 .connectTimeout(CONNECT_TIMEOUT);
-            for (final io.troupe.serialization.EventCodec<?> codec : RemoteCodecs.codecs())
+            for (final EventCodec<?> codec : RemoteCodecs.codecs())
             {
                 config.codec(codec);
             }
@@ -69,7 +74,7 @@ final class ClientBench implements AutoCloseable
      * @param request the request.
      * @return the reply.
      */
-    Object ask(final io.troupe.actor.ActorId target, final Object request)
+    Object ask(final ActorId target, final Object request)
     {
         final long deadlineNs = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (true)
@@ -78,11 +83,11 @@ final class ClientBench implements AutoCloseable
             {
                 return client.ask(target, request, Duration.ofSeconds(10)).join();
             }
-            catch (final java.util.concurrent.CompletionException ex)
+            catch (final CompletionException ex)
             {
                 // the send buffer was full (a stream fills it): SHED before the ask left; try again
-                if (!(ex.getCause() instanceof io.troupe.actor.UndeliveredException undelivered) ||
-                    undelivered.undelivered().reason() != io.troupe.actor.UndeliveredReason.SHED ||
+                if (!(ex.getCause() instanceof UndeliveredException undelivered) ||
+                    undelivered.undelivered().reason() != UndeliveredReason.SHED ||
                     System.nanoTime() - deadlineNs > 0)
                 {
                     throw ex;

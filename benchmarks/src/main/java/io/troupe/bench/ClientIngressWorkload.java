@@ -35,7 +35,8 @@ final class ClientIngressWorkload implements Workload
     {
         return "  client.ingress [--idle backoff|spin]\n" +
             "                                 a client process streams (long seq, byte[16]) events to an actor on a\n" +
-            "                                 node in a child process, as fast as its sends are taken; prints events\n" +
+            "                                 node in a child process, as fast as its sends are taken; prints " +
+            "events\n" +
             "                                 the actor received per second";
     }
 
@@ -50,7 +51,8 @@ final class ClientIngressWorkload implements Workload
             final ServiceId sink = ServiceId.of(0, RemotePeerWorkload.SINK);
             final AtomicBoolean running = new AtomicBoolean(true);
             final long[] pushedBack = new long[1];
-            final Thread streamer = new Thread(() -> stream(bench.client, sink, running, pushedBack), "client-streamer");
+            final Thread streamer = new Thread(() -> stream(bench.client, sink, running, pushedBack),
+                "client-streamer");
             streamer.start();
             TimeUnit.NANOSECONDS.sleep(warmupNs);
             final Tally before = (Tally)bench.ask(sink, Tally.REQUEST);

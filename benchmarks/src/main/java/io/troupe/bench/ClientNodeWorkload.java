@@ -7,8 +7,10 @@ import io.troupe.interconnect.IdleMode;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfig;
 import io.troupe.node.client.ClientCounter;
+import io.troupe.node.local.LocalCluster;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,7 +49,8 @@ final class ClientNodeWorkload implements Workload
     public String usage()
     {
         return "  client.node --port P [--idle backoff|spin] [--credit N]\n" +
-            "                                 the node of client.ingress, client.ask.rtt and client.flood (started by\n" +
+            "                                 the node of client.ingress, client.ask.rtt and client.flood (started " +
+            "by\n" +
             "                                 them)";
     }
 
@@ -75,7 +78,7 @@ final class ClientNodeWorkload implements Workload
             "troupe {",
             "  node-id = " + RemoteNodes.PEER_NODE,
             "  cluster-id = \"" + CLUSTER + "\"",
-            "  cluster-secret = \"" + new String(RemoteNodes.SECRET, java.nio.charset.StandardCharsets.US_ASCII) + "\"",
+            "  cluster-secret = \"" + new String(RemoteNodes.SECRET, StandardCharsets.US_ASCII) + "\"",
             "  data-dir = \"" + dataDir.toString().replace("\\", "\\\\") + "\"",
             "  shutdown-timeout = 1s",
             "  bind { host = \"" + RemoteNodes.HOST + "\", port = " + port + " }",
@@ -84,7 +87,8 @@ final class ClientNodeWorkload implements Workload
             "  transport.idle = " + idle.name().toLowerCase(Locale.ROOT),
             "  transport.frame-protection = " + RemoteNodes.frameProtection().name().toLowerCase(Locale.ROOT),
             "  client { secret = \"" + CLIENT_SECRET + "\", credit-threshold = " + credit + " }",
-            // the node's counters thread (default 1s): -Dtroupe.bench.counters-interval=100ms or 10s, to measure its cost
+            // the node's counters thread (default 1s): -Dtroupe.bench.counters-interval=100ms or 10s,
+            // to measure its cost
             "  ops.counters-interval = " + System.getProperty("troupe.bench.counters-interval", "1s"),
             "}");
         Report.progress("client.node: node %d on %s:%d, idle=%s threads=%d credit=%d pid=%d", RemoteNodes.PEER_NODE,
@@ -115,7 +119,7 @@ final class ClientNodeWorkload implements Workload
         finally
         {
             node.close();
-            io.troupe.node.local.LocalCluster.deleteTree(dataDir);
+            LocalCluster.deleteTree(dataDir);
         }
     }
 }

@@ -66,7 +66,8 @@ final class FanInWorkload implements Workload
 
         final double receivedPerSecond =
             measure(BenchSystems.config(threads, 1)
-                .flowControl(accounts ? new FlowControlConfig() : FlowControlConfig.disabled()), producers, mailbox, warmupNs, measureNs);
+                .flowControl(accounts ? new FlowControlConfig() : FlowControlConfig.disabled()), producers, mailbox,
+                warmupNs, measureNs);
         Report.result("local.fanin.producers" + producers, receivedPerSecond, "msgs/s");
     }
 

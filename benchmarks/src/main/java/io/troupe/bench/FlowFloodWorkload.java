@@ -78,11 +78,14 @@ final class FlowFloodWorkload implements Workload
     {
         return "  flow.flood [--accounts both|on|off] [--consumer-ns N] [--calibrate S] [--quota-mb M]\n" +
             "            [--idle backoff|spin]\n" +
-            "                                 an unthrottled producer floods a consumer in a child node process that\n" +
+            "                                 an unthrottled producer floods a consumer in a child node process " +
+            "that\n" +
             "                                 handles a tenth of the offered rate (measured for --calibrate 3 s, or\n" +
-            "                                 N ns per event), --seconds 60, with credit accounts on and off (default\n" +
+            "                                 N ns per event), --seconds 60, with credit accounts on and off " +
+            "(default\n" +
             "                                 both), a memory quota of M MiB per node (default 64); prints consumer\n" +
-            "                                 utilisation, producer and consumer rates, peak heap, lost and undelivered";
+            "                                 utilisation, producer and consumer rates, peak heap, lost and " +
+            "undelivered";
     }
 
     @Override
@@ -125,7 +128,8 @@ final class FlowFloodWorkload implements Workload
         final int port = RemoteNodes.freeUdpPort(0);
         final int peerPort = RemoteNodes.freeUdpPort(port);
         Report.progress("%s: credit accounts %s; node %d on %s:%d, node %d (child) on port %d", prefix,
-            withAccounts ? "on" : "off", RemoteNodes.DRIVER_NODE, RemoteNodes.HOST, port, RemoteNodes.PEER_NODE, peerPort);
+            withAccounts ? "on" : "off", RemoteNodes.DRIVER_NODE, RemoteNodes.HOST, port, RemoteNodes.PEER_NODE,
+            peerPort);
         HeapPeak.reset();
         final ActorSystem system = ActorSystem.start(BenchSystems.config(settings.threads, RemoteNodes.DRIVER_NODE)
             .flowControl(withAccounts ? new FlowControlConfig() : FlowControlConfig.disabled())
@@ -209,12 +213,13 @@ final class FlowFloodWorkload implements Workload
             final long collapsed = producer.undelivered(UndeliveredReason.COLLAPSED);
             final long shed = producer.undelivered(UndeliveredReason.SHED);
             final long disconnected = producer.undelivered(UndeliveredReason.DISCONNECTED);
-            Report.progress("  %s: sent %d, handled %d, undelivered %d (collapsed %d, shed %d, disconnected %d, other %d), " +
-                "lost %d; consumer mailbox collapsed %d times dropping %d; producer waited for funds %d times; questions to " +
-                "the monitor shed %d times, unanswered %d times; peak heap driver %d MiB, child %d MiB", prefix, sent,
-                drained.received(), undelivered, collapsed, shed, disconnected, undelivered - collapsed - shed - disconnected,
-                lost, drained.collapses(), drained.collapsedEvents(), account.waits(), questionsShed, questionsUnanswered,
-                HeapPeak.peakBytes() >> 20, drained.peakHeapBytes() >> 20);
+            Report.progress("  %s: sent %d, handled %d, undelivered %d (collapsed %d, shed %d, disconnected %d, " +
+                "other %d), lost %d; consumer mailbox collapsed %d times dropping %d; producer waited for funds %d " +
+                "times; questions to the monitor shed %d times, unanswered %d times; peak heap driver %d MiB, child " +
+                "%d MiB", prefix, sent, drained.received(), undelivered, collapsed, shed, disconnected,
+                undelivered - collapsed - shed - disconnected,
+                lost, drained.collapses(), drained.collapsedEvents(), account.waits(), questionsShed,
+                questionsUnanswered, HeapPeak.peakBytes() >> 20, drained.peakHeapBytes() >> 20);
             Report.result(prefix + ".consumer-utilisation", utilisation, "fraction", 3);
             Report.result(prefix + ".producer-rate", producerRate, "msgs/s");
             Report.result(prefix + ".consumer-rate", consumerRate, "msgs/s");
@@ -246,8 +251,8 @@ final class FlowFloodWorkload implements Workload
         {
             final long sent = producer.sent();
             final long undelivered = producer.undelivered();
-            Report.progress("  %5.1f s: sent %d, handled %d, undelivered %d, in flight or queued %d, account debt %d, " +
-                "collapses %d, peak heap driver %d MiB child %d MiB", seconds, sent, tally.received(), undelivered,
+            Report.progress("  %5.1f s: sent %d, handled %d, undelivered %d, in flight or queued %d, account debt " +
+                "%d, collapses %d, peak heap driver %d MiB child %d MiB", seconds, sent, tally.received(), undelivered,
                 sent - tally.received() - undelivered, account.debt(), tally.collapses(), HeapPeak.peakBytes() >> 20,
                 tally.peakHeapBytes() >> 20);
         }
@@ -259,7 +264,8 @@ final class FlowFloodWorkload implements Workload
             FloodTally tally = tally();
             long accounted = tally.received() + producer.undelivered();
             long changedNs = System.nanoTime();
-            while (accounted < producer.sent() && System.nanoTime() - changedNs < TimeUnit.SECONDS.toNanos(DRAIN_QUIET_S))
+            while (accounted < producer.sent() &&
+                System.nanoTime() - changedNs < TimeUnit.SECONDS.toNanos(DRAIN_QUIET_S))
             {
                 TimeUnit.MILLISECONDS.sleep(DRAIN_POLL_MS);
                 tally = tally();
@@ -270,8 +276,8 @@ final class FlowFloodWorkload implements Workload
                     changedNs = System.nanoTime();
                 }
             }
-            Report.progress("  drained in %.1f s: %d of %d chunks accounted for", (System.nanoTime() - drainStartNs) / 1e9,
-                accounted, producer.sent());
+            Report.progress("  drained in %.1f s: %d of %d chunks accounted for",
+                (System.nanoTime() - drainStartNs) / 1e9, accounted, producer.sent());
             return tally;
         }
 
@@ -301,7 +307,8 @@ final class FlowFloodWorkload implements Workload
                 {
                     final boolean shed = ex.getCause() instanceof UndeliveredException undelivered &&
                         undelivered.undelivered().reason() == UndeliveredReason.SHED;
-                    final boolean unanswered = ex instanceof TimeoutException || ex.getCause() instanceof TimeoutException;
+                    final boolean unanswered = ex instanceof TimeoutException ||
+                        ex.getCause() instanceof TimeoutException;
                     if (!(shed || unanswered) || System.nanoTime() - deadlineNs > 0)
                     {
                         throw new IllegalStateException(monitor + " did not answer within " + TALLY_TIMEOUT, ex);

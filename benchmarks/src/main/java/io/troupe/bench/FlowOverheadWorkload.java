@@ -76,7 +76,8 @@ final class FlowOverheadWorkload implements Workload
     public void run(final Options options) throws InterruptedException
     {
         final int rounds = (int)options.count(ROUNDS, DEFAULT_ROUNDS, 1, MAX_ROUNDS);
-        final String chosen = options.choice(WORKLOAD, "all", List.of("pingpong", "pingpong4", "fanin", "remote", "all"));
+        final String chosen = options.choice(WORKLOAD, "all",
+            List.of("pingpong", "pingpong4", "fanin", "remote", "all"));
         final List<String> workloads = chosen.equals("all") ? WORKLOADS : List.of(chosen);
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs(DEFAULT_SECONDS);
@@ -165,7 +166,8 @@ final class FlowOverheadWorkload implements Workload
         {
             final List<String> args = new ArrayList<>(List.of(
                 "flow.overhead", "--" + WORKLOAD, workload, "--" + SIDE, flowOn ? "on" : "off"));
-            args.addAll(options.passOn(List.of(PAIRS, RemoteNodes.IDLE, Options.WARMUP, Options.SECONDS, Options.THREADS)));
+            args.addAll(options.passOn(List.of(PAIRS, RemoteNodes.IDLE, Options.WARMUP, Options.SECONDS,
+                Options.THREADS)));
             final List<String> command = PeerProcess.javaCommand(args);
             return runChild(command);
         };
@@ -184,7 +186,8 @@ final class FlowOverheadWorkload implements Workload
         }
         final String prefix = "RESULT name=" + SIDE_RESULT + " value=";
         double value = Double.NaN;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
+        try (BufferedReader out =
+            new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)))
         {
             String line;
             while ((line = out.readLine()) != null)
@@ -203,7 +206,8 @@ final class FlowOverheadWorkload implements Workload
         final int exit = process.waitFor();
         if (exit != 0 || Double.isNaN(value))
         {
-            throw new IllegalStateException("one side of flow.overhead failed (exit " + exit + "): " + String.join(" ", command));
+            throw new IllegalStateException("one side of flow.overhead failed (exit " + exit + "): " +
+                String.join(" ", command));
         }
         return value;
     }

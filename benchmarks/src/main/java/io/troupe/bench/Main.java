@@ -39,7 +39,7 @@ public final class Main
     {
         if (args.length > 0 && JMH.equals(args[0]))
         {
-            org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
+            org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length)); // name clash
             return;
         }
         System.exit(run(args));
@@ -96,7 +96,8 @@ public final class Main
             .append("  jmh [jmh args...]              JMH microbenchmarks, e.g. jmh MailboxBench -f 1 -wi 3 -i 5\n")
             .append("common options:\n")
             .append("  --warmup <seconds>             load before the measurement window (default 5)\n")
-            .append("  --seconds <seconds>            length of the measurement window (default 10; 30 for broker.overload)\n")
+            .append("  --seconds <seconds>            length of the measurement window (default 10; 30 for " +
+                "broker.overload)\n")
             .append("  --threads <n>                  executor pool threads (default 2; 1 per node for remote.*)\n")
             .append("output: one line per figure on stdout: RESULT name=<name> value=<number> unit=<unit>\n")
             .toString();

@@ -137,12 +137,13 @@ final class MemQuotaFloodWorkload implements Workload
             Report.progress("  peak tracked %d bytes (monitor %d, producers %d) vs bound %d: %s (%+d bytes vs max)",
                 peakTracked, monitor.peakTrackedBytes(), flood.peakTrackedBytes(), boundBytes,
                 peakTracked <= boundBytes ? "within" : "OVER", peakTracked - maxBytes);
-            Report.progress("  reclaim episodes %d (claim over max -> round ends at or under low water): mean %.3f ms," +
-                    " p50 %.3f ms, p99 %.3f ms, worst %.3f ms%s", timed.episodes(), timed.meanNs() / NANOS_PER_MILLI,
+            Report.progress("  reclaim episodes %d (claim over max -> round ends at or under low water): mean %.3f " +
+                    "ms, p50 %.3f ms, p99 %.3f ms, worst %.3f ms%s", timed.episodes(), timed.meanNs() / NANOS_PER_MILLI,
                 timed.percentileNs(0.5) / NANOS_PER_MILLI, timed.percentileNs(0.99) / NANOS_PER_MILLI,
                 timed.worstNs() / NANOS_PER_MILLI,
                 counters.openReclaimNs() > 0 ?
-                    String.format("; one still open at the end after %.3f ms, counted", counters.openReclaimNs() / NANOS_PER_MILLI) : "");
+                    String.format("; one still open at the end after %.3f ms, counted",
+                        counters.openReclaimNs() / NANOS_PER_MILLI) : "");
             final Throwable oom = firstOom(flood, monitor);
             if (oom != null)
             {

@@ -1,5 +1,6 @@
 package io.troupe.bench;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -183,7 +184,8 @@ final class Options
         final String value = text.toLowerCase(Locale.ROOT);
         if (!choices.contains(value))
         {
-            throw new UsageException("--" + name + " expects one of " + String.join("|", choices) + ", got '" + text + "'");
+            throw new UsageException("--" + name + " expects one of " + String.join("|", choices) + ", got '" + text +
+                "'");
         }
         return value;
     }
@@ -205,9 +207,9 @@ final class Options
      * @param names option names, without the dashes; those not given are left out.
      * @return {@code --name value} pairs.
      */
-    java.util.List<String> passOn(final java.util.List<String> names)
+    List<String> passOn(final List<String> names)
     {
-        final java.util.List<String> args = new java.util.ArrayList<>();
+        final List<String> args = new ArrayList<>();
         for (final String name : names)
         {
             final String value = values.get(name);

@@ -4,6 +4,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.PoolCounters;
 
 import java.time.Duration;
 import java.util.List;
@@ -44,7 +45,8 @@ final class PingPongWorkload implements Workload
         return "  local.pingpong [--pairs N] [--api untyped|typed]\n" +
             "                                 N pairs of actors bouncing one event each, one in flight per pair\n" +
             "                                 (default 1); typed: TypedBehavior players sending through ActorRefs\n" +
-            "                                 (the same figure name, to compare with ab.sh AB_HEAD_ARGS); prints events\n" +
+            "                                 (the same figure name, to compare with ab.sh AB_HEAD_ARGS); prints " +
+            "events\n" +
             "                                 handled per second";
     }
 
@@ -98,7 +100,7 @@ final class PingPongWorkload implements Workload
     private static long steals(final ActorSystem system)
     {
         long steals = 0;
-        for (final io.troupe.actor.PoolCounters pool : system.counters().pools())
+        for (final PoolCounters pool : system.counters().pools())
         {
             steals += pool.steals();
         }

@@ -34,7 +34,8 @@ final class RateWindow
         TimeUnit.NANOSECONDS.sleep(measureNs);
         final long endCount = counter.getAsLong();
         final long endNs = System.nanoTime();
-        Report.progress("  window: %d increments in %.3f s", endCount - startCount, (endNs - startNs) / NANOS_PER_SECOND);
+        Report.progress("  window: %d increments in %.3f s", endCount - startCount,
+            (endNs - startNs) / NANOS_PER_SECOND);
         return (endCount - startCount) * NANOS_PER_SECOND / (endNs - startNs);
     }
 }

@@ -13,6 +13,8 @@ import io.troupe.interconnect.InterconnectConfig;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,8 +55,10 @@ final class RawAeronWorkload implements Workload
     @Override
     public String usage()
     {
-        return "  remote.raw                     plain Aeron, no Troupe: 24-byte messages from one thread to another over\n" +
-            "                                 UDP on 127.0.0.1 between two embedded drivers (MTU 1408); the ceiling of\n" +
+        return "  remote.raw                     plain Aeron, no Troupe: 24-byte messages from one thread to another " +
+            "over\n" +
+            "                                 UDP on 127.0.0.1 between two embedded drivers (MTU 1408); the ceiling " +
+            "of\n" +
             "                                 remote.throughput on this machine; prints messages received per second";
     }
 
@@ -74,7 +78,8 @@ final class RawAeronWorkload implements Workload
             "|term-length=" + defaults.dataTermLength();
         try (MediaDriver sendingDriver = launch(root.resolve("sender"), defaults);
             MediaDriver receivingDriver = launch(root.resolve("receiver"), defaults);
-            Aeron sendingClient = Aeron.connect(new Aeron.Context().aeronDirectoryName(sendingDriver.aeronDirectoryName()));
+            Aeron sendingClient =
+                Aeron.connect(new Aeron.Context().aeronDirectoryName(sendingDriver.aeronDirectoryName()));
             Aeron receivingClient =
                 Aeron.connect(new Aeron.Context().aeronDirectoryName(receivingDriver.aeronDirectoryName()));
             Subscription subscription = receivingClient.addSubscription(channel, STREAM_ID);
@@ -132,7 +137,8 @@ final class RawAeronWorkload implements Workload
         }
     }
 
-    private static void offer(final Publication publication, final AtomicLong backPressured, final AtomicBoolean running)
+    private static void offer(final Publication publication, final AtomicLong backPressured,
+        final AtomicBoolean running)
     {
         final BufferClaim claim = new BufferClaim();
         final IdleStrategy idle = new AgentIdle();
@@ -177,9 +183,9 @@ final class RawAeronWorkload implements Workload
         {
             return Files.createTempDirectory("troupe-raw-aeron-");
         }
-        catch (final java.io.IOException ex)
+        catch (final IOException ex)
         {
-            throw new java.io.UncheckedIOException("could not make a directory for the raw Aeron drivers", ex);
+            throw new UncheckedIOException("could not make a directory for the raw Aeron drivers", ex);
         }
     }
 }

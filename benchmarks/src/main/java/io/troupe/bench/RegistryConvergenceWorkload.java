@@ -66,7 +66,8 @@ final class RegistryConvergenceWorkload implements Workload
             {
                 systems[i] = BenchSystems.start(1, i + 1);
                 final InterconnectConfig config = new InterconnectConfig().clusterId("bench-registry")
-                    .clusterSecret(RemoteNodes.SECRET).bindHost(RemoteNodes.HOST).bindPort(ports[i]).idleMode(IdleMode.BACKOFF);
+                    .clusterSecret(RemoteNodes.SECRET).bindHost(RemoteNodes.HOST).bindPort(ports[i])
+                    .idleMode(IdleMode.BACKOFF);
                 for (int j = 0; j < 3; j++)
                 {
                     if (j != i)

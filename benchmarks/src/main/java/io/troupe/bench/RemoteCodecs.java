@@ -1,6 +1,7 @@
 package io.troupe.bench;
 
 import io.troupe.actor.EventTypes;
+import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.EventCodecRegistry;
 
 /**
@@ -34,7 +35,7 @@ final class RemoteCodecs
     static EventCodecRegistry registry()
     {
         final EventCodecRegistry.Builder builder = EventCodecRegistry.builder().withTroupeCodecs();
-        for (final io.troupe.serialization.EventCodec<?> codec : codecs())
+        for (final EventCodec<?> codec : codecs())
         {
             builder.register(codec);
         }
@@ -46,9 +47,9 @@ final class RemoteCodecs
      *
      * @return the codecs.
      */
-    static io.troupe.serialization.EventCodec<?>[] codecs()
+    static EventCodec<?>[] codecs()
     {
-        return new io.troupe.serialization.EventCodec<?>[] {Chunk.Codec.INSTANCE, Ack.Codec.INSTANCE,
+        return new EventCodec<?>[] {Chunk.Codec.INSTANCE, Ack.Codec.INSTANCE,
             Tally.Codec.INSTANCE, Ping.Codec.INSTANCE, FloodPace.Codec.INSTANCE, FloodTally.Codec.INSTANCE};
     }
 }

@@ -291,7 +291,8 @@ final class RemoteNodes
                 final Object answer = system.ask(service, request, type, PROBE_TIMEOUT)
                     .get(PROBE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
                 Report.progress("  session up after %.2f s, first answer after %.2f s more (%d attempt%s)",
-                    (sessionNs - startNs) / 1e9, (System.nanoTime() - sessionNs) / 1e9, attempts, attempts == 1 ? "" : "s");
+                    (sessionNs - startNs) / 1e9, (System.nanoTime() - sessionNs) / 1e9, attempts,
+                    attempts == 1 ? "" : "s");
                 return answer;
             }
             catch (final ExecutionException | TimeoutException ex)
@@ -340,8 +341,8 @@ final class RemoteNodes
         for (final PeerCounters peer : interconnect.peerCounters())
         {
             Report.progress("  interconnect peer %d: connected=%s eventsOut=%d eventsIn=%d bytesOut=%d bytesIn=%d " +
-                "backPressured=%d queueDepth=%d shed=%d refusedDown=%d rejectedFrames=%d sessionsUp=%d sessionsDown=%d " +
-                "rttSmoothedUs=%d rttMinUs=%d",
+                "backPressured=%d queueDepth=%d shed=%d refusedDown=%d rejectedFrames=%d sessionsUp=%d " +
+                "sessionsDown=%d rttSmoothedUs=%d rttMinUs=%d",
                 peer.nodeId(), peer.connected(), peer.eventsOut(), peer.eventsIn(), peer.bytesOut(), peer.bytesIn(),
                 peer.backPressured(), peer.queueDepth(), peer.shed(), peer.refusedDown(), peer.rejectedFrames(),
                 peer.sessionsUp(), peer.sessionsDown(), peer.rttSmoothedNs() / 1000, peer.rttMinNs() / 1000);

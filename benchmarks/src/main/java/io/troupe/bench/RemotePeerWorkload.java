@@ -66,7 +66,8 @@ final class RemotePeerWorkload implements Workload
     public String usage()
     {
         return "  remote.peer --port P --peer-port Q [--idle backoff|spin] [--accounts on|off] [--quota-mb M]\n" +
-            "                                 the child node of remote.throughput, remote.rtt and flow.flood (started\n" +
+            "                                 the child node of remote.throughput, remote.rtt and flow.flood " +
+            "(started\n" +
             "                                 by them)";
     }
 
@@ -83,8 +84,8 @@ final class RemotePeerWorkload implements Workload
         final int threads = options.threads(RemoteNodes.DEFAULT_THREADS);
         final boolean accounts = options.choice(ACCOUNTS, "on", List.of("on", "off")).equals("on");
         final long quotaMb = options.has(QUOTA_MB) ? options.count(QUOTA_MB, 0, 1, MAX_QUOTA_MB) : 0;
-        Report.progress("remote.peer: node %d on %s:%d, driver at %s:%d, idle=%s threads=%d accounts=%s quota=%s pid=%d",
-            RemoteNodes.PEER_NODE, RemoteNodes.HOST, port, RemoteNodes.HOST, peerPort, idle, threads,
+        Report.progress("remote.peer: node %d on %s:%d, driver at %s:%d, idle=%s threads=%d accounts=%s quota=%s " +
+            "pid=%d", RemoteNodes.PEER_NODE, RemoteNodes.HOST, port, RemoteNodes.HOST, peerPort, idle, threads,
             accounts ? "on" : "off", quotaMb == 0 ? "none" : quotaMb + " MiB", ProcessHandle.current().pid());
 
         final ActorSystemConfig config = BenchSystems.config(threads, RemoteNodes.PEER_NODE)
@@ -100,7 +101,8 @@ final class RemotePeerWorkload implements Workload
             system.registerService(ServiceId.of(0, ECHO), system.register(new Echo()));
             registerFlood(system, quotaMb > 0);
             final Interconnect interconnect =
-                RemoteNodes.start(system, RemoteNodes.clusterId(peerPort, port), port, RemoteNodes.DRIVER_NODE, peerPort, idle);
+                RemoteNodes.start(system, RemoteNodes.clusterId(peerPort, port), port, RemoteNodes.DRIVER_NODE,
+                    peerPort, idle);
             try
             {
                 awaitEndOfInput(System.in, name());

@@ -52,9 +52,12 @@ final class RemoteRttWorkload implements Workload
     public String usage()
     {
         return "  remote.rtt [--samples N] [--idle backoff|spin]\n" +
-            "                                 request/response between an actor here and one in a child node process,\n" +
-            "                                 one in flight; N round trips after the warm-up (default 100000, default\n" +
-            "                                 idle backoff, --threads default 1 per node); prints p50/p99/p99.9 in us;\n" +
+            "                                 request/response between an actor here and one in a child node " +
+            "process,\n" +
+            "                                 one in flight; N round trips after the warm-up (default 100000, " +
+            "default\n" +
+            "                                 idle backoff, --threads default 1 per node); prints p50/p99/p99.9 in " +
+            "us;\n" +
             "                                 --seconds is ignored";
     }
 
@@ -71,9 +74,9 @@ final class RemoteRttWorkload implements Workload
         }
         final int port = RemoteNodes.freeUdpPort(0);
         final int peerPort = RemoteNodes.freeUdpPort(port);
-        Report.progress("remote.rtt: idle=%s frames=%s threads=%d per node warmup=%.1fs samples=%d; node %d on %s:%d, " +
-            "node %d (child) on port %d", idle, RemoteNodes.frameProtection(), threads, warmupNs / 1e9, samples, RemoteNodes.DRIVER_NODE,
-            RemoteNodes.HOST, port, RemoteNodes.PEER_NODE, peerPort);
+        Report.progress("remote.rtt: idle=%s frames=%s threads=%d per node warmup=%.1fs samples=%d; node %d on " +
+            "%s:%d, node %d (child) on port %d", idle, RemoteNodes.frameProtection(), threads, warmupNs / 1e9, samples,
+            RemoteNodes.DRIVER_NODE, RemoteNodes.HOST, port, RemoteNodes.PEER_NODE, peerPort);
 
         final ActorSystem system = BenchSystems.start(threads, RemoteNodes.DRIVER_NODE);
         RemoteNodes.runPair(system, port, peerPort, idle, threads, (interconnect, peer) ->

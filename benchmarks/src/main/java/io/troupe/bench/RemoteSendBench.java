@@ -78,8 +78,8 @@ public class RemoteSendBench
             RemoteNodes.awaitAnswer(system, interconnect, peer, sink, Tally.REQUEST, RemoteCodecs.TALLY_TYPE,
                 CONNECT_TIMEOUT);
             final ActorId sender = system.register(new IdleActor());
-            envelope = new Envelope(sink, sender, RemoteCodecs.CHUNK_TYPE, 0, 0L, new Chunk(0, new byte[Chunk.DATA_BYTES]),
-                null);
+            envelope = new Envelope(sink, sender, RemoteCodecs.CHUNK_TYPE, 0, 0L,
+                new Chunk(0, new byte[Chunk.DATA_BYTES]), null);
         }
 
         /** Stops the child, then this node. */

@@ -48,8 +48,10 @@ final class RemoteThroughputWorkload implements Workload
         return "  remote.throughput [--idle backoff|spin] [--api untyped|typed]\n" +
             "                                 one actor streams (long seq, byte[16]) events to an actor in a child\n" +
             "                                 node process, acked every 256th, at most 2048 unacked (default idle\n" +
-            "                                 backoff, --threads default 1 per node); typed: chunks sent with type 0, as a\n" +
-            "                                 typed send is, their codec found by class; prints events received per second";
+            "                                 backoff, --threads default 1 per node); typed: chunks sent with type " +
+            "0, as a\n" +
+            "                                 typed send is, their codec found by class; prints events received per " +
+            "second";
     }
 
     @Override
@@ -59,7 +61,8 @@ final class RemoteThroughputWorkload implements Workload
         final int threads = options.threads(RemoteNodes.DEFAULT_THREADS);
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs();
-        final boolean typed = "typed".equals(options.choice(PingPongWorkload.API, "untyped", List.of("untyped", "typed")));
+        final boolean typed =
+            "typed".equals(options.choice(PingPongWorkload.API, "untyped", List.of("untyped", "typed")));
         final double rate = measure(true, threads, idle, warmupNs, measureNs, typed);
         Report.result("remote.throughput", rate, "msgs/s");
     }
@@ -106,8 +109,9 @@ final class RemoteThroughputWorkload implements Workload
     {
         final int port = RemoteNodes.freeUdpPort(0);
         final int peerPort = RemoteNodes.freeUdpPort(port);
-        Report.progress("remote.throughput: idle=%s frames=%s threads=%d per node accounts=%s warmup=%.1fs window=%.1fs " +
-            "max-unacked=%d ack-every=%d; node %d on %s:%d, node %d (child) on port %d", idle, RemoteNodes.frameProtection(), threads,
+        Report.progress("remote.throughput: idle=%s frames=%s threads=%d per node accounts=%s warmup=%.1fs " +
+            "window=%.1fs max-unacked=%d ack-every=%d; node %d on %s:%d, node %d (child) on port %d",
+            idle, RemoteNodes.frameProtection(), threads,
             accounts ? "on" : "off", warmupNs / 1e9, measureNs / 1e9, Streamer.MAX_UNACKED, ChunkSink.ACK_EVERY,
             RemoteNodes.DRIVER_NODE, RemoteNodes.HOST, port, RemoteNodes.PEER_NODE, peerPort);
 
@@ -156,8 +160,8 @@ final class RemoteThroughputWorkload implements Workload
             (double)threads.allocatedBytes("bench-") / sentInWindow,
             (double)threads.allocatedBytes("troupe-" + RemoteNodes.DRIVER_NODE + "-interconnect") / sentInWindow);
         final long sinkNs = end.atNs() - start.atNs();
-        Report.progress("  window: sink received %d chunks in %.3f s (its clock); streamer sent %d in %.3f s (%.1f msgs/s)",
-            received, sinkNs / 1e9, sentAtEnd - sentAtStart, (endNs - startNs) / 1e9,
+        Report.progress("  window: sink received %d chunks in %.3f s (its clock); streamer sent %d in %.3f s (%.1f " +
+            "msgs/s)", received, sinkNs / 1e9, sentAtEnd - sentAtStart, (endNs - startNs) / 1e9,
             (sentAtEnd - sentAtStart) * 1e9 / (endNs - startNs));
         Report.progress("  sink: received %d in all, %d out of order", end.received(), end.outOfOrder());
         RemoteNodes.reportHealth(interconnect);

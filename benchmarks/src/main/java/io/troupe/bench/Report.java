@@ -36,7 +36,8 @@ final class Report
      */
     static void result(final String name, final double value, final String unit, final int decimals)
     {
-        System.out.println(String.format(Locale.ROOT, "RESULT name=%s value=%." + decimals + "f unit=%s", name, value, unit));
+        System.out.println(String.format(Locale.ROOT, "RESULT name=%s value=%." + decimals + "f unit=%s", name, value,
+            unit));
         System.out.flush();
     }
 

@@ -45,7 +45,8 @@ final class SchedulerFairnessWorkload implements Workload
     public String usage()
     {
         return "  scheduler.fairness [--senders N] [--cap C]\n" +
-            "                                 N equal senders (default 8) wanting 10x the node-wide cap C (default 8)\n" +
+            "                                 N equal senders (default 8) wanting 10x the node-wide cap C (default " +
+            "8)\n" +
             "                                 of two in-process echo peers; prints Jain's index of their completed\n" +
             "                                 requests over --seconds (default 5) and the in-flight peak";
     }

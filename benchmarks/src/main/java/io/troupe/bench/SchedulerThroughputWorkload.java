@@ -117,7 +117,8 @@ final class SchedulerThroughputWorkload implements Workload
     }
 
     /** Completions per second over {@code ns}, after which {@code stop} runs and the requests out drain. */
-    private static double rate(final AtomicLong completed, final long ns, final Runnable stop) throws InterruptedException
+    private static double rate(final AtomicLong completed, final long ns, final Runnable stop)
+        throws InterruptedException
     {
         Thread.sleep(100); // the window fills
         final long before = completed.get();

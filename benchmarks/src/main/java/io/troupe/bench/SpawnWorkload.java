@@ -39,7 +39,8 @@ final class SpawnWorkload implements Workload
     @Override
     public String usage()
     {
-        return "  local.spawn [--actors N]       registers N idle actors (default 1000000); prints actors per second\n" +
+        return "  local.spawn [--actors N]       registers N idle actors (default 1000000); prints actors per " +
+            "second\n" +
             "                                 and heap bytes per actor; --warmup/--seconds are ignored";
     }
 

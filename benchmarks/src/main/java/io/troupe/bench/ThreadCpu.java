@@ -1,19 +1,20 @@
 package io.troupe.bench;
 
+import com.sun.management.ThreadMXBean;
+
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
-import java.lang.management.ThreadMXBean;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * CPU time and heap allocation of groups of threads (by name prefix) between two snapshots, so a driver can say how many
- * nanoseconds of CPU each side spent per event: a figure that does not depend on how the OS shared the cores
+ * CPU time and heap allocation of groups of threads (by name prefix) between two snapshots, so a driver can say how
+ * many nanoseconds of CPU each side spent per event: a figure that does not depend on how the OS shared the cores
  * in a run, unlike the throughput, and so tells which side a change made dearer.
  */
 final class ThreadCpu
 {
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean(); // name clash
 
     private final Map<Long, Long> startNs = new HashMap<>();
     private final Map<Long, Long> startBytes = new HashMap<>();
@@ -66,7 +67,7 @@ final class ThreadCpu
      */
     long allocatedBytes(final String prefix)
     {
-        if (!(THREADS instanceof com.sun.management.ThreadMXBean))
+        if (!(THREADS instanceof ThreadMXBean))
         {
             return -1;
         }
@@ -83,8 +84,7 @@ final class ThreadCpu
 
     private static long allocatedBytes(final long threadId)
     {
-        return THREADS instanceof com.sun.management.ThreadMXBean ?
-            ((com.sun.management.ThreadMXBean)THREADS).getThreadAllocatedBytes(threadId) : 0;
+        return THREADS instanceof ThreadMXBean ? ((ThreadMXBean)THREADS).getThreadAllocatedBytes(threadId) : 0;
     }
 
     /**

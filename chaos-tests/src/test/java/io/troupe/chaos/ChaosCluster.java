@@ -6,6 +6,7 @@ import io.troupe.chaos.workload.ChaosWorkload;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Network.Ipam;
 import com.github.dockerjava.api.model.Volume;
+import io.troupe.testing.JsonReader;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container;
 import org.testcontainers.containers.GenericContainer;
@@ -21,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -28,10 +30,11 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A cluster of node containers of the project's image ({@code -Dtroupe.image}) running the chaos workload ({@code io.troupe.chaos.workload.ChaosWorkload}, from the
- * jar {@code -Dchaos.workload.jar} in each container's {@code troupe.application.lib-dir}): static node ids and
- * addresses on a network of its own ({@code 172.31.<octet>.0/24}), each node's ledger in a host directory mounted at
- * {@code /chaos}. Nodes talk only to each other. Close it to remove every container and the network.
+ * A cluster of node containers of the project's image ({@code -Dtroupe.image}) running the chaos workload
+ * ({@code io.troupe.chaos.workload.ChaosWorkload}, from the jar {@code -Dchaos.workload.jar} in each container's
+ * {@code troupe.application.lib-dir}): static node ids and addresses on a network of its own
+ * ({@code 172.31.<octet>.0/24}), each node's ledger in a host directory mounted at {@code /chaos}. Nodes talk only to
+ * each other. Close it to remove every container and the network.
  */
 final class ChaosCluster implements AutoCloseable
 {
@@ -248,7 +251,8 @@ final class ChaosCluster implements AutoCloseable
         final Path stats = ledgerDir(nodeId).resolve("relay.txt");
         try
         {
-            return Files.exists(stats) ? String.join("; ", Files.readAllLines(stats, StandardCharsets.US_ASCII)) : "none";
+            return Files.exists(stats) ? String.join("; ", Files.readAllLines(stats, StandardCharsets.US_ASCII)) :
+                "none";
         }
         catch (final IOException ex)
         {
@@ -405,7 +409,7 @@ final class ChaosCluster implements AutoCloseable
     /** The JSON document a read command printed with {@code --json} in a node's container. */
     Map<String, Object> cliJson(final int nodeId, final String... args)
     {
-        final String[] withJson = java.util.Arrays.copyOf(args, args.length + 1);
+        final String[] withJson = Arrays.copyOf(args, args.length + 1);
         withJson[args.length] = "--json";
         final Container.ExecResult result = cli(nodeId, withJson);
         if (result.getExitCode() != 0 && result.getExitCode() != 1)
@@ -413,7 +417,7 @@ final class ChaosCluster implements AutoCloseable
             throw new IllegalStateException("troupe " + String.join(" ", args) + " exited " + result.getExitCode() +
                 ": " + result.getStdout() + result.getStderr());
         }
-        return io.troupe.testing.JsonReader.object(result.getStdout());
+        return JsonReader.object(result.getStdout());
     }
 
     /** Every node's log, for a failure report. */
@@ -434,7 +438,8 @@ final class ChaosCluster implements AutoCloseable
             }
             catch (final RuntimeException ex)
             {
-                all.append("----- node ").append(node.getKey()).append(": no log (").append(ex.getMessage()).append(")\n");
+                all.append("----- node ").append(node.getKey()).append(": no log (").append(ex.getMessage())
+                    .append(")\n");
             }
         }
         return all.toString();

@@ -109,7 +109,8 @@ class ChaosScenariosIT
             // the node runs again at once and ends its sessions (stood still); its peers ended theirs in silence: both
             // sides renewed their publications, so the new streams get images at once (measured 0.5 s; it took 2 s
             // while the drivers ignored the old Aeron sessions' setups during their cool-down)
-            run.check(recovered - longEnd <= 1_000, "both sides up within 1 s of the unpause: " + (recovered - longEnd));
+            run.check(recovered - longEnd <= 1_000,
+                "both sides up within 1 s of the unpause: " + (recovered - longEnd));
         }
     }
 
@@ -129,7 +130,8 @@ class ChaosScenariosIT
             run.awaitUntil(() -> run.reconnectedSince(restarted, 3, 1, 2), Duration.ofSeconds(20),
                 "the mesh with node 3's new incarnation");
             final Ledger ledger = run.ledger();
-            final long detected = Math.max(Timing.first(ledger, 1, "X", 3, killed), Timing.first(ledger, 2, "X", 3, killed));
+            final long detected = Math.max(Timing.first(ledger, 1, "X", 3, killed),
+                Timing.first(ledger, 2, "X", 3, killed));
             run.result("failure_detection_ms", detected - killed, "ms");
             run.result("reconnect_after_restart_ms", Math.max(Timing.first(ledger, 1, "C", 3, restarted),
                 Timing.first(ledger, 2, "C", 3, restarted)) - restarted, "ms");
@@ -224,7 +226,8 @@ class ChaosScenariosIT
                     "node " + link[0] + " lost node " + link[1] + ", a link the fault did not touch");
             }
             run.awaitUntil(() -> Timing.first(run.ledger(), 1, "C", 3, healed) > 0 &&
-                Timing.first(run.ledger(), 3, "C", 1, healed) > 0, Duration.ofSeconds(10), "nodes 1 and 3 together again");
+                Timing.first(run.ledger(), 3, "C", 1, healed) > 0, Duration.ofSeconds(10),
+                "nodes 1 and 3 together again");
             ledger = run.ledger();
             run.result("reconnect_after_heal_ms", Math.max(Timing.first(ledger, 1, "C", 3, healed),
                 Timing.first(ledger, 3, "C", 1, healed)) - healed, "ms");

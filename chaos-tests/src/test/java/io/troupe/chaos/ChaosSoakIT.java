@@ -10,10 +10,11 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The long soak: three nodes with steady tracked traffic and a random schedule of faults (partition, pause, kill -9
- * and restart, UDP loss, UDP delay of 20 to 300 ms, one-way drop; the cluster is relayed for the delay) for {@code -Dchaos.soak.minutes} (default 30), each fault on a random node for
- * 1 to 10 s with 2 to 8 s between; then the ledger is checked. The schedule comes from the printed seed
- * ({@code -Dchaos.seed=N} repeats it). Only in the {@code chaos-soak} profile:
+ * The long soak: three nodes with steady tracked traffic and a random schedule of faults (partition, pause, kill -9 and
+ * restart, UDP loss, UDP delay of 20 to 300 ms, one-way drop; the cluster is relayed for the delay) for
+ * {@code -Dchaos.soak.minutes} (default 30), each fault on a random node for 1 to 10 s with 2 to 8 s between; then the
+ * ledger is checked. The schedule comes from the printed seed ({@code -Dchaos.seed=N} repeats it). Only in the
+ * {@code chaos-soak} profile:
  * {@code ./mvnw -B verify -Pchaos-soak -pl chaos-tests -am -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @Timeout(value = 3, unit = TimeUnit.HOURS)

@@ -90,7 +90,8 @@ class CreditFloodChaosIT
             run.finish(QUIET);
 
             run.check(detected > 0, "node 1 saw node 2 go");
-            run.check(stoppedFor > 0 && stoppedFor < detected, "the producer stopped for debt while node 2 was cut off");
+            run.check(stoppedFor > 0 && stoppedFor < detected,
+                "the producer stopped for debt while node 2 was cut off");
             // a read sends a batch once the account is below its threshold: it may end one batch above it
             run.check(maxDebt <= THRESHOLD + BATCH, "debt within the credit while cut off: " + maxDebt);
             // and the ticks node 1 sent node 2 until the session ended

@@ -141,8 +141,8 @@ final class Faults
     {
         final long began = System.currentTimeMillis();
         // not on loopback: a relayed node's datagrams pass through its relay on their way out
-        iptables(node, "-A", "INPUT", "!", "-i", "lo", "-p", "udp", "-m", "statistic", "--mode", "random", "--probability",
-            Double.toString(probability), "-j", "DROP");
+        iptables(node, "-A", "INPUT", "!", "-i", "lo", "-p", "udp", "-m", "statistic", "--mode", "random",
+            "--probability", Double.toString(probability), "-j", "DROP");
         return step(String.format("loss: node %d drops %.0f%% of the UDP packets it receives", node,
             probability * 100), began);
     }
@@ -157,7 +157,8 @@ final class Faults
     {
         final long began = System.currentTimeMillis();
         writeDelay(node, delayMs + " " + jitterMs + " " + random.nextLong());
-        return step("delay: node " + node + "'s UDP to its peers held " + delayMs + " ms +- " + jitterMs + " ms", began);
+        return step("delay: node " + node + "'s UDP to its peers held " + delayMs + " ms +- " + jitterMs + " ms",
+            began);
     }
 
     /** Ends {@link #delay}: what the relay holds still goes out at its time. */

@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 
 /**
  * The chaos workload's ledger as written by every node incarnation ({@code tx-<node>-<inc>.csv} and
- * {@code rx-<node>-<inc>.csv} in each node's ledger directory, and the flood's {@code ftx-} and {@code frx-} files), read back after a run. A torn last line (a node killed
- * while writing it) is skipped.
+ * {@code rx-<node>-<inc>.csv} in each node's ledger directory, and the flood's {@code ftx-} and {@code frx-} files),
+ * read back after a run. A torn last line (a node killed while writing it) is skipped.
  */
 final class Ledger
 {

@@ -5,8 +5,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What the delivery ledger proves after a run and a quiet period: every tracked event sent ended exactly once, as
@@ -60,43 +62,15 @@ final class LedgerCheck
                     line.longField(1)), k -> new ArrayList<>()).add(line.fields()[2] + "," + line.fields()[3]);
             }
         }
-        final Map<Key, Integer> delivered = new HashMap<>();
-        final Map<String, Long> lastSeq = new HashMap<>();
-        long reordered = 0;
-        long oldToNew = 0;
-        long deliveredUnsent = 0;
-        for (final Ledger.Line line : ledger.receiverLines())
-        {
-            final Key key = new Key(line.intField(0), line.longField(1), line.node(), line.longField(2));
-            delivered.merge(key, 1, Integer::sum);
-            final String pair = key.sender() + ":" + key.senderIncarnation() + "->" + line.node() + ":" +
-                line.incarnation();
-            final Long before = lastSeq.put(pair, key.seq());
-            if (before != null && before >= key.seq())
-            {
-                reordered++;
-                violation("reordered: " + pair + " delivered seq " + key.seq() + " after " + before);
-            }
-            final long expected = line.longField(3);
-            if (expected != 0 && expected != line.incarnation())
-            {
-                oldToNew++;
-                violation("crossed incarnations: " + key + " was sent to incarnation " + expected +
-                    " and delivered to " + line.incarnation());
-            }
-            if (!sent.containsKey(key) && !isKilled(killed, key))
-            {
-                deliveredUnsent++;
-                violation("delivered but never sent: " + key);
-            }
-        }
+        final Received received = checkReceived(ledger, killed, sent);
+        final Map<Key, Integer> delivered = received.delivered();
         long duplicates = 0;
         long lost = 0;
         long abandoned = 0;
         long sure = 0;
         long unsure = 0;
         long deliveredCount = 0;
-        final Map<String, Long> reasons = new java.util.TreeMap<>();
+        final Map<String, Long> reasons = new TreeMap<>();
         for (final Map.Entry<Key, Long> event : sent.entrySet())
         {
             final Key key = event.getKey();
@@ -118,7 +92,7 @@ final class LedgerCheck
             }
             for (final String notice : notices)
             {
-                reasons.merge("undelivered_" + notice.substring(0, notice.indexOf(',')).toLowerCase(java.util.Locale.ROOT),
+                reasons.merge("undelivered_" + notice.substring(0, notice.indexOf(',')).toLowerCase(Locale.ROOT),
                     1L, Long::sum);
                 if (notice.endsWith(",true"))
                 {
@@ -153,11 +127,52 @@ final class LedgerCheck
         figures.put("abandoned_by_killed_sender", abandoned);
         figures.put("lost", lost);
         figures.put("duplicates", duplicates);
-        figures.put("reordered", reordered);
-        figures.put("crossed_incarnations", oldToNew);
-        figures.put("delivered_unsent", deliveredUnsent);
+        figures.put("reordered", received.reordered());
+        figures.put("crossed_incarnations", received.oldToNew());
+        figures.put("delivered_unsent", received.deliveredUnsent());
         figures.putAll(reasons);
         figures.put("sessions_ended", sessionsEnded(ledger));
+    }
+
+    /** What the receivers' lines show: the deliveries of each event, and how many broke order or incarnation. */
+    private record Received(Map<Key, Integer> delivered, long reordered, long oldToNew, long deliveredUnsent)
+    {
+    }
+
+    /** Counts the deliveries of each event and checks them: FIFO per pair, the right incarnation, really sent. */
+    private Received checkReceived(final Ledger ledger, final Map<Integer, Set<Long>> killed, final Map<Key, Long> sent)
+    {
+        final Map<Key, Integer> delivered = new HashMap<>();
+        final Map<String, Long> lastSeq = new HashMap<>();
+        long reordered = 0;
+        long oldToNew = 0;
+        long deliveredUnsent = 0;
+        for (final Ledger.Line line : ledger.receiverLines())
+        {
+            final Key key = new Key(line.intField(0), line.longField(1), line.node(), line.longField(2));
+            delivered.merge(key, 1, Integer::sum);
+            final String pair = key.sender() + ":" + key.senderIncarnation() + "->" + line.node() + ":" +
+                line.incarnation();
+            final Long before = lastSeq.put(pair, key.seq());
+            if (before != null && before >= key.seq())
+            {
+                reordered++;
+                violation("reordered: " + pair + " delivered seq " + key.seq() + " after " + before);
+            }
+            final long expected = line.longField(3);
+            if (expected != 0 && expected != line.incarnation())
+            {
+                oldToNew++;
+                violation("crossed incarnations: " + key + " was sent to incarnation " + expected +
+                    " and delivered to " + line.incarnation());
+            }
+            if (!sent.containsKey(key) && !isKilled(killed, key))
+            {
+                deliveredUnsent++;
+                violation("delivered but never sent: " + key);
+            }
+        }
+        return new Received(delivered, reordered, oldToNew, deliveredUnsent);
     }
 
     /** Sessions that ended while the run went on: an X after a C, per node incarnation and peer. */

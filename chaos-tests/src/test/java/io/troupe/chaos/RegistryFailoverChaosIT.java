@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -147,7 +148,8 @@ class RegistryFailoverChaosIT
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (!(client.isConnected() && client.nodeId() == nodeId))
         {
-            run.check(System.nanoTime() - deadline < 0, "the client on node " + nodeId + " within " + timeout.toMillis() +
+            run.check(System.nanoTime() - deadline < 0,
+                "the client on node " + nodeId + " within " + timeout.toMillis() +
                 " ms (it is on node " + client.nodeId() + ", connected " + client.isConnected() + ")");
             Scenario.sleep(10);
         }
@@ -216,7 +218,7 @@ class RegistryFailoverChaosIT
         {
             return ex.getCause();
         }
-        catch (final java.util.concurrent.CancellationException ex)
+        catch (final CancellationException ex)
         {
             return ex;
         }

@@ -63,7 +63,8 @@ final class Scenario implements AutoCloseable
         faults.step("mesh up");
         if (cluster.relayed())
         {
-            awaitUntil(this::everyRouteRelayed, Duration.ofSeconds(5), "every node's UDP to every peer through its relay");
+            awaitUntil(this::everyRouteRelayed, Duration.ofSeconds(5),
+                "every node's UDP to every peer through its relay");
         }
     }
 
@@ -71,7 +72,7 @@ final class Scenario implements AutoCloseable
     {
         for (int node = 1; node <= cluster.size(); node++)
         {
-            final java.util.Map<String, Long> forwarded = cluster.relayForwarded(node);
+            final Map<String, Long> forwarded = cluster.relayForwarded(node);
             if (forwarded.size() != cluster.size() - 1 || forwarded.containsValue(0L))
             {
                 return false;
@@ -106,7 +107,8 @@ final class Scenario implements AutoCloseable
         final Ledger ledger = ledger();
         for (final int peer : peers)
         {
-            if (Timing.first(ledger, node, "C", peer, sinceMs) < 0 || Timing.first(ledger, peer, "C", node, sinceMs) < 0)
+            if (Timing.first(ledger, node, "C", peer, sinceMs) < 0 ||
+                Timing.first(ledger, peer, "C", node, sinceMs) < 0)
             {
                 return false;
             }
@@ -122,7 +124,7 @@ final class Scenario implements AutoCloseable
 
     private boolean meshNow(final Ledger ledger)
     {
-        final java.util.Map<String, String> last = new java.util.HashMap<>();
+        final Map<String, String> last = new HashMap<>();
         for (final Ledger.Line line : ledger.senderLines())
         {
             final List<Long> incarnations = ledger.incarnations(line.node());

@@ -1,5 +1,10 @@
 package io.troupe.chaos;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /** Times read off the ledgers: when a node first saw a peer go or come after some moment. */
 final class Timing
 {
@@ -50,7 +55,7 @@ final class Timing
      */
     static long medianLatencyMs(final Ledger ledger, final int sender, final long fromMs, final long toMs)
     {
-        final java.util.Map<String, Long> sentAt = new java.util.HashMap<>();
+        final Map<String, Long> sentAt = new HashMap<>();
         for (final Ledger.Line line : ledger.senderLines())
         {
             if (line.node() == sender && "S".equals(line.kind()) && line.epochMs() >= fromMs && line.epochMs() <= toMs)
@@ -58,7 +63,7 @@ final class Timing
                 sentAt.put(line.incarnation() + "/" + line.intField(0) + "/" + line.longField(1), line.epochMs());
             }
         }
-        final java.util.List<Long> latencies = new java.util.ArrayList<>();
+        final List<Long> latencies = new ArrayList<>();
         for (final Ledger.Line line : ledger.receiverLines())
         {
             if (line.intField(0) == sender)

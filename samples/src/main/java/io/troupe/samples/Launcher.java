@@ -1,11 +1,16 @@
 package io.troupe.samples;
 
 import io.troupe.node.Main;
+import io.troupe.ops.TroupeCli;
+import io.troupe.samples.client.ClientDemo;
+import io.troupe.samples.client.GreeterClient;
+import io.troupe.samples.client.GreeterNode;
 import io.troupe.samples.demo.ClusterDemo;
 import io.troupe.samples.demo.LocalDemo;
 
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -39,13 +44,13 @@ public final class Launcher
      */
     public static int run(final String[] args, final PrintStream out, final PrintStream err)
     {
-        final Map<String, Main.Command> commands = new java.util.HashMap<>(Map.of("demo", Launcher::demo,
-            "client-demo", io.troupe.samples.client.ClientDemo::run,
-            "greeter-node", (options, o, e) -> io.troupe.samples.client.GreeterNode.run(options),
-            "greeter-client", io.troupe.samples.client.GreeterClient::run));
-        for (final String command : io.troupe.ops.TroupeCli.COMMANDS)
+        final Map<String, Main.Command> commands = new HashMap<>(Map.of("demo", Launcher::demo,
+            "client-demo", ClientDemo::run,
+            "greeter-node", (options, o, e) -> GreeterNode.run(options),
+            "greeter-client", GreeterClient::run));
+        for (final String command : TroupeCli.COMMANDS)
         {
-            commands.put(command, (options, o, e) -> io.troupe.ops.TroupeCli.run(cli(command, options), o, e));
+            commands.put(command, (options, o, e) -> TroupeCli.run(cli(command, options), o, e));
         }
         return Main.run(args, out, err, commands, Launcher::demoUsage);
     }
@@ -70,24 +75,31 @@ public final class Launcher
     private static void demoUsage(final PrintStream stream)
     {
         stream.println("  demo [--seconds N] [--pairs N]");
-        stream.println("        start a 3-node cluster on 127.0.0.1 (this process and two child processes), run remote");
-        stream.println("        ping-pong, a remote service call and a node stop, print what happened, stop everything");
+        stream.println("        start a 3-node cluster on 127.0.0.1 (this process and two child processes), run " +
+            "remote");
+        stream.println("        ping-pong, a remote service call and a node stop, print what happened, stop " +
+            "everything");
         stream.println("  demo --local [--seconds N] [--pairs N] [--threads N]");
         stream.println("        the single-node demo: one node in this process, local ping-pong and a service lookup");
         stream.println("  client-demo");
         stream.println("        a greeter node in a child process and this process as its client: look it up, ask it");
         stream.println("  greeter-node --config FILE");
         stream.println("        a node with the greeter service (set troupe.client.secret in the config for clients)");
-        stream.println("  status | nodes | sessions | counters | errors | memquota | credit | services [NAME] | brokers [NAME]");
-        stream.println("        [--data-dir DIR | --config FILE] [--json]: read a node's state from its data directory");
+        stream.println("  status | nodes | sessions | counters | errors | memquota | credit | services [NAME] | " +
+            "brokers [NAME]");
+        stream.println("        [--data-dir DIR | --config FILE] [--json]: read a node's state from its data " +
+            "directory");
         stream.println("        (works on a wedged node); `./troupe status --help` for each command's options");
-        stream.println("  drain [--timeout SECONDS] | stop  [--data-dir DIR | --config FILE]: stop a node on this host");
+        stream.println("  drain [--timeout SECONDS] | stop  [--data-dir DIR | --config FILE]: stop a node on this " +
+            "host");
         stream.println("        cleanly (drain) or at once (stop), over its local control channel");
         stream.println("  broker set NAME --ask POLICY [--ask-r POLICY]: new queue policies for a running broker");
         stream.println("  image [TAG]   (./troupe only, from the sources)");
-        stream.println("        build the node's container image (default tag troupe/node:<version>) with a Docker engine");
+        stream.println("        build the node's container image (default tag troupe/node:<version>) with a Docker " +
+            "engine");
         stream.println("        it starts where none answers; see docs/deployment.md, \"A node in a container\"");
-        stream.println("  greeter-client --endpoint HOST:PORT --cluster-id ID (--client-secret S | --client-secret-file F)");
+        stream.println("  greeter-client --endpoint HOST:PORT --cluster-id ID (--client-secret S | " +
+            "--client-secret-file F)");
         stream.println("        [--replica DATA_DIR] [--asks N]: connect to a greeter node, look it up, ask it");
     }
 }

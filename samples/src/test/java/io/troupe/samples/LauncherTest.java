@@ -1,5 +1,6 @@
 package io.troupe.samples;
 
+import io.troupe.registry.ReplicaLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,7 +41,8 @@ class LauncherTest
     void helpListsTheDemoAndTheNodesCommands()
     {
         assertThat(run("help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("demo [--seconds N]", "demo --local", "node --config FILE");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+            .contains("demo [--seconds N]", "demo --local", "node --config FILE");
         assertThat(run()).isEqualTo(2);
         assertThat(run("nonsense")).isEqualTo(2);
         assertThat(err()).contains("unknown command 'nonsense'");
@@ -133,14 +135,16 @@ class LauncherTest
         assertThat(run("greeter-node")).isEqualTo(2);
     }
 
-    /** Runs the launcher in a JVM of its own, as {@code ./troupe} would, and checks it exits with 0; what it printed. */
+    /**
+     * Runs the launcher in a JVM of its own, as {@code ./troupe} would, and checks it exits with 0; what it printed.
+     */
     private String launchAndAwaitSuccess(final String outputName, final String... args) throws Exception
     {
         final List<String> command = new ArrayList<>(List.of(
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
             "-Djava.io.tmpdir=" + dir));
-        command.addAll(io.troupe.registry.ReplicaLayout.JVM_FLAGS); // as the launcher and the jar's manifest give
+        command.addAll(ReplicaLayout.JVM_FLAGS); // as the launcher and the jar's manifest give
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Launcher.class.getName()));
         command.addAll(List.of(args));
         final Path output = dir.resolve(outputName);

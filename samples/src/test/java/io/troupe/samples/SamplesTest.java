@@ -1,10 +1,19 @@
 package io.troupe.samples;
 
+import io.troupe.client.ClientConfig;
+import io.troupe.client.TroupeClient;
+import io.troupe.node.local.LocalCluster;
+import io.troupe.samples.client.GreeterEvents;
+import io.troupe.samples.client.GreeterSetup;
+import io.troupe.testing.Await;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,25 +40,25 @@ class SamplesTest
     void troupeNodeRunsTheGreeterApplicationNamedInItsConfigAndAClientAsksIt() throws Exception
     {
         final String clientSecret = "a client secret of the samples test";
-        try (io.troupe.node.local.LocalCluster cluster = io.troupe.node.local.LocalCluster.create(dir, 1,
-            "troupe.application.setup = [\"" + io.troupe.samples.client.GreeterSetup.class.getName() + "\"]",
+        try (LocalCluster cluster = LocalCluster.create(dir, 1,
+            "troupe.application.setup = [\"" + GreeterSetup.class.getName() + "\"]",
             "troupe.client.secret = \"" + clientSecret + "\""))
         {
             cluster.start(1); // troupe node --config node-1.conf, in a child process
-            try (io.troupe.client.TroupeClient client = io.troupe.client.TroupeClient.connect(
-                new io.troupe.client.ClientConfig().endpoint("127.0.0.1:" + cluster.port(1))
+            try (TroupeClient client = TroupeClient.connect(
+                new ClientConfig().endpoint("127.0.0.1:" + cluster.port(1))
                     .clusterId(cluster.clusterId())
-                    .secret(clientSecret.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                    .connectTimeout(java.time.Duration.ofSeconds(30))
-                    .codec(io.troupe.samples.client.GreeterEvents.GREET)
-                    .codec(io.troupe.samples.client.GreeterEvents.GREETING)))
+                    .secret(clientSecret.getBytes(StandardCharsets.UTF_8))
+                    .connectTimeout(Duration.ofSeconds(30))
+                    .codec(GreeterEvents.GREET)
+                    .codec(GreeterEvents.GREETING)))
             {
-                io.troupe.testing.Await.until(() -> !client.lookup(io.troupe.samples.client.GreeterEvents.GREETER)
-                    .isEmpty(), java.time.Duration.ofSeconds(30), "the greeter is in the directory");
-                final Object reply = client.ask(io.troupe.samples.client.GreeterEvents.GREETER,
-                    new io.troupe.samples.client.GreeterEvents.Greet("ops"), java.time.Duration.ofSeconds(10))
-                    .get(20, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(reply).isEqualTo(new io.troupe.samples.client.GreeterEvents.Greeting("hello, ops", 1));
+                Await.until(() -> !client.lookup(GreeterEvents.GREETER)
+                    .isEmpty(), Duration.ofSeconds(30), "the greeter is in the directory");
+                final Object reply = client.ask(GreeterEvents.GREETER,
+                    new GreeterEvents.Greet("ops"), Duration.ofSeconds(10))
+                    .get(20, TimeUnit.SECONDS);
+                assertThat(reply).isEqualTo(new GreeterEvents.Greeting("hello, ops", 1));
             }
         }
     }

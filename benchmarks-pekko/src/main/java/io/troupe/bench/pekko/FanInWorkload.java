@@ -54,7 +54,8 @@ final class FanInWorkload implements Workload
     public void run(final Options options) throws Exception
     {
         final int producers = (int)options.count(PRODUCERS, DEFAULT_PRODUCERS, 1, MAX_PRODUCERS);
-        final PekkoSystems.Dispatcher dispatcher = options.dispatcher(DEFAULT_THREADS, DEFAULT_EXECUTOR, DEFAULT_THROUGHPUT);
+        final PekkoSystems.Dispatcher dispatcher = options.dispatcher(DEFAULT_THREADS, DEFAULT_EXECUTOR,
+            DEFAULT_THROUGHPUT);
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs();
         Report.progress("local.fanin (pekko): producers=%d %s warmup=%.1fs window=%.1fs",
@@ -64,7 +65,8 @@ final class FanInWorkload implements Workload
         final CompletableFuture<ActorRef<Object>> sink = new CompletableFuture<>();
         final AtomicBoolean running = new AtomicBoolean(true);
         final Thread[] senders = new Thread[producers];
-        final ActorSystem<Void> system = PekkoSystems.start(guardian(ledger, sink), PekkoSystems.config(dispatcher, ""));
+        final ActorSystem<Void> system = PekkoSystems.start(guardian(ledger, sink),
+            PekkoSystems.config(dispatcher, ""));
         try
         {
             final DeadLetterWatch undelivered = DeadLetterWatch.start(system);

@@ -91,11 +91,14 @@ public final class Main
             .append("common options:\n")
             .append("  --warmup <seconds>             load before the measurement window (default 5)\n")
             .append("  --seconds <seconds>            length of the measurement window (default 10)\n")
-            .append("  --threads <n>                  default dispatcher threads (default 2; 1 per node for remote.*)\n")
-            .append("  --executor fork-join|affinity  the default dispatcher's executor (default: the workload's choice)\n")
+            .append("  --threads <n>                  default dispatcher threads (default 2; 1 per node for " +
+                "remote.*)\n")
+            .append("  --executor fork-join|affinity  the default dispatcher's executor (default: the workload's " +
+                "choice)\n")
             .append("  --dispatcher-throughput <n>    messages per actor before its thread moves on (default: the\n")
             .append("                                 workload's choice)\n")
-            .append("  -Dpekko.<path>=<value>         (a JVM flag) overrides any Pekko setting; remote.* pass it to the child\n")
+            .append("  -Dpekko.<path>=<value>         (a JVM flag) overrides any Pekko setting; remote.* pass it to " +
+                "the child\n")
             .append("output: one line per figure on stdout: RESULT name=<name> value=<number> unit=<unit>\n")
             .toString();
     }

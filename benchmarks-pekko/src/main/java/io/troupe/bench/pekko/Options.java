@@ -137,7 +137,8 @@ final class Options
      * @param defaultThroughput the dispatcher throughput when {@code --dispatcher-throughput} is absent.
      * @return the settings.
      */
-    PekkoSystems.Dispatcher dispatcher(final int defaultThreads, final String defaultExecutor, final int defaultThroughput)
+    PekkoSystems.Dispatcher dispatcher(final int defaultThreads, final String defaultExecutor,
+        final int defaultThroughput)
     {
         return new PekkoSystems.Dispatcher(threads(defaultThreads), choice(EXECUTOR, defaultExecutor, EXECUTOR_CHOICES),
             (int)count(DISPATCHER_THROUGHPUT, defaultThroughput, 1, MAX_DISPATCHER_THROUGHPUT));
@@ -195,7 +196,8 @@ final class Options
         final String value = text.toLowerCase(Locale.ROOT);
         if (!choices.contains(value))
         {
-            throw new UsageException("--" + name + " expects one of " + String.join("|", choices) + ", got '" + text + "'");
+            throw new UsageException("--" + name + " expects one of " + String.join("|", choices) + ", got '" + text +
+                "'");
         }
         return value;
     }

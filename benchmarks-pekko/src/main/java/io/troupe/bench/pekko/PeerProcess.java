@@ -246,7 +246,8 @@ final class PeerProcess implements AutoCloseable
         final int start = at + "filename=".length();
         final int end = flag.indexOf(',', start) < 0 ? flag.length() : flag.indexOf(',', start);
         final String name = flag.substring(start, end);
-        final String peerName = name.endsWith(".jfr") ? name.substring(0, name.length() - 4) + "-peer.jfr" : name + "-peer";
+        final String peerName = name.endsWith(".jfr") ? name.substring(0, name.length() - 4) + "-peer.jfr" :
+            name + "-peer";
         return flag.substring(0, start) + peerName + flag.substring(end);
     }
 

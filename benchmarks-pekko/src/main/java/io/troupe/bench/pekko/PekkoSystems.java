@@ -2,6 +2,7 @@ package io.troupe.bench.pekko;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.Version;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 
@@ -117,7 +118,7 @@ final class PekkoSystems
     {
         final ActorSystem<T> system = ActorSystem.create(guardian, name, config);
         final Config actual = system.settings().config();
-        Report.progress("  pekko %s: default dispatcher %s throughput=%d, mailbox %s", org.apache.pekko.Version.current(),
+        Report.progress("  pekko %s: default dispatcher %s throughput=%d, mailbox %s", Version.current(),
             actual.getString("pekko.actor.default-dispatcher.executor"),
             actual.getInt("pekko.actor.default-dispatcher.throughput"),
             actual.getString("pekko.actor.typed.default-mailbox.mailbox-type"));

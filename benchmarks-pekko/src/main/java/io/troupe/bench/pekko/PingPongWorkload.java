@@ -50,7 +50,8 @@ final class PingPongWorkload implements Workload
     @Override
     public String usage()
     {
-        return "  local.pingpong [--pairs N]     N pairs of typed actors bouncing one message each, one in flight per\n" +
+        return "  local.pingpong [--pairs N]     N pairs of typed actors bouncing one message each, one in flight " +
+            "per\n" +
             "                                 pair (default 1); prints messages handled per second";
     }
 
@@ -58,7 +59,8 @@ final class PingPongWorkload implements Workload
     public void run(final Options options) throws Exception
     {
         final int pairs = (int)options.count(PAIRS, DEFAULT_PAIRS, 1, MAX_PAIRS);
-        final PekkoSystems.Dispatcher dispatcher = options.dispatcher(DEFAULT_THREADS, DEFAULT_EXECUTOR, DEFAULT_THROUGHPUT);
+        final PekkoSystems.Dispatcher dispatcher = options.dispatcher(DEFAULT_THREADS, DEFAULT_EXECUTOR,
+            DEFAULT_THROUGHPUT);
         final long warmupNs = options.warmupNs();
         final long measureNs = options.measureNs();
         Report.progress("local.pingpong (pekko): pairs=%d %s warmup=%.1fs window=%.1fs",
@@ -130,7 +132,8 @@ final class PingPongWorkload implements Workload
                 final ActorRef<Object> b = context.spawn(Player.create(counters, 2 * i + 1), "b" + i);
                 a.tell(new Player.Partner(b));
                 b.tell(new Player.Partner(a));
-                b.tell(Player.BALL); // b hears of a before the ball, and a of b before b's answer: same sender, in order
+                // b hears of a before the ball, and a of b before b's answer: same sender, in order
+                b.tell(Player.BALL);
                 players.add(a);
                 players.add(b);
             }

@@ -122,9 +122,10 @@ final class RemoteNodes
         public String toString()
         {
             return AERON.equals(transport) ?
-                String.format(Locale.ROOT, "transport=aeron (Artery aeron-udp, embedded media driver) idle-cpu-level=%d " +
-                    "inbound-lanes=%d%s", idleCpuLevel, inboundLanes, COMMON_SETTINGS) :
-                String.format(Locale.ROOT, "transport=tcp (Artery tcp) inbound-lanes=%d%s", inboundLanes, COMMON_SETTINGS);
+                String.format(Locale.ROOT, "transport=aeron (Artery aeron-udp, embedded media driver) " +
+                    "idle-cpu-level=%d inbound-lanes=%d%s", idleCpuLevel, inboundLanes, COMMON_SETTINGS) :
+                String.format(Locale.ROOT, "transport=tcp (Artery tcp) inbound-lanes=%d%s", inboundLanes,
+                    COMMON_SETTINGS);
         }
     }
 
@@ -192,7 +193,8 @@ final class RemoteNodes
      * @param transport  the transport settings.
      * @return the running child.
      */
-    static PeerProcess startPeer(final int peerPort, final PekkoSystems.Dispatcher dispatcher, final Transport transport)
+    static PeerProcess startPeer(final int peerPort, final PekkoSystems.Dispatcher dispatcher,
+        final Transport transport)
     {
         final List<String> args = new ArrayList<>(List.of("remote.peer", "--" + PORT, Integer.toString(peerPort),
             "--" + Options.THREADS, Integer.toString(dispatcher.threads()),
@@ -230,8 +232,9 @@ final class RemoteNodes
             attempts++;
             try
             {
-                final org.apache.pekko.actor.ActorRef classic = Adapter.toClassic(system).actorSelection(path)
-                    .resolveOne(PROBE_TIMEOUT).toCompletableFuture().get(PROBE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
+                final org.apache.pekko.actor.ActorRef classic = // name clash
+                    Adapter.toClassic(system).actorSelection(path).resolveOne(PROBE_TIMEOUT).toCompletableFuture()
+                    .get(PROBE_TIMEOUT.toMillis() * 2, TimeUnit.MILLISECONDS);
                 Report.progress("  resolved %s after %.2f s (%d attempt%s)", path, (System.nanoTime() - startNs) / 1e9,
                     attempts, attempts == 1 ? "" : "s");
                 return Adapter.toTyped(classic);

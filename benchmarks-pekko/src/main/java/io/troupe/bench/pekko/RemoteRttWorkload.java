@@ -61,8 +61,10 @@ final class RemoteRttWorkload implements Workload
     public String usage()
     {
         return "  remote.rtt [--samples N] [--transport tcp|aeron] [--idle-cpu-level L] [--inbound-lanes K]\n" +
-            "                                 request/response between an actor here and one in a child node process,\n" +
-            "                                 one in flight; N round trips after the warm-up (default 100000, default\n" +
+            "                                 request/response between an actor here and one in a child node " +
+            "process,\n" +
+            "                                 one in flight; N round trips after the warm-up (default 100000, " +
+            "default\n" +
             "                                 tcp, --threads default 1 per node); prints p50/p99/p99.9 in us;\n" +
             "                                 --seconds is ignored";
     }

@@ -52,7 +52,8 @@ final class RemoteThroughputWorkload implements Workload
     public String usage()
     {
         return "  remote.throughput [--transport tcp|aeron] [--idle-cpu-level L] [--inbound-lanes K]\n" +
-            "                                 one actor streams (long seq, byte[16]) messages to an actor in a child\n" +
+            "                                 one actor streams (long seq, byte[16]) messages to an actor in a " +
+            "child\n" +
             "                                 node process, acked every 256th, at most 2048 unacked (default tcp,\n" +
             "                                 --threads default 1 per node); prints messages received per second";
     }
@@ -126,8 +127,8 @@ final class RemoteThroughputWorkload implements Workload
 
         final long received = end.received() - start.received();
         final long sinkNs = end.atNs() - start.atNs();
-        Report.progress("  window: sink received %d chunks in %.3f s (its clock); streamer sent %d in %.3f s (%.1f msgs/s)",
-            received, sinkNs / 1e9, sentAtEnd - sentAtStart, (endNs - startNs) / 1e9,
+        Report.progress("  window: sink received %d chunks in %.3f s (its clock); streamer sent %d in %.3f s (%.1f " +
+            "msgs/s)", received, sinkNs / 1e9, sentAtEnd - sentAtStart, (endNs - startNs) / 1e9,
             (sentAtEnd - sentAtStart) * 1e9 / (endNs - startNs));
         Report.progress("  sink: received %d in all (streamer sent %d), %d out of order", last.received(), sent.get(),
             last.outOfOrder());
@@ -138,7 +139,8 @@ final class RemoteThroughputWorkload implements Workload
         return received * 1e9 / sinkNs;
     }
 
-    private static Tally tally(final ActorSystem<?> system, final ActorRef<SinkMessage> sink) throws InterruptedException
+    private static Tally tally(final ActorSystem<?> system, final ActorRef<SinkMessage> sink)
+        throws InterruptedException
     {
         return RemoteNodes.<SinkMessage, Tally>ask(system, sink, TallyRequest::new, TALLY_TIMEOUT);
     }

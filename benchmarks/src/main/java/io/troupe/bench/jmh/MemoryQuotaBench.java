@@ -91,7 +91,8 @@ public class MemoryQuotaBench
     /** A participant that holds nothing: the tracker holds participants weakly, so the state keeps it. */
     static final class Idle implements Participant
     {
-        private static final CompletableFuture<Reclaimed> PARTIAL = CompletableFuture.completedFuture(Reclaimed.PARTIAL);
+        private static final CompletableFuture<Reclaimed> PARTIAL =
+            CompletableFuture.completedFuture(Reclaimed.PARTIAL);
 
         @Override
         public long oldestDataTimeNs()
@@ -119,7 +120,8 @@ public class MemoryQuotaBench
         @Setup(Level.Trial)
         public void setUp()
         {
-            tracker = MemoryQuotaTracker.create(MemoryQuotaConfig.of(MAX_BYTES), CoarseClock.cached(TimeUnit.MILLISECONDS.toNanos(1)));
+            tracker = MemoryQuotaTracker.create(MemoryQuotaConfig.of(MAX_BYTES),
+                CoarseClock.cached(TimeUnit.MILLISECONDS.toNanos(1)));
             account = tracker.newAccount();
             participant = new Idle();
             participation = account.register(participant);

@@ -189,7 +189,8 @@ public class WireFormatBench
         @Override
         public Pair decode(final DirectBuffer buffer, final int offset, final int length)
         {
-            return new Pair(buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN), buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN));
+            return new Pair(buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN),
+                buffer.getLong(offset + 8, ByteOrder.LITTLE_ENDIAN));
         }
     }
 
@@ -205,7 +206,8 @@ public class WireFormatBench
             checksum = frame.recipientRaw1() + frame.recipientRaw2() + frame.senderRaw1() + frame.senderRaw2() +
                 frame.eventType() + frame.flags() + frame.cookie() + frame.accountOwnerNode() + frame.accountId() +
                 frame.cost() + frame.payloadLength() +
-                frame.buffer().getLong(at, ByteOrder.LITTLE_ENDIAN) + frame.buffer().getLong(at + 8, ByteOrder.LITTLE_ENDIAN);
+                frame.buffer().getLong(at, ByteOrder.LITTLE_ENDIAN) +
+                frame.buffer().getLong(at + 8, ByteOrder.LITTLE_ENDIAN);
         }
     }
 }

@@ -18,11 +18,13 @@ import io.troupe.registry.ServiceUp;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.RecordCodec;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The chaos suites' test service, run in each node container as an application ({@code troupe.application.setup},
@@ -84,14 +86,14 @@ public final class ChaosWorkload implements NodeSetup
         new DelayRelay(env("CHAOS_RELAY_HOST", "0.0.0.0"), DelayRelay.routes(relay), dir.resolve("delay"),
             dir.resolve("relay.txt")).start();
         final long deadline = System.nanoTime() + RELAY_RULES_WAIT.toNanos();
-        while (!java.nio.file.Files.exists(dir.resolve(RELAY_RULES_FILE)))
+        while (!Files.exists(dir.resolve(RELAY_RULES_FILE)))
         {
             if (System.nanoTime() - deadline > 0)
             {
                 throw new IllegalStateException("chaos workload: no " + dir.resolve(RELAY_RULES_FILE) + " after " +
                     RELAY_RULES_WAIT.toSeconds() + " s: the host did not route this node's UDP through the relay");
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+            LockSupport.parkNanos(10_000_000L);
         }
     }
 
@@ -122,7 +124,8 @@ public final class ChaosWorkload implements NodeSetup
                 }
             }));
         // every node: the flood's sink and an echo a client asks
-        final FloodSink sink = new FloodSink(new LedgerFile(dir.resolve("frx-" + node.nodeId() + "-" + incarnation + ".csv")));
+        final FloodSink sink =
+            new FloodSink(new LedgerFile(dir.resolve("frx-" + node.nodeId() + "-" + incarnation + ".csv")));
         final ActorId sinkId = node.system().register(sink);
         node.registry().register(ServiceId.of(0, FloodProducer.SINK), sinkId);
         node.system().send(sinkId, FloodSink.START);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.SelectionKey;
@@ -190,8 +191,8 @@ final class DelayRelay implements Runnable
                     nextStatsMs = nowMs + 1_000;
                 }
                 final Held next = held.peek();
-                final long waitMs = next == null ? SETTING_PERIOD_MS :
-                    Math.max(1, Math.min(SETTING_PERIOD_MS, TimeUnit.NANOSECONDS.toMillis(next.dueNs - System.nanoTime())));
+                final long waitMs = next == null ? SETTING_PERIOD_MS : Math.max(1,
+                    Math.min(SETTING_PERIOD_MS, TimeUnit.NANOSECONDS.toMillis(next.dueNs - System.nanoTime())));
                 selector.select(waitMs);
                 final Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
                 while (keys.hasNext())
@@ -329,8 +330,8 @@ final class DelayRelay implements Runnable
     /** Socket buffers as large as an Aeron driver's, so that a burst is not lost in the relay. */
     private static DatagramChannel buffered(final DatagramChannel channel) throws IOException
     {
-        channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
-        channel.setOption(java.net.StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
+        channel.setOption(StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
+        channel.setOption(StandardSocketOptions.SO_SNDBUF, SOCKET_BUFFER_BYTES);
         return channel;
     }
 
@@ -355,7 +356,8 @@ final class DelayRelay implements Runnable
 
     private void readSetting() throws IOException
     {
-        final String text = Files.exists(settingFile) ? Files.readString(settingFile, StandardCharsets.US_ASCII).trim() : "";
+        final String text = Files.exists(settingFile) ?
+            Files.readString(settingFile, StandardCharsets.US_ASCII).trim() : "";
         if (text.equals(setting))
         {
             return;

@@ -10,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
@@ -45,7 +46,7 @@ public final class ClientDemo
             final byte[] secret = new byte[24];
             new SecureRandom().nextBytes(secret);
             Files.writeString(secretFile, Base64.getEncoder().encodeToString(secret) + "\n", StandardCharsets.UTF_8);
-            Files.setPosixFilePermissions(secretFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
         }
         catch (final IOException | UnsupportedOperationException ex)
         {
@@ -64,7 +65,8 @@ public final class ClientDemo
             out.printf("node      pid %d, cluster \"%s\" on 127.0.0.1:%d; config and log in %s%n", node.pid(),
                 cluster.clusterId(), cluster.port(1), dir);
             final ClientConfig config = new ClientConfig().endpoint("127.0.0.1:" + cluster.port(1))
-                .clusterId(cluster.clusterId()).secret(GreeterClient.readSecretFile(secretFile)).connectTimeout(Duration.ofSeconds(30))
+                .clusterId(cluster.clusterId()).secret(GreeterClient.readSecretFile(secretFile))
+                .connectTimeout(Duration.ofSeconds(30))
                 .codec(GreeterEvents.GREET).codec(GreeterEvents.GREETING);
             try (TroupeClient client = TroupeClient.connect(config))
             {
@@ -80,7 +82,8 @@ public final class ClientDemo
                 out.printf("replica   lookup from %s -> %s in %.1f us (no network hop)%n", dataDir,
                     local.lookup(GreeterEvents.GREETER), (System.nanoTime() - start) / 1e3);
             }
-            out.println("by hand   a node config with a client secret (cluster-client/README.md, \"Try it by hand\"), then");
+            out.println("by hand   a node config with a client secret (cluster-client/README.md, \"Try it by " +
+                "hand\"), then");
             out.println("          ./troupe greeter-node --config node.conf           # in one terminal");
             out.println("          ./troupe greeter-client --endpoint 127.0.0.1:PORT --cluster-id ID " +
                 "--client-secret-file FILE [--replica DATA_DIR]   # in another");

@@ -122,10 +122,9 @@ public final class GreeterClient
         if (asks > 0)
         {
             Arrays.sort(samples);
-            out.printf("          %d asks one after another, after %,d of warm-up: p50 %.0f us, p99 %.0f us, max %.0f us%n",
-                asks, WARM_UP_ASKS,
-                samples[asks / 2] / 1e3, samples[Math.min(asks - 1, (int)Math.ceil(asks * 0.99) - 1)] / 1e3,
-                samples[asks - 1] / 1e3);
+            out.printf("          %d asks one after another, after %,d of warm-up: p50 %.0f us, p99 %.0f us, max " +
+                "%.0f us%n", asks, WARM_UP_ASKS, samples[asks / 2] / 1e3,
+                samples[Math.min(asks - 1, (int)Math.ceil(asks * 0.99) - 1)] / 1e3, samples[asks - 1] / 1e3);
         }
         out.printf("counters  %s%n", client.counters());
         return 0;

@@ -3,6 +3,7 @@ package io.troupe.samples.client;
 import io.troupe.actor.ActorId;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
+import io.troupe.serialization.EventCodec;
 
 import java.nio.file.Path;
 import java.util.Properties;
@@ -43,7 +44,7 @@ public final class GreeterNode
         }
         final GreeterSetup setup = new GreeterSetup(); // the same application troupe node runs from its config
         final Node node = Node.start(NodeConfigLoader.load(Path.of(args[1]), new Properties()), system -> { },
-            setup.codecs().toArray(new io.troupe.serialization.EventCodec<?>[0]));
+            setup.codecs().toArray(new EventCodec<?>[0]));
         setup.setup(node);
         final int nodeId = node.nodeId();
         final ActorId greeter = setup.greeter();

@@ -17,9 +17,12 @@ import io.troupe.node.NodeConfig;
 import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.local.LocalCluster;
 import io.troupe.node.local.NodeProcess;
+import io.troupe.ops.TroupeCli;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -235,16 +238,16 @@ public final class ClusterDemo
             }
             if (System.nanoTime() - deadlineNs > 0)
             {
-                throw new DemoFailure("the sessions were not all up after " + STARTUP_TIMEOUT.toSeconds() + " s: node 1 " +
-                    "sees node 2 " + upOrDown(one, 2) + ", node 3 " + upOrDown(one, 3) + "; node 2 reports " +
+                throw new DemoFailure("the sessions were not all up after " + STARTUP_TIMEOUT.toSeconds() + " s: " +
+                    "node 1 sees node 2 " + upOrDown(one, 2) + ", node 3 " + upOrDown(one, 3) + "; node 2 reports " +
                     status[0] + ", node 3 " + status[1] + "; the end of node 2's log:" + System.lineSeparator() +
                     two.logTail(10));
             }
             TimeUnit.MILLISECONDS.sleep(20);
         }
-        out.printf(Locale.ROOT, "sessions  all 3 up after %.1f s: node 1 (pid %d) <-> node 2 (pid %d) <-> node 3 (pid %d) " +
-            "<-> node 1%n", (System.nanoTime() - startNs) / 1e9, ProcessHandle.current().pid(), status[0].pid(),
-            status[1].pid());
+        out.printf(Locale.ROOT, "sessions  all 3 up after %.1f s: node 1 (pid %d) <-> node 2 (pid %d) <-> node 3 " +
+            "(pid %d) <-> node 1%n", (System.nanoTime() - startNs) / 1e9, ProcessHandle.current().pid(),
+            status[0].pid(), status[1].pid());
     }
 
     private static String upOrDown(final Node node, final int peer)
@@ -302,7 +305,8 @@ public final class ClusterDemo
         }
         Arrays.sort(samples);
         final double windowS = windowNs / 1e9;
-        out.printf(Locale.ROOT, "          %,d round trips = %,d messages in %.2f s: %,.0f msgs/s (%,.0f round trips/s)%n",
+        out.printf(Locale.ROOT,
+            "          %,d round trips = %,d messages in %.2f s: %,.0f msgs/s (%,.0f round trips/s)%n",
             roundTrips, 2 * roundTrips, windowS, 2 * roundTrips / windowS, roundTrips / windowS);
         out.printf(Locale.ROOT, "          round trip p50 %s, p90 %s, p99 %s, p99.9 %s, max %s%n",
             micros(percentile(samples, 0.50)), micros(percentile(samples, 0.90)), micros(percentile(samples, 0.99)),
@@ -352,9 +356,10 @@ public final class ClusterDemo
             throw new DemoFailure("node 1 did not see node 3 go within " + EXIT_TIMEOUT.toSeconds() + " s (heard " +
                 disconnected + ")");
         }
-        out.printf("          node 1 got NodeDisconnected(3) after %s (a goodbye; a silent node takes %d ms to detect)%n",
-            millis(disconnected.atNs() - stopNs),
-            NodeConfigLoader.load(cluster.configFile(1), new Properties()).interconnectConfig().failureTimeout().toMillis());
+        out.printf("          node 1 got NodeDisconnected(3) after %s (a goodbye; a silent node takes %d ms to " +
+            "detect)%n", millis(disconnected.atNs() - stopNs),
+            NodeConfigLoader.load(cluster.configFile(1), new Properties()).interconnectConfig()
+                .failureTimeout().toMillis());
         final Integer exitCode = three.awaitExit(EXIT_TIMEOUT);
         if (exitCode == null)
         {
@@ -390,10 +395,10 @@ public final class ClusterDemo
             typed.append(' ').append(arg.matches("[-A-Za-z0-9_./=:]+") ? arg : "'" + arg + "'");
         }
         out.println(typed);
-        final java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
-        final java.io.PrintStream stream = new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
-        final int code = io.troupe.ops.TroupeCli.run(args, stream, stream);
-        printed.toString(java.nio.charset.StandardCharsets.UTF_8).lines().forEach(line -> out.println("          " + line));
+        final ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        final PrintStream stream = new PrintStream(printed, true, StandardCharsets.UTF_8);
+        final int code = TroupeCli.run(args, stream, stream);
+        printed.toString(StandardCharsets.UTF_8).lines().forEach(line -> out.println("          " + line));
         if (code != 0)
         {
             out.println("          (exit code " + code + ")");
@@ -417,12 +422,12 @@ public final class ClusterDemo
                 peer.lostUnsure() + peer.lostQueued());
         }
         final SystemCounters counters = one.system().counters();
-        out.printf(Locale.ROOT, "          node 1's actors handled %,d events; undelivered %d, dropped %d, dead letters %d, " +
-            "handler failures %d%n", counters.eventsHandled(), counters.undelivered(), counters.dropped(),
+        out.printf(Locale.ROOT, "          node 1's actors handled %,d events; undelivered %d, dropped %d, dead " +
+            "letters %d, handler failures %d%n", counters.eventsHandled(), counters.undelivered(), counters.dropped(),
             counters.deadLetters(), counters.handlerFailures());
         final FlowControl flow = one.system().flow();
-        out.printf(Locale.ROOT, "          credit: node 1 has %d account%s open (its own owes %d), %d written off; it " +
-            "shadows %d of other nodes' accounts (%d idle ones forgotten)%n", flow.openAccounts(),
+        out.printf(Locale.ROOT, "          credit: node 1 has %d account%s open (its own owes %d), %d written off; " +
+            "it shadows %d of other nodes' accounts (%d idle ones forgotten)%n", flow.openAccounts(),
             flow.openAccounts() == 1 ? "" : "s", flow.nodeAccount().debt(), flow.writtenOff(), flow.shadowCount(),
             flow.shadowsForgotten());
     }
@@ -475,7 +480,8 @@ public final class ClusterDemo
 
     /** Asks an echo service; a {@link DemoFailure} if it does not answer. */
     private static DemoEvents.Text echo(
-        final ActorSystem system, final ActorRef<DemoEvents.EchoRequest> echo, final String text) throws InterruptedException
+        final ActorSystem system, final ActorRef<DemoEvents.EchoRequest> echo,
+        final String text) throws InterruptedException
     {
         try
         {
@@ -484,7 +490,8 @@ public final class ClusterDemo
         }
         catch (final ExecutionException ex)
         {
-            throw new DemoFailure("no answer from " + echo + " for the echo service's answer: " + describe(ex.getCause()));
+            throw new DemoFailure("no answer from " + echo + " for the echo service's answer: " +
+                describe(ex.getCause()));
         }
     }
 
@@ -615,7 +622,8 @@ public final class ClusterDemo
             else if (command == Command.STOP)
             {
                 stopped = true;
-                ctx.reply(new PingStats(roundTrips, System.nanoTime() - windowStartNs, Arrays.copyOf(samples, sampleCount)));
+                ctx.reply(new PingStats(roundTrips, System.nanoTime() - windowStartNs,
+                    Arrays.copyOf(samples, sampleCount)));
             }
         }
 

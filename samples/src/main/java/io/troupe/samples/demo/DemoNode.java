@@ -37,7 +37,8 @@ public final class DemoNode
      */
     public static NodeProcess start(final LocalCluster cluster, final int nodeId)
     {
-        return cluster.start(nodeId, DemoNode.class.getName(), List.of("--config", cluster.configFile(nodeId).toString()));
+        return cluster.start(nodeId, DemoNode.class.getName(),
+            List.of("--config", cluster.configFile(nodeId).toString()));
     }
 
     /**

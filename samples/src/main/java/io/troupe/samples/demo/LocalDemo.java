@@ -109,7 +109,8 @@ public final class LocalDemo
             .nodeId(1)
             .pool(PoolConfig.named("default").threads(threads));
         final ActorSystem system = ActorSystem.start(config);
-        out.printf("Troupe demo (single node): node %d started, pool 'default' with %d threads%n", system.nodeId(), threads);
+        out.printf("Troupe demo (single node): node %d started, pool 'default' with %d threads%n", system.nodeId(),
+            threads);
 
         final ActorRef<Echo> echo = system.spawn(Echo.class,
             (ctx, request) -> ctx.send(request.replyTo(), "echo: " + request.text()));
@@ -140,7 +141,8 @@ public final class LocalDemo
         TimeUnit.SECONDS.sleep(seconds);
         final long events = system.counters().eventsHandled() - startEvents;
         final double elapsedS = (System.nanoTime() - startNs) / 1e9;
-        out.printf(Locale.ROOT, "throughput %.1f M msgs/s (%d events in %.2f s)%n", events / elapsedS / 1e6, events, elapsedS);
+        out.printf(Locale.ROOT, "throughput %.1f M msgs/s (%d events in %.2f s)%n", events / elapsedS / 1e6, events,
+            elapsedS);
 
         final long stopStartNs = System.nanoTime();
         final boolean clean = system.shutdown(Duration.ofMillis(200));
