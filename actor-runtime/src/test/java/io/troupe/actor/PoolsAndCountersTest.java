@@ -25,6 +25,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(60)
 class PoolsAndCountersTest
 {
+    /**
+     * Late wake-ups a correct pool may still count: a parked worker whose safety park ends just as a sender has
+     * queued work but not yet woken anyone counts one (Worker.lateWakeups says so). A lost wake-up shows as more.
+     */
+    private static final long MISCOUNTED_WAKEUPS = 1;
+
     private static final int NODE = 18;
     /**
      * An idle period longer than the workers' 100 ms safety park (ExecutorPool.PARK_SAFETY_NS): the pause under test
@@ -197,7 +203,9 @@ class PoolsAndCountersTest
         Await.until(() -> system.counters().pool("x").busyNs() > first.busyNs(), "busy time grows");
         final PoolCounters second = system.counters().pool("x");
         assertThat(second.activations()).isGreaterThan(first.activations());
-        assertThat(second.lateWakeups()).as("every wake-up came from a sender").isZero();
+        assertThat(second.lateWakeups()).as("every wake-up came from a sender (Worker.lateWakeups admits one " +
+            "false count: a safety park ending while a sender is between its offer and its wake-up)")
+            .isLessThanOrEqualTo(MISCOUNTED_WAKEUPS);
         assertThat(handled.get()).isEqualTo(200);
 
         // idle time is booked when an idle worker picks up work: keep nudging until one does
@@ -233,7 +241,9 @@ class PoolsAndCountersTest
         }
         for (final PoolCounters pool : system.counters().pools())
         {
-            assertThat(pool.lateWakeups()).as("late wake-ups in %s", pool.name()).isZero();
+            // a lost wake-up would show in every burst; one can be miscounted (see MISCOUNTED_WAKEUPS)
+            assertThat(pool.lateWakeups()).as("late wake-ups in %s", pool.name())
+                .isLessThanOrEqualTo(MISCOUNTED_WAKEUPS);
         }
     }
 
