@@ -2,6 +2,7 @@ package io.troupe.actor;
 
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.MemoryQuotaConfig;
+import io.troupe.memquota.Setting;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
@@ -25,7 +26,7 @@ public final class ActorSystemConfig
     /** Default name of the only pool when none is configured. */
     public static final String DEFAULT_POOL = "default";
     /** Default drain deadline of {@link ActorSystem#close()}. */
-    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+    public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = ActorSystemSettings.SHUTDOWN_TIMEOUT.defaultValue();
 
     private static final Logger LOG = LoggerFactory.getLogger(ActorSystem.class);
 
@@ -216,11 +217,9 @@ public final class ActorSystemConfig
         {
             throw new ConfigurationException("threadNamePrefix", null, "not null", "threadNamePrefix must not be null");
         }
-        if (shutdownTimeout == null || shutdownTimeout.isNegative() ||
-            shutdownTimeout.compareTo(Duration.ofMinutes(10)) > 0)
+        for (final Setting<ActorSystemConfig, ?> setting : ActorSystemSettings.ALL)
         {
-            throw new ConfigurationException("shutdownTimeout", shutdownTimeout, "out of range 0..10m",
-                "shutdownTimeout=" + shutdownTimeout + " out of range 0..10m");
+            setting.check(this);
         }
         if (memoryQuota == null)
         {

@@ -11,17 +11,17 @@ import java.time.Duration;
 public final class FlowControlConfig
 {
     /** Default threshold of an account: in debt at 1,024 units outstanding. */
-    public static final long DEFAULT_THRESHOLD = 1024;
+    public static final long DEFAULT_THRESHOLD = FlowControlSettings.DEFAULT_THRESHOLD.defaultValue();
     /** Default cost of an envelope. */
     public static final int DEFAULT_COST = 1;
     /** Default pending delta at which a shadow of another node's account is flushed at once. */
-    public static final long DEFAULT_FLUSH_BOUND = 64;
+    public static final long DEFAULT_FLUSH_BOUND = FlowControlSettings.FLUSH_BOUND.defaultValue();
     /** How long a shadow may go without a change before its node forgets it, at least. */
-    public static final Duration DEFAULT_SHADOW_IDLE_TIMEOUT = Duration.ofSeconds(10);
+    public static final Duration DEFAULT_SHADOW_IDLE_TIMEOUT = FlowControlSettings.SHADOW_IDLE_TIMEOUT.defaultValue();
     /** Default most shadows of one other node's accounts. */
     public static final int DEFAULT_MAX_SHADOWS_PER_OWNER = 4096;
 
-    private boolean enabled = true;
+    private boolean enabled = FlowControlSettings.ENABLED.defaultValue();
     private long defaultThreshold = DEFAULT_THRESHOLD;
     private int defaultCost = DEFAULT_COST;
     private long flushBound = DEFAULT_FLUSH_BOUND;
@@ -29,7 +29,7 @@ public final class FlowControlConfig
     private int maxShadowsPerOwner = DEFAULT_MAX_SHADOWS_PER_OWNER;
     private final Int2IntHashMap typeCosts = new Int2IntHashMap(-1);
 
-    /** Flow control on, threshold {@value #DEFAULT_THRESHOLD}, cost {@value #DEFAULT_COST} for every type. */
+    /** Flow control on, threshold {@link #DEFAULT_THRESHOLD}, cost {@value #DEFAULT_COST} for every type. */
     public FlowControlConfig()
     {
     }
@@ -59,13 +59,13 @@ public final class FlowControlConfig
     /**
      * Sets the threshold of accounts opened without one.
      *
-     * @param threshold 1 or more.
+     * @param threshold 1 to 2^62.
      * @return this.
-     * @throws IllegalArgumentException if less than 1.
+     * @throws IllegalArgumentException if out of range.
      */
     public FlowControlConfig defaultThreshold(final long threshold)
     {
-        this.defaultThreshold = checkThreshold(threshold);
+        this.defaultThreshold = FlowControlSettings.DEFAULT_THRESHOLD.requireValid(threshold);
         return this;
     }
 
@@ -101,18 +101,13 @@ public final class FlowControlConfig
      * rather than at the transport's next periodic flush; the owner's view of its account lags this node's by
      * less than this per account, plus what changed since the last flush.
      *
-     * @param bound 1 or more.
+     * @param bound 1 to 2^62.
      * @return this.
-     * @throws IllegalArgumentException if less than 1.
+     * @throws IllegalArgumentException if out of range.
      */
     public FlowControlConfig flushBound(final long bound)
     {
-        if (bound < 1)
-        {
-            throw new ConfigurationException("flushBound", bound, "1 or more",
-                "credit flush bound must be 1 or more, was " + bound);
-        }
-        this.flushBound = bound;
+        this.flushBound = FlowControlSettings.FLUSH_BOUND.requireValid(bound);
         return this;
     }
 
@@ -156,13 +151,7 @@ public final class FlowControlConfig
      */
     public FlowControlConfig shadowIdleTimeout(final Duration timeout)
     {
-        if (timeout == null || timeout.compareTo(Duration.ofMillis(1)) < 0 ||
-            timeout.compareTo(Duration.ofHours(1)) > 0)
-        {
-            throw new ConfigurationException("shadowIdleTimeout", timeout, "1 ms to 1 hour",
-                "shadow idle timeout must be 1 ms to 1 hour, was " + timeout);
-        }
-        this.shadowIdleTimeout = timeout;
+        this.shadowIdleTimeout = FlowControlSettings.SHADOW_IDLE_TIMEOUT.requireValid(timeout);
         return this;
     }
 

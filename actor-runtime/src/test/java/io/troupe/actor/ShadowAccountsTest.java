@@ -167,11 +167,11 @@ class ShadowAccountsTest
     void theFlushBoundAndIdleTimeoutAreValidated()
     {
         assertThatThrownBy(() -> new FlowControlConfig().flushBound(0)).isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("credit flush bound must be 1 or more, was 0");
+            .hasMessage("flow control setting flushBound = 0 is invalid: allowed 1..2^62");
         assertThat(flow.flushBound()).isEqualTo(10);
         assertThatThrownBy(() -> new FlowControlConfig().shadowIdleTimeout(Duration.ZERO))
             .isInstanceOf(IllegalArgumentException.class)
-            .hasMessage("shadow idle timeout must be 1 ms to 1 hour, was PT0S");
+            .hasMessage("flow control setting shadowIdleTimeout = 0ms is invalid: allowed 1ms..1h");
         assertThatThrownBy(() -> new FlowControlConfig().shadowIdleTimeout(null))
             .isInstanceOf(IllegalArgumentException.class);
         assertThat(flow.shadowIdleTimeoutNs()).isEqualTo(FlowControlConfig.DEFAULT_SHADOW_IDLE_TIMEOUT.toNanos());

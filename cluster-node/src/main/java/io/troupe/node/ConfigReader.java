@@ -108,6 +108,28 @@ final class ConfigReader
         return (int)parsed;
     }
 
+    long longInteger(final String key)
+    {
+        final ConfigValue value = value(key);
+        if (value.valueType() == ConfigValueType.NUMBER &&
+            (value.unwrapped() instanceof Integer || value.unwrapped() instanceof Long))
+        {
+            return ((Number)value.unwrapped()).longValue();
+        }
+        if (value.valueType() == ConfigValueType.STRING)
+        {
+            try
+            {
+                return Long.parseLong(((String)value.unwrapped()).trim());
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw invalid(key, "expected a whole number", ex);
+            }
+        }
+        throw invalid(key, "expected a whole number");
+    }
+
     long bytes(final String key)
     {
         return bytes(key, "a size such as 64KiB, 16MiB or 65536 (bytes)");

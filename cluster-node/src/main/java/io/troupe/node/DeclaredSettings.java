@@ -1,19 +1,39 @@
 package io.troupe.node;
 
+import io.troupe.actor.ActorSystemSettings;
+import io.troupe.actor.FlowControlSettings;
+import io.troupe.interconnect.InterconnectSettings;
+import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.Setting;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads settings declared once by their components ({@link Setting}, such as
- * {@link io.troupe.interconnect.InterconnectSettings}) from a node's config file, by their kind, and applies them to
+ * Reads settings declared once by their components ({@link Setting}, such as {@link InterconnectSettings}; every
+ * one in {@link #ALL}) from a node's config file, by their kind, and applies them to
  * the component's config. The file's key of a setting is {@code troupe.} and its declared key. Used on the config
  * reader's thread only.
  */
 final class DeclaredSettings
 {
+    /** Every declared setting a node's config file sets, of every component. */
+    static final List<Setting<?, ?>> ALL = all(InterconnectSettings.ALL, ActorSystemSettings.ALL,
+        FlowControlSettings.ALL);
+
     private DeclaredSettings()
     {
+    }
+
+    @SafeVarargs
+    private static List<Setting<?, ?>> all(final List<? extends Setting<?, ?>>... lists)
+    {
+        final List<Setting<?, ?>> all = new ArrayList<>();
+        for (final List<? extends Setting<?, ?>> list : lists)
+        {
+            all.addAll(list);
+        }
+        return List.copyOf(all);
     }
 
     /**
@@ -29,18 +49,28 @@ final class DeclaredSettings
 
     /**
      * Reads a setting's value from the file (or the reference's default) and sets it in a config, unchecked: the
-     * config's own validation checks it, and the node's config reader names the key of what it refuses.
+     * config's own validation checks it, and the node's config reader names the key of what it refuses. A setter that
+     * refuses a value at once has its refusal reported under the setting's key.
      *
      * @param in      the file.
      * @param config  the config.
      * @param setting the setting.
      * @param <C>     the config class.
      * @param <T>     the value's type.
-     * @throws NodeConfigException if the value is not of the setting's kind.
+     * @throws NodeConfigException if the value is not of the setting's kind, or the config's setter refuses it.
      */
     static <C, T> void apply(final ConfigReader in, final C config, final Setting<C, T> setting)
     {
-        setting.apply(config, read(in, setting));
+        final T value = read(in, setting);
+        try
+        {
+            setting.apply(config, value);
+        }
+        catch (final ConfigurationException ex)
+        {
+            // a config class whose setter refuses a value at once (FlowControlConfig)
+            throw in.invalid(path(setting), "allowed " + ex.allowed(), ex);
+        }
     }
 
     /**
@@ -58,6 +88,7 @@ final class DeclaredSettings
         final Object value = switch (setting.kind())
         {
             case INTEGER -> in.integer(key);
+            case LONG -> in.longInteger(key);
             case SIZE -> in.intBytes(key);
             case DURATION -> in.duration(key);
             case BOOLEAN -> in.bool(key);

@@ -8,8 +8,10 @@ import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.ActorSystemSettings;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.FlowControlConfig;
+import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
@@ -28,7 +30,6 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -53,7 +54,6 @@ final class NodeConfigMapper
     static final String CLUSTER_SECRET = "troupe.cluster-secret";
     static final String CLUSTER_SECRET_FILE = "troupe.cluster-secret-file";
     static final String DATA_DIR = "troupe.data-dir";
-    static final String SHUTDOWN_TIMEOUT = "troupe.shutdown-timeout";
     static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
     static final String REGISTRY_REPLICA = "troupe.registry.replica";
     static final String CLIENT_SECRET = "troupe.client.secret";
@@ -94,10 +94,6 @@ final class NodeConfigMapper
     static final String HANDSHAKE_RETRY_MAX = DeclaredSettings.path(InterconnectSettings.HANDSHAKE_RETRY_MAX);
     static final String ACK_INTERVAL = DeclaredSettings.path(InterconnectSettings.ACK_INTERVAL);
     static final String CREDIT_FLUSH_INTERVAL = DeclaredSettings.path(InterconnectSettings.CREDIT_FLUSH_INTERVAL);
-    static final String FLOW_ENABLED = "troupe.flow.enabled";
-    static final String FLOW_THRESHOLD = "troupe.flow.default-threshold";
-    static final String FLOW_FLUSH_BOUND = "troupe.flow.flush-bound";
-    static final String FLOW_SHADOW_IDLE_TIMEOUT = "troupe.flow.shadow-idle-timeout";
     private static final long MAX_CREDIT = 1L << 62;
 
     /** The keys an element of {@code troupe.peers} may have. */
@@ -110,6 +106,8 @@ final class NodeConfigMapper
 
     /** InterconnectConfig's setting names (ConfigurationException.setting()) to the keys that set them. */
     private static final Map<String, String> INTERCONNECT_KEYS = interconnectKeys();
+    /** The keys of ActorSystemConfig's settings, by the names its ConfigurationExceptions carry. */
+    private static final Map<String, String> ACTOR_SYSTEM_KEYS = actorSystemKeys();
     /** PoolConfig's setting names, and the keys of a pool in the file. */
     private static final Map<String, String> POOL_SETTING_KEYS = Map.of(
         "name", "name",
@@ -191,10 +189,7 @@ final class NodeConfigMapper
         final byte[] secret = secretKey == null ? null : read(() -> secret(secretKey), null);
 
         final InterconnectConfig interconnect = new InterconnectConfig();
-        for (final Setting<InterconnectConfig, ?> setting : InterconnectSettings.ALL)
-        {
-            apply(() -> DeclaredSettings.apply(in, interconnect, setting));
-        }
+        applyAll(InterconnectSettings.ALL, interconnect);
         if (secret != null)
         {
             interconnect.clusterSecret(secret);
@@ -222,11 +217,10 @@ final class NodeConfigMapper
         }
         final List<PoolConfig> pools = nodeId == 0 ? List.of() : read(() -> pools(nodeId), List.<PoolConfig>of());
         final MemoryQuotaConfig memoryQuota = read(this::memoryQuota, null);
-        final boolean flowEnabled = read(() -> in.bool(FLOW_ENABLED), true);
-        final long flowThreshold = read(() -> credit(FLOW_THRESHOLD), 1L);
-        final long flushBound = read(() -> credit(FLOW_FLUSH_BOUND), 1L);
-        final Duration shadowIdle = read(this::shadowIdleTimeout, Duration.ZERO);
-        final Duration shutdownTimeout = read(() -> in.duration(SHUTDOWN_TIMEOUT), Duration.ZERO);
+        final FlowControlConfig flow = new FlowControlConfig();
+        applyAll(FlowControlSettings.ALL, flow);
+        final ActorSystemConfig system = new ActorSystemConfig();
+        applyAll(ActorSystemSettings.ALL, system);
         final RegistryConfig registry = read(this::registry, null);
         final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
         final NodeConfig.SchedulerSettings scheduler = read(() -> SchedulerConfigMapper.read(in), null);
@@ -246,7 +240,7 @@ final class NodeConfigMapper
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota,
-            new NodeConfig.FlowSettings(flowEnabled, flowThreshold, flushBound, shadowIdle), shutdownTimeout,
+            flowSettings(flow), system.shutdownTimeout(),
             registry.capacity(), replica, clients, ops, metrics, application, scheduler);
         checkActorSystem(node.actorSystemConfig());
         return node;
@@ -556,19 +550,20 @@ final class NodeConfigMapper
         return in.element((ConfigObject)value, elementPath);
     }
 
-    /** The shadow idle timeout, checked against {@link FlowControlConfig#shadowIdleTimeout}'s own range. */
-    private Duration shadowIdleTimeout()
+    /** Applies each declared setting of a list to a config, noting the problems. */
+    private <C> void applyAll(final List<Setting<C, ?>> settings, final C config)
     {
-        final Duration timeout = in.duration(FLOW_SHADOW_IDLE_TIMEOUT);
-        try
+        for (final Setting<C, ?> setting : settings)
         {
-            new FlowControlConfig().shadowIdleTimeout(timeout);
+            apply(() -> DeclaredSettings.apply(in, config, setting));
         }
-        catch (final IllegalArgumentException ex)
-        {
-            throw in.invalid(FLOW_SHADOW_IDLE_TIMEOUT, "expected 1ms..1h", ex);
-        }
-        return timeout;
+    }
+
+    private static NodeConfig.FlowSettings flowSettings(final FlowControlConfig flow)
+    {
+        return new NodeConfig.FlowSettings(FlowControlSettings.ENABLED.get(flow),
+            FlowControlSettings.DEFAULT_THRESHOLD.get(flow), FlowControlSettings.FLUSH_BOUND.get(flow),
+            FlowControlSettings.SHADOW_IDLE_TIMEOUT.get(flow));
     }
 
     /** A count of credit units: a whole number from 1 to 2^62. */
@@ -691,25 +686,25 @@ final class NodeConfigMapper
         }
         catch (final ConfigurationException ex)
         {
-            final String key;
-            switch (ex.setting())
-            {
-                case "nodeId":
-                    key = NODE_ID;
-                    break;
-                case "shutdownTimeout":
-                    key = SHUTDOWN_TIMEOUT;
-                    break;
-                default:
-                    key = ex.setting().equals("pools") || POOL_SETTING_KEYS.containsKey(ex.setting()) ? POOLS : null;
-                    break;
-            }
+            final String key = ACTOR_SYSTEM_KEYS.containsKey(ex.setting()) ? ACTOR_SYSTEM_KEYS.get(ex.setting()) :
+                ex.setting().equals("pools") || POOL_SETTING_KEYS.containsKey(ex.setting()) ? POOLS : null;
             if (key == null)
             {
                 throw ConfigReader.whole(source, ex.getMessage(), ex);
             }
             throw in.invalid(key, ex.getMessage(), ex);
         }
+    }
+
+    private static Map<String, String> actorSystemKeys()
+    {
+        final Map<String, String> keys = new HashMap<>();
+        for (final Setting<ActorSystemConfig, ?> setting : ActorSystemSettings.ALL)
+        {
+            keys.put(setting.name(), DeclaredSettings.path(setting));
+        }
+        keys.put("nodeId", NODE_ID);
+        return Map.copyOf(keys);
     }
 
     private static Map<String, String> interconnectKeys()

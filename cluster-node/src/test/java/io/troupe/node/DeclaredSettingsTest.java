@@ -1,6 +1,10 @@
 package io.troupe.node;
 
 import com.typesafe.config.ConfigFactory;
+import io.troupe.actor.ActorSystemConfig;
+import io.troupe.actor.ActorSystemSettings;
+import io.troupe.actor.FlowControlConfig;
+import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.memquota.Setting;
@@ -36,14 +40,28 @@ class DeclaredSettingsTest
     @Test
     void everyDefaultIsAllowedAndIsTheConfigClassDefault()
     {
-        final InterconnectConfig defaults = new InterconnectConfig();
+        final List<Setting<?, ?>> checked = new ArrayList<>();
+        checkDefaults(InterconnectSettings.ALL, new InterconnectConfig(), checked);
+        checkDefaults(ActorSystemSettings.ALL, new ActorSystemConfig(), checked);
+        checkDefaults(FlowControlSettings.ALL, new FlowControlConfig(), checked);
+        // a component's list added to DeclaredSettings.ALL needs its line above
+        assertThat(checked).as("the lists checked here").containsExactlyInAnyOrderElementsOf(DeclaredSettings.ALL);
         final Set<String> keys = new HashSet<>();
-        for (final Setting<InterconnectConfig, ?> setting : InterconnectSettings.ALL)
+        for (final Setting<?, ?> setting : DeclaredSettings.ALL)
         {
             assertThat(keys.add(setting.key())).as("declared once: " + setting).isTrue();
-            assertThat(setting.get(defaults)).as(setting.toString()).isEqualTo(setting.defaultValue());
-            setting.check(defaults);
             assertThat(setting.doc()).as(setting + " has a doc line").isNotBlank();
+        }
+    }
+
+    private static <C> void checkDefaults(final List<Setting<C, ?>> settings, final C defaults,
+        final List<Setting<?, ?>> checked)
+    {
+        for (final Setting<C, ?> setting : settings)
+        {
+            assertThat((Object)setting.get(defaults)).as(setting.toString()).isEqualTo(setting.defaultValue());
+            setting.check(defaults);
+            checked.add(setting);
         }
     }
 
@@ -51,13 +69,13 @@ class DeclaredSettingsTest
     void theReferenceFileHoldsEachDeclarationsDefaultAndDoc() throws IOException
     {
         final ConfigReader reference = new ConfigReader(NodeConfigLoader.reference(), "", REFERENCE.toString());
-        for (final Setting<?, ?> setting : InterconnectSettings.ALL)
+        for (final Setting<?, ?> setting : DeclaredSettings.ALL)
         {
             assertThat((Object)DeclaredSettings.read(reference, setting)).as(setting + " in the reference file")
                 .isEqualTo(setting.defaultValue());
         }
         final List<String> lines = Files.readAllLines(REFERENCE, StandardCharsets.UTF_8);
-        final List<String> made = ReferenceEntries.apply(lines, InterconnectSettings.ALL);
+        final List<String> made = ReferenceEntries.apply(lines, DeclaredSettings.ALL);
         assertMadeFrom(REFERENCE, lines, made);
         // what was written parses to the same values
         assertThat(ConfigFactory.parseString(String.join("\n", made)).getString("troupe.transport.idle"))
@@ -68,7 +86,7 @@ class DeclaredSettingsTest
     void theConfigurationDocsHaveEachDeclarationsRow() throws IOException
     {
         final List<String> lines = Files.readAllLines(DOCS, StandardCharsets.UTF_8);
-        assertMadeFrom(DOCS, lines, DocsRows.apply(lines, InterconnectSettings.ALL));
+        assertMadeFrom(DOCS, lines, DocsRows.apply(lines, DeclaredSettings.ALL));
     }
 
     @Test

@@ -137,7 +137,7 @@ class NodeConfigErrorTest
         "troupe.bind.host                            | \" \"              | a host name or address",
         "troupe.bind.port                            | 0                  | 1..65535",
         "troupe.bind.port                            | 65536              | 1..65535",
-        "troupe.shutdown-timeout                     | 11m                | 0..10m",
+        "troupe.shutdown-timeout                     | 11m                | 0ms..10m",
         "troupe.memory-quota.max                     | 1000KiB            | below the minimum",
         "troupe.memory-quota.low-water               | 99%                | 98% of max",
         "troupe.memory-quota.reclaim-timeout         | 0ms                | 1ms..10s",
@@ -158,10 +158,9 @@ class NodeConfigErrorTest
         "troupe.transport.handshake-retry-max        | 50ms               | at least handshakeRetryMin (100ms)",
         "troupe.transport.ack-interval               | 2s                 | 100us..1s",
         "troupe.transport.credit-flush-interval      | 2s                 | 100us..1s",
-        "troupe.flow.default-threshold               | 0                  | " +
-            "a whole number from 1 to 4611686018427387904",
-        "troupe.flow.flush-bound                     | 1.5                | " +
-            "a whole number from 1 to 4611686018427387904",
+        "troupe.flow.default-threshold               | 0                  | allowed 1..2^62",
+        "troupe.flow.flush-bound                     | 1.5                | expected a whole number",
+        "troupe.flow.flush-bound                     | 4611686018427387905 | allowed 1..2^62",
         "troupe.flow.shadow-idle-timeout             | 2h                 | 1ms..1h",
     })
     void anOutOfRangeValueNamesItsKey(final String key, final String value, final String allowed)

@@ -6,7 +6,6 @@ import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import io.troupe.actor.ActorSystemConfig;
-import io.troupe.actor.FlowControlConfig;
 import io.troupe.actor.PoolConfig;
 import io.troupe.memquota.MemoryQuotaConfig;
 import org.junit.jupiter.api.Test;
@@ -19,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The reference file documents the defaults; the settings classes own them. These tests keep the two equal for the
- * settings not yet declared once ({@link DeclaredSettingsTest} covers the declared ones, the interconnect's).
+ * settings not yet declared once ({@link DeclaredSettingsTest} covers the declared ones).
  */
 class ReferenceConfigTest
 {
@@ -30,14 +29,10 @@ class ReferenceConfigTest
             .conclude();
         final ActorSystemConfig defaults = new ActorSystemConfig().conclude();
 
-        assertThat(fromFile.shutdownTimeout()).isEqualTo(defaults.shutdownTimeout());
         assertThat(fromFile.threadNamePrefix()).isEqualTo(defaults.threadNamePrefix());
         assertThat(fromFile.memoryQuota().enabled()).isEqualTo(defaults.memoryQuota().enabled());
         assertThat(fromFile.memoryQuota().maxBytes()).isEqualTo(defaults.memoryQuota().maxBytes());
         assertThat(fromFile.memoryQuota().reclaimTimeout()).isEqualTo(defaults.memoryQuota().reclaimTimeout());
-        assertThat(NodeConfigLoader.parse(NodeConfigTest.MINIMAL).flow()).isEqualTo(new NodeConfig.FlowSettings(true,
-            FlowControlConfig.DEFAULT_THRESHOLD, FlowControlConfig.DEFAULT_FLUSH_BOUND,
-            FlowControlConfig.DEFAULT_SHADOW_IDLE_TIMEOUT));
         assertThat(fromFile.pools()).hasSameSizeAs(defaults.pools());
         final PoolConfig pool = fromFile.pools().get(0);
         final PoolConfig defaultPool = defaults.pools().get(0);

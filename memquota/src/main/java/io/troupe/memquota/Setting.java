@@ -32,6 +32,8 @@ public final class Setting<C, T>
     {
         /** A whole number ({@code 65536}). */
         INTEGER,
+        /** A whole number beyond an int's range ({@code 4611686018427387904}), such as a count of credit units. */
+        LONG,
         /** A size in bytes that fits an int, HOCON size units ({@code 64KiB}, a bare number is bytes). */
         SIZE,
         /** A duration, HOCON duration units ({@code 100ms}, {@code 1.5s}; a bare number is milliseconds). */
@@ -235,12 +237,24 @@ public final class Setting<C, T>
      */
     public void check(final C config)
     {
-        final T value = getter.apply(config);
+        requireValid(getter.apply(config));
+    }
+
+    /**
+     * Checks a value against the bounds, for a config class whose setter refuses a value at once.
+     *
+     * @param value the value.
+     * @return the value, if allowed.
+     * @throws ConfigurationException naming the setting, the value and what is allowed, if it is not.
+     */
+    public T requireValid(final T value)
+    {
         if (!valid.test(value))
         {
             throw new ConfigurationException(name, format(value), allowed,
                 owner + " setting " + name + " = " + format(value) + " is invalid: allowed " + allowed);
         }
+        return value;
     }
 
     /**
