@@ -5,9 +5,12 @@ import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.Setting;
+import io.troupe.node.client.ClientIngressSettings;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads settings declared once by their components ({@link Setting}, such as {@link InterconnectSettings}; every
@@ -19,7 +22,7 @@ final class DeclaredSettings
 {
     /** Every declared setting a node's config file sets, of every component. */
     static final List<Setting<?, ?>> ALL = all(InterconnectSettings.ALL, ActorSystemSettings.ALL,
-        FlowControlSettings.ALL);
+        FlowControlSettings.ALL, ClientIngressSettings.ALL);
 
     private DeclaredSettings()
     {
@@ -109,6 +112,23 @@ final class DeclaredSettings
             }
         }
         throw in.invalid(key, "allowed " + setting.allowed());
+    }
+
+    /**
+     * The file's keys of a component's settings, by the names its {@link ConfigurationException}s carry: how the
+     * node's config reader names the key of a value the config's validation refuses.
+     *
+     * @param settings the component's settings.
+     * @return the keys by name.
+     */
+    static Map<String, String> keys(final List<? extends Setting<?, ?>> settings)
+    {
+        final Map<String, String> keys = new HashMap<>();
+        for (final Setting<?, ?> setting : settings)
+        {
+            keys.put(setting.name(), path(setting));
+        }
+        return Map.copyOf(keys);
     }
 
     /**

@@ -19,6 +19,7 @@ import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressConfig;
+import io.troupe.node.client.ClientIngressSettings;
 import io.troupe.node.metrics.MetricsSettings;
 import io.troupe.registry.RegistryConfig;
 
@@ -58,10 +59,6 @@ final class NodeConfigMapper
     static final String REGISTRY_REPLICA = "troupe.registry.replica";
     static final String CLIENT_SECRET = "troupe.client.secret";
     static final String CLIENT_SECRET_FILE = "troupe.client.secret-file";
-    static final String CLIENT_MAX_CLIENTS = "troupe.client.max-clients";
-    static final String CLIENT_CREDIT_THRESHOLD = "troupe.client.credit-threshold";
-    static final String CLIENT_MAX_PENDING_ASKS = "troupe.client.max-pending-asks";
-    static final String CLIENT_ASK_TIMEOUT = "troupe.client.ask-timeout";
     static final String CLIENT_IMAGES_PER_ADDRESS = "troupe.client.images-per-address";
     static final String CLIENT_CONTROL_STREAM = DeclaredSettings.path(InterconnectSettings.CLIENT_CONTROL_STREAM);
     static final String CLIENT_DATA_STREAM = DeclaredSettings.path(InterconnectSettings.CLIENT_DATA_STREAM);
@@ -94,7 +91,6 @@ final class NodeConfigMapper
     static final String HANDSHAKE_RETRY_MAX = DeclaredSettings.path(InterconnectSettings.HANDSHAKE_RETRY_MAX);
     static final String ACK_INTERVAL = DeclaredSettings.path(InterconnectSettings.ACK_INTERVAL);
     static final String CREDIT_FLUSH_INTERVAL = DeclaredSettings.path(InterconnectSettings.CREDIT_FLUSH_INTERVAL);
-    private static final long MAX_CREDIT = 1L << 62;
 
     /** The keys an element of {@code troupe.peers} may have. */
     static final Set<String> PEER_KEYS = Set.of("id", "host", "port");
@@ -108,6 +104,8 @@ final class NodeConfigMapper
     private static final Map<String, String> INTERCONNECT_KEYS = interconnectKeys();
     /** The keys of ActorSystemConfig's settings, by the names its ConfigurationExceptions carry. */
     private static final Map<String, String> ACTOR_SYSTEM_KEYS = actorSystemKeys();
+    /** The keys of ClientIngressConfig's declared settings, by the names its ConfigurationExceptions carry. */
+    private static final Map<String, String> CLIENT_KEYS = DeclaredSettings.keys(ClientIngressSettings.ALL);
     /** PoolConfig's setting names, and the keys of a pool in the file. */
     private static final Map<String, String> POOL_SETTING_KEYS = Map.of(
         "name", "name",
@@ -283,28 +281,22 @@ final class NodeConfigMapper
         }
         final String key = inline ? CLIENT_SECRET : CLIENT_SECRET_FILE;
         final byte[] secret = inline ? in.string(CLIENT_SECRET).getBytes(StandardCharsets.UTF_8) : readSecretFile(key);
-        final ClientIngressConfig clients = new ClientIngressConfig()
-            .secret(secret)
-            .maxClients(in.integer(CLIENT_MAX_CLIENTS))
-            .creditThreshold(credit(CLIENT_CREDIT_THRESHOLD))
-            .maxPendingAsks(in.integer(CLIENT_MAX_PENDING_ASKS))
-            .askTimeout(in.duration(CLIENT_ASK_TIMEOUT));
+        final ClientIngressConfig clients = new ClientIngressConfig().secret(secret);
         Arrays.fill(secret, (byte)0);
+        final int before = problems.size();
+        applyAll(ClientIngressSettings.ALL, clients);
+        if (problems.size() > before)
+        {
+            return null;
+        }
         try
         {
             return clients.validate();
         }
         catch (final ConfigurationException ex)
         {
-            final String setting = switch (ex.setting())
-            {
-                case "secret" -> key;
-                case "maxClients" -> CLIENT_MAX_CLIENTS;
-                case "creditThreshold" -> CLIENT_CREDIT_THRESHOLD;
-                case "maxPendingAsks" -> CLIENT_MAX_PENDING_ASKS;
-                case "askTimeout" -> CLIENT_ASK_TIMEOUT;
-                default -> "troupe.client";
-            };
+            final String setting = "secret".equals(ex.setting()) ? key :
+                CLIENT_KEYS.getOrDefault(ex.setting(), "troupe.client");
             throw in.invalid(setting, "secret".equals(ex.setting()) ? "allowed " + ex.allowed() +
                 " (the secret has " + clients.secret().length + " bytes)" : "allowed " + ex.allowed(), ex);
         }
@@ -566,19 +558,6 @@ final class NodeConfigMapper
             FlowControlSettings.SHADOW_IDLE_TIMEOUT.get(flow));
     }
 
-    /** A count of credit units: a whole number from 1 to 2^62. */
-    private long credit(final String key)
-    {
-        final ConfigValue value = in.value(key);
-        final Object raw = value.unwrapped();
-        if (value.valueType() != ConfigValueType.NUMBER || !(raw instanceof Integer || raw instanceof Long) ||
-            ((Number)raw).longValue() < 1 || ((Number)raw).longValue() > MAX_CREDIT)
-        {
-            throw in.invalid(key, "expected a whole number from 1 to " + MAX_CREDIT);
-        }
-        return ((Number)raw).longValue();
-    }
-
     private MemoryQuotaConfig memoryQuota()
     {
         final MemoryQuotaConfig quota = quotaMaxAndLowWater();
@@ -698,22 +677,14 @@ final class NodeConfigMapper
 
     private static Map<String, String> actorSystemKeys()
     {
-        final Map<String, String> keys = new HashMap<>();
-        for (final Setting<ActorSystemConfig, ?> setting : ActorSystemSettings.ALL)
-        {
-            keys.put(setting.name(), DeclaredSettings.path(setting));
-        }
+        final Map<String, String> keys = new HashMap<>(DeclaredSettings.keys(ActorSystemSettings.ALL));
         keys.put("nodeId", NODE_ID);
         return Map.copyOf(keys);
     }
 
     private static Map<String, String> interconnectKeys()
     {
-        final Map<String, String> keys = new HashMap<>();
-        for (final Setting<InterconnectConfig, ?> setting : InterconnectSettings.ALL)
-        {
-            keys.put(setting.name(), DeclaredSettings.path(setting));
-        }
+        final Map<String, String> keys = new HashMap<>(DeclaredSettings.keys(InterconnectSettings.ALL));
         keys.put("clusterSecret", CLUSTER_SECRET);
         keys.put("bindPort", BIND_PORT);
         keys.put("peers", PEERS);

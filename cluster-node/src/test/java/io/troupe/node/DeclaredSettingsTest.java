@@ -8,6 +8,8 @@ import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.memquota.Setting;
+import io.troupe.node.client.ClientIngressConfig;
+import io.troupe.node.client.ClientIngressSettings;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -44,6 +46,7 @@ class DeclaredSettingsTest
         checkDefaults(InterconnectSettings.ALL, new InterconnectConfig(), checked);
         checkDefaults(ActorSystemSettings.ALL, new ActorSystemConfig(), checked);
         checkDefaults(FlowControlSettings.ALL, new FlowControlConfig(), checked);
+        checkDefaults(ClientIngressSettings.ALL, new ClientIngressConfig(), checked);
         // a component's list added to DeclaredSettings.ALL needs its line above
         assertThat(checked).as("the lists checked here").containsExactlyInAnyOrderElementsOf(DeclaredSettings.ALL);
         final Set<String> keys = new HashSet<>();

@@ -2,6 +2,7 @@ package io.troupe.node.client;
 
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.memquota.ConfigurationException;
+import io.troupe.memquota.Setting;
 import io.troupe.serialization.wire.FrameProtection;
 
 import java.time.Duration;
@@ -21,17 +22,17 @@ public final class ClientIngressConfig
     }
 
     /** Clients connected at once, by default. */
-    public static final int DEFAULT_MAX_CLIENTS = 256;
+    public static final int DEFAULT_MAX_CLIENTS = ClientIngressSettings.MAX_CLIENTS.defaultValue();
     /** A client's credit threshold, by default: the node stops reading a client that has this much outstanding. */
-    public static final long DEFAULT_CREDIT_THRESHOLD = 16_384;
+    public static final long DEFAULT_CREDIT_THRESHOLD = ClientIngressSettings.CREDIT_THRESHOLD.defaultValue();
     /** Asks one client may have outstanding on the node, by default. */
-    public static final int DEFAULT_MAX_PENDING_ASKS = 4_096;
+    public static final int DEFAULT_MAX_PENDING_ASKS = ClientIngressSettings.MAX_PENDING_ASKS.defaultValue();
 
     private byte[] secret;
     private int maxClients = DEFAULT_MAX_CLIENTS;
     private long creditThreshold = DEFAULT_CREDIT_THRESHOLD;
     private int maxPendingAsks = DEFAULT_MAX_PENDING_ASKS;
-    private Duration askTimeout = Duration.ofSeconds(30);
+    private Duration askTimeout = ClientIngressSettings.ASK_TIMEOUT.defaultValue();
     private Duration handshakeTimeout = Duration.ofSeconds(5);
     private int pollBatch = 64;
     private int handshakesPerSecond = 200;
@@ -87,7 +88,7 @@ public final class ClientIngressConfig
      * finished handling costs this much or more, the node does not read the client's stream, and the client's
      * sends see back pressure.
      *
-     * @param value 1 or more.
+     * @param value 1..2^62.
      * @return this.
      */
     public ClientIngressConfig creditThreshold(final long value)
@@ -249,13 +250,18 @@ public final class ClientIngressConfig
      */
     public ClientIngressConfig copy()
     {
-        return new ClientIngressConfig().secret(secret).maxClients(maxClients).creditThreshold(creditThreshold)
-            .maxPendingAsks(maxPendingAsks).askTimeout(askTimeout).handshakeTimeout(handshakeTimeout)
+        final ClientIngressConfig copy = new ClientIngressConfig().secret(secret).handshakeTimeout(handshakeTimeout)
             .pollBatch(pollBatch).handshakesPerSecond(handshakesPerSecond).minimumProtection(minimumProtection);
+        for (final Setting<ClientIngressConfig, ?> setting : ClientIngressSettings.ALL)
+        {
+            setting.copy(this, copy);
+        }
+        return copy;
     }
 
     /**
-     * Checks every setting.
+     * Checks every setting: the declared ones against their bounds ({@link ClientIngressSettings#ALL}), then the
+     * others.
      *
      * @return this.
      * @throws ConfigurationException naming the first bad setting, its value and what is allowed.
@@ -265,10 +271,10 @@ public final class ClientIngressConfig
         check(secret != null && secret.length >= HandshakeAuth.MIN_SECRET_BYTES, "secret",
             secret == null ? "none" : secret.length + " bytes",
             "at least " + HandshakeAuth.MIN_SECRET_BYTES + " bytes");
-        check(maxClients >= 1 && maxClients <= 65_536, "maxClients", maxClients, "1..65,536");
-        check(creditThreshold >= 1, "creditThreshold", creditThreshold, "1 or more");
-        check(maxPendingAsks >= 1 && maxPendingAsks <= 1 << 20, "maxPendingAsks", maxPendingAsks, "1..1,048,576");
-        checkDuration("askTimeout", askTimeout, Duration.ofMillis(1), Duration.ofHours(1));
+        for (final Setting<ClientIngressConfig, ?> setting : ClientIngressSettings.ALL)
+        {
+            setting.check(this);
+        }
         checkDuration("handshakeTimeout", handshakeTimeout, Duration.ofMillis(10), Duration.ofMinutes(10));
         check(pollBatch >= 1 && pollBatch <= 4096, "pollBatch", pollBatch, "1..4,096");
         check(handshakesPerSecond >= 1 && handshakesPerSecond <= 100_000, "handshakesPerSecond", handshakesPerSecond,
