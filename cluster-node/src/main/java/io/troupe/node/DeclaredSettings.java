@@ -6,6 +6,7 @@ import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressSettings;
+import io.troupe.registry.RegistrySettings;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,7 +23,7 @@ final class DeclaredSettings
 {
     /** Every declared setting a node's config file sets, of every component. */
     static final List<Setting<?, ?>> ALL = all(InterconnectSettings.ALL, ActorSystemSettings.ALL,
-        FlowControlSettings.ALL, ClientIngressSettings.ALL);
+        FlowControlSettings.ALL, ClientIngressSettings.ALL, RegistrySettings.ALL);
 
     private DeclaredSettings()
     {

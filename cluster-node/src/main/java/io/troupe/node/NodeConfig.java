@@ -13,6 +13,7 @@ import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.counters.CountersLayout;
 import io.troupe.node.metrics.MetricsSettings;
 import io.troupe.registry.RegistryConfig;
+import io.troupe.registry.RegistrySettings;
 import io.troupe.serialization.wire.FrameProtection;
 
 import java.nio.file.Path;
@@ -43,7 +44,8 @@ public final class NodeConfig
     private final MemoryQuotaConfig memoryQuota;
     private final FlowSettings flow;
     private final Duration shutdownTimeout;
-    private final int registryCapacity;
+    /** Never handed out: copied by {@link #registryConfig()}. */
+    private final RegistryConfig registry;
     private final boolean registryReplica;
     /** Null: no client is admitted. Never handed out: copied by {@link #clientIngressConfig()}. */
     private final ClientIngressConfig clients;
@@ -62,7 +64,7 @@ public final class NodeConfig
         final MemoryQuotaConfig memoryQuota,
         final FlowSettings flow,
         final Duration shutdownTimeout,
-        final int registryCapacity,
+        final RegistryConfig registry,
         final boolean registryReplica,
         final ClientIngressConfig clients,
         final OpsSettings ops,
@@ -75,7 +77,8 @@ public final class NodeConfig
         this.ops = ops;
         this.metrics = metrics;
         this.clients = clients == null ? null : clients.copy();
-        this.registryCapacity = registryCapacity;
+        this.registry = new RegistryConfig();
+        DeclaredSettings.copy(RegistrySettings.ALL, registry, this.registry);
         this.registryReplica = registryReplica;
         this.source = source;
         this.nodeId = nodeId;
@@ -212,8 +215,9 @@ public final class NodeConfig
      */
     public RegistryConfig registryConfig()
     {
-        return new RegistryConfig().capacity(registryCapacity)
-            .replicaDirectory(registryReplica ? dataDir : null);
+        final RegistryConfig config = new RegistryConfig().replicaDirectory(registryReplica ? dataDir : null);
+        DeclaredSettings.copy(RegistrySettings.ALL, registry, config);
+        return config;
     }
 
     /**

@@ -22,6 +22,7 @@ import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.client.ClientIngressSettings;
 import io.troupe.node.metrics.MetricsSettings;
 import io.troupe.registry.RegistryConfig;
+import io.troupe.registry.RegistrySettings;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -55,7 +56,6 @@ final class NodeConfigMapper
     static final String CLUSTER_SECRET = "troupe.cluster-secret";
     static final String CLUSTER_SECRET_FILE = "troupe.cluster-secret-file";
     static final String DATA_DIR = "troupe.data-dir";
-    static final String REGISTRY_CAPACITY = "troupe.registry.capacity";
     static final String REGISTRY_REPLICA = "troupe.registry.replica";
     static final String CLIENT_SECRET = "troupe.client.secret";
     static final String CLIENT_SECRET_FILE = "troupe.client.secret-file";
@@ -219,7 +219,8 @@ final class NodeConfigMapper
         applyAll(FlowControlSettings.ALL, flow);
         final ActorSystemConfig system = new ActorSystemConfig();
         applyAll(ActorSystemSettings.ALL, system);
-        final RegistryConfig registry = read(this::registry, null);
+        final RegistryConfig registry = new RegistryConfig();
+        applyAll(RegistrySettings.ALL, registry);
         final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
         final NodeConfig.SchedulerSettings scheduler = read(() -> SchedulerConfigMapper.read(in), null);
         final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
@@ -239,7 +240,7 @@ final class NodeConfigMapper
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota,
             flowSettings(flow), system.shutdownTimeout(),
-            registry.capacity(), replica, clients, ops, metrics, application, scheduler);
+            registry, replica, clients, ops, metrics, application, scheduler);
         checkActorSystem(node.actorSystemConfig());
         return node;
     }
@@ -299,18 +300,6 @@ final class NodeConfigMapper
                 CLIENT_KEYS.getOrDefault(ex.setting(), "troupe.client");
             throw in.invalid(setting, "secret".equals(ex.setting()) ? "allowed " + ex.allowed() +
                 " (the secret has " + clients.secret().length + " bytes)" : "allowed " + ex.allowed(), ex);
-        }
-    }
-
-    private RegistryConfig registry()
-    {
-        try
-        {
-            return new RegistryConfig().capacity(in.integer(REGISTRY_CAPACITY));
-        }
-        catch (final ConfigurationException ex)
-        {
-            throw in.invalid(REGISTRY_CAPACITY, ex.getMessage(), ex);
         }
     }
 

@@ -10,6 +10,8 @@ import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.client.ClientIngressSettings;
+import io.troupe.registry.RegistryConfig;
+import io.troupe.registry.RegistrySettings;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -47,6 +49,7 @@ class DeclaredSettingsTest
         checkDefaults(ActorSystemSettings.ALL, new ActorSystemConfig(), checked);
         checkDefaults(FlowControlSettings.ALL, new FlowControlConfig(), checked);
         checkDefaults(ClientIngressSettings.ALL, new ClientIngressConfig(), checked);
+        checkDefaults(RegistrySettings.ALL, new RegistryConfig(), checked);
         // a component's list added to DeclaredSettings.ALL needs its line above
         assertThat(checked).as("the lists checked here").containsExactlyInAnyOrderElementsOf(DeclaredSettings.ALL);
         final Set<String> keys = new HashSet<>();

@@ -138,6 +138,7 @@ class NodeConfigErrorTest
         "troupe.bind.port                            | 0                  | 1..65535",
         "troupe.bind.port                            | 65536              | 1..65535",
         "troupe.shutdown-timeout                     | 11m                | 0ms..10m",
+        "troupe.registry.capacity                    | 0                  | 1..16777216",
         "troupe.memory-quota.max                     | 1000KiB            | below the minimum",
         "troupe.memory-quota.low-water               | 99%                | 98% of max",
         "troupe.memory-quota.reclaim-timeout         | 0ms                | 1ms..10s",

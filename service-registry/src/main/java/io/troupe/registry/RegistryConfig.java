@@ -10,7 +10,7 @@ import java.nio.file.Path;
 public final class RegistryConfig
 {
     /** Default {@link #capacity()}. */
-    public static final int DEFAULT_CAPACITY = 65_536;
+    public static final int DEFAULT_CAPACITY = RegistrySettings.CAPACITY.defaultValue();
 
     private int capacity = DEFAULT_CAPACITY;
     private Path replicaDirectory;
@@ -32,12 +32,7 @@ public final class RegistryConfig
      */
     public RegistryConfig capacity(final int value)
     {
-        if (value < 1 || value > 1 << 24)
-        {
-            throw new ConfigurationException("registry.capacity", value, "1..16777216",
-                "registry setting capacity = " + value + " is invalid: allowed 1..16777216");
-        }
-        this.capacity = value;
+        this.capacity = RegistrySettings.CAPACITY.requireValid(value);
         return this;
     }
 
