@@ -3,6 +3,7 @@ package io.troupe.node;
 import io.troupe.actor.ActorSystemSettings;
 import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectSettings;
+import io.troupe.interconnect.scheduler.SchedulerSettings;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressSettings;
@@ -23,7 +24,8 @@ final class DeclaredSettings
 {
     /** Every declared setting a node's config file sets, of every component. */
     static final List<Setting<?, ?>> ALL = all(InterconnectSettings.ALL, ActorSystemSettings.ALL,
-        FlowControlSettings.ALL, ClientIngressSettings.ALL, RegistrySettings.ALL);
+        FlowControlSettings.ALL, ClientIngressSettings.ALL, RegistrySettings.ALL,
+        SchedulerSettings.ALL);
 
     private DeclaredSettings()
     {

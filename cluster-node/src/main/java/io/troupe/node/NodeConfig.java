@@ -8,6 +8,7 @@ import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.interconnect.scheduler.SchedulerConfig;
+import io.troupe.interconnect.scheduler.SchedulerSettings;
 import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.counters.CountersLayout;
@@ -52,7 +53,8 @@ public final class NodeConfig
     private final OpsSettings ops;
     private final MetricsSettings metrics;
     private final ApplicationSettings application;
-    private final SchedulerSettings scheduler;
+    /** Never handed out: copied by {@link #schedulerConfig()}. */
+    private final SchedulerConfig scheduler;
 
     NodeConfig(
         final String source,
@@ -70,9 +72,9 @@ public final class NodeConfig
         final OpsSettings ops,
         final MetricsSettings metrics,
         final ApplicationSettings application,
-        final SchedulerSettings scheduler)
+        final SchedulerConfig scheduler)
     {
-        this.scheduler = scheduler;
+        this.scheduler = copy(scheduler);
         this.application = application;
         this.ops = ops;
         this.metrics = metrics;
@@ -191,21 +193,7 @@ public final class NodeConfig
      */
     public SchedulerConfig schedulerConfig()
     {
-        return new SchedulerConfig().channelsPerPeer(scheduler.channelsPerPeer())
-            .maxInFlight(scheduler.maxInFlight()).starvationAge(scheduler.starvationAge())
-            .maxWaitingSenders(scheduler.maxWaitingSenders());
-    }
-
-    /**
-     * {@code troupe.scheduler}, checked.
-     *
-     * @param channelsPerPeer   channels each peer has.
-     * @param maxInFlight       the node-wide cap on requests in flight.
-     * @param starvationAge     after this a waiting sender goes before every priority class.
-     * @param maxWaitingSenders senders that may wait at once.
-     */
-    record SchedulerSettings(int channelsPerPeer, int maxInFlight, Duration starvationAge, int maxWaitingSenders)
-    {
+        return copy(scheduler);
     }
 
     /**
@@ -403,6 +391,13 @@ public final class NodeConfig
         {
             to.peer(peer);
         }
+        return to;
+    }
+
+    private static SchedulerConfig copy(final SchedulerConfig from)
+    {
+        final SchedulerConfig to = new SchedulerConfig();
+        DeclaredSettings.copy(SchedulerSettings.ALL, from, to);
         return to;
     }
 

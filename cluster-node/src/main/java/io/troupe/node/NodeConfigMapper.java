@@ -15,6 +15,8 @@ import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
+import io.troupe.interconnect.scheduler.SchedulerConfig;
+import io.troupe.interconnect.scheduler.SchedulerSettings;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.memquota.Setting;
@@ -222,7 +224,8 @@ final class NodeConfigMapper
         final RegistryConfig registry = new RegistryConfig();
         applyAll(RegistrySettings.ALL, registry);
         final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
-        final NodeConfig.SchedulerSettings scheduler = read(() -> SchedulerConfigMapper.read(in), null);
+        final SchedulerConfig scheduler = new SchedulerConfig();
+        applyAll(SchedulerSettings.ALL, scheduler);
         final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
         final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile, this::path);
         final NodeConfig.OpsSettings ops = read(operations::ops, null);

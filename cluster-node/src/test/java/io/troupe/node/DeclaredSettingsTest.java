@@ -7,6 +7,8 @@ import io.troupe.actor.FlowControlConfig;
 import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
+import io.troupe.interconnect.scheduler.SchedulerConfig;
+import io.troupe.interconnect.scheduler.SchedulerSettings;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.client.ClientIngressSettings;
@@ -50,6 +52,7 @@ class DeclaredSettingsTest
         checkDefaults(FlowControlSettings.ALL, new FlowControlConfig(), checked);
         checkDefaults(ClientIngressSettings.ALL, new ClientIngressConfig(), checked);
         checkDefaults(RegistrySettings.ALL, new RegistryConfig(), checked);
+        checkDefaults(SchedulerSettings.ALL, new SchedulerConfig(), checked);
         // a component's list added to DeclaredSettings.ALL needs its line above
         assertThat(checked).as("the lists checked here").containsExactlyInAnyOrderElementsOf(DeclaredSettings.ALL);
         final Set<String> keys = new HashSet<>();

@@ -70,7 +70,7 @@ class NodeConfigErrorTest
     void schedulerSettingsAreChecked()
     {
         assertError(MINIMAL + "\ntroupe.scheduler.channels-per-peer = 0", "troupe.scheduler.channels-per-peer",
-            "1 to 65536");
+            "1..65536");
         assertError(MINIMAL + "\ntroupe.scheduler.max-in-flight = 0", "troupe.scheduler.max-in-flight", "at least 1");
         assertError(MINIMAL + "\ntroupe.scheduler.starvation-age = 0s", "troupe.scheduler.starvation-age", "positive");
         assertError(MINIMAL + "\ntroupe.scheduler.max-waiting-senders = -3", "troupe.scheduler.max-waiting-senders",

@@ -9,12 +9,12 @@ import java.time.Duration;
  */
 public final class SchedulerConfig
 {
-    private int channelsPerPeer = 4;
-    private int maxInFlight = 256;
-    private Duration starvationAge = Duration.ofMillis(200);
-    private int maxWaitingSenders = 65_536;
+    private int channelsPerPeer = SchedulerSettings.CHANNELS_PER_PEER.defaultValue();
+    private int maxInFlight = SchedulerSettings.MAX_IN_FLIGHT.defaultValue();
+    private Duration starvationAge = SchedulerSettings.STARVATION_AGE.defaultValue();
+    private int maxWaitingSenders = SchedulerSettings.MAX_WAITING_SENDERS.defaultValue();
 
-    /** Settings with the defaults above. */
+    /** Settings with the defaults above ({@link SchedulerSettings} declares them). */
     public SchedulerConfig()
     {
         // the defaults are the fields' initial values
@@ -28,11 +28,7 @@ public final class SchedulerConfig
      */
     public SchedulerConfig channelsPerPeer(final int channels)
     {
-        if (channels < 1 || channels > 65_536)
-        {
-            throw new IllegalArgumentException("channels per peer must be 1 to 65536, got " + channels);
-        }
-        this.channelsPerPeer = channels;
+        this.channelsPerPeer = SchedulerSettings.CHANNELS_PER_PEER.requireValid(channels);
         return this;
     }
 
@@ -45,11 +41,7 @@ public final class SchedulerConfig
      */
     public SchedulerConfig maxInFlight(final int max)
     {
-        if (max < 1)
-        {
-            throw new IllegalArgumentException("max in flight must be at least 1, got " + max);
-        }
-        this.maxInFlight = max;
+        this.maxInFlight = SchedulerSettings.MAX_IN_FLIGHT.requireValid(max);
         return this;
     }
 
@@ -61,11 +53,7 @@ public final class SchedulerConfig
      */
     public SchedulerConfig starvationAge(final Duration age)
     {
-        if (age == null || age.isNegative() || age.isZero())
-        {
-            throw new IllegalArgumentException("starvation age must be positive, got " + age);
-        }
-        this.starvationAge = age;
+        this.starvationAge = SchedulerSettings.STARVATION_AGE.requireValid(age);
         return this;
     }
 
@@ -78,11 +66,7 @@ public final class SchedulerConfig
      */
     public SchedulerConfig maxWaitingSenders(final int max)
     {
-        if (max < 1)
-        {
-            throw new IllegalArgumentException("max waiting senders must be at least 1, got " + max);
-        }
-        this.maxWaitingSenders = max;
+        this.maxWaitingSenders = SchedulerSettings.MAX_WAITING_SENDERS.requireValid(max);
         return this;
     }
 
