@@ -50,7 +50,8 @@ public final class NodeConfig
     private final boolean registryReplica;
     /** Null: no client is admitted. Never handed out: copied by {@link #clientIngressConfig()}. */
     private final ClientIngressConfig clients;
-    private final OpsSettings ops;
+    /** Never handed out: copied by {@link #ops()}. */
+    private final OpsConfig ops;
     private final MetricsSettings metrics;
     private final ApplicationSettings application;
     /** Never handed out: copied by {@link #schedulerConfig()}. */
@@ -69,14 +70,14 @@ public final class NodeConfig
         final RegistryConfig registry,
         final boolean registryReplica,
         final ClientIngressConfig clients,
-        final OpsSettings ops,
+        final OpsConfig ops,
         final MetricsSettings metrics,
         final ApplicationSettings application,
         final SchedulerConfig scheduler)
     {
         this.scheduler = copy(scheduler);
         this.application = application;
-        this.ops = ops;
+        this.ops = copy(ops);
         this.metrics = metrics;
         this.clients = clients == null ? null : clients.copy();
         this.registry = new RegistryConfig();
@@ -136,24 +137,13 @@ public final class NodeConfig
     }
 
     /**
-     * The node's counters file and error log ({@code troupe.ops}).
-     *
-     * @param countersInterval how often the node copies its counters into the file.
-     * @param maxCounters      room for counters in the file.
-     * @param errorLogBytes    bytes of the error log.
-     */
-    public record OpsSettings(Duration countersInterval, int maxCounters, int errorLogBytes)
-    {
-    }
-
-    /**
      * The settings of the node's counters file and error log ({@code troupe.ops}).
      *
-     * @return the settings.
+     * @return a copy.
      */
-    public OpsSettings ops()
+    public OpsConfig ops()
     {
-        return ops;
+        return copy(ops);
     }
 
     /**
@@ -391,6 +381,13 @@ public final class NodeConfig
         {
             to.peer(peer);
         }
+        return to;
+    }
+
+    private static OpsConfig copy(final OpsConfig from)
+    {
+        final OpsConfig to = new OpsConfig();
+        DeclaredSettings.copy(OpsSettings.ALL, from, to);
         return to;
     }
 

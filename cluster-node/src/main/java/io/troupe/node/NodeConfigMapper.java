@@ -228,7 +228,8 @@ final class NodeConfigMapper
         applyAll(SchedulerSettings.ALL, scheduler);
         final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
         final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile, this::path);
-        final NodeConfig.OpsSettings ops = read(operations::ops, null);
+        final OpsConfig ops = new OpsConfig();
+        applyAll(OpsSettings.ALL, ops);
         final MetricsSettings metrics = read(operations::metrics, null);
         final NodeConfig.ApplicationSettings application = read(operations::application, null);
         if (!problems.isEmpty())

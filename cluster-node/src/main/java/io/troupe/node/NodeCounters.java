@@ -44,7 +44,7 @@ public final class NodeCounters implements AutoCloseable
 
     static NodeCounters create(final NodeConfig config, final long incarnation)
     {
-        final NodeConfig.OpsSettings ops = config.ops();
+        final OpsConfig ops = config.ops();
         final long intervalNs = ops.countersInterval().toNanos();
         return new NodeCounters(CountersFile.create(config.dataDir(), config.nodeId(), incarnation,
             config.interconnectConfig().clusterId(), intervalNs, ops.maxCounters(), ops.errorLogBytes()), intervalNs,

@@ -7,20 +7,19 @@ import io.troupe.node.metrics.MetricsSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * Maps the settings of what surrounds a node's work: its counters file and error log ({@code troupe.ops}), its
- * Prometheus endpoint ({@code troupe.metrics.prometheus}) and the application {@code troupe node} runs
- * ({@code troupe.application}). Part of {@link NodeConfigMapper}, which gives it its reader and its file helpers; each
- * method throws a {@link NodeConfigException} naming the key at fault, which the mapper collects.
+ * Maps the settings of what surrounds a node's work that are not declared (the counters file's and error log's are,
+ * in {@link OpsSettings}): its Prometheus endpoint ({@code troupe.metrics.prometheus}) and the application
+ * {@code troupe node} runs ({@code troupe.application}). Part of {@link NodeConfigMapper}, which gives it its reader
+ * and its file helpers; each method throws a {@link NodeConfigException} naming the key at fault, which the mapper
+ * collects.
  */
 final class OperationsConfigMapper
 {
-    static final String OPS_COUNTERS_INTERVAL = "troupe.ops.counters-interval";
     static final String APPLICATION_SETUP = Application.SETUP_KEY;
     static final String APPLICATION_LIB_DIR = Application.LIB_DIR_KEY;
     static final String METRICS_ENABLED = "troupe.metrics.prometheus.enabled";
@@ -29,8 +28,6 @@ final class OperationsConfigMapper
     static final String METRICS_TOKEN = "troupe.metrics.prometheus.bearer-token";
     static final String METRICS_TOKEN_FILE = "troupe.metrics.prometheus.bearer-token-file";
     static final String METRICS_ACTOR_TYPES = "troupe.metrics.prometheus.actor-types";
-    static final String OPS_MAX_COUNTERS = "troupe.ops.max-counters";
-    static final String OPS_ERROR_LOG_SIZE = "troupe.ops.error-log-size";
 
     private final ConfigReader in;
     private final Function<String, byte[]> secretFile;
@@ -106,25 +103,5 @@ final class OperationsConfigMapper
             }
         }
         return new MetricsSettings(in.bool(METRICS_ENABLED), host, port, token, in.bool(METRICS_ACTOR_TYPES));
-    }
-
-    NodeConfig.OpsSettings ops()
-    {
-        final Duration interval = in.duration(OPS_COUNTERS_INTERVAL);
-        if (interval.compareTo(Duration.ofMillis(10)) < 0 || interval.compareTo(Duration.ofSeconds(10)) > 0)
-        {
-            throw in.invalid(OPS_COUNTERS_INTERVAL, "allowed 10ms..10s");
-        }
-        final int maxCounters = in.integer(OPS_MAX_COUNTERS);
-        if (maxCounters < 256 || maxCounters > 1 << 20)
-        {
-            throw in.invalid(OPS_MAX_COUNTERS, "allowed 256..1048576");
-        }
-        final long errorLog = in.bytes(OPS_ERROR_LOG_SIZE);
-        if (errorLog < 64 * 1024 || errorLog > 256L << 20)
-        {
-            throw in.invalid(OPS_ERROR_LOG_SIZE, "allowed 64KiB..256MiB");
-        }
-        return new NodeConfig.OpsSettings(interval, maxCounters, (int)errorLog);
     }
 }

@@ -53,6 +53,7 @@ class DeclaredSettingsTest
         checkDefaults(ClientIngressSettings.ALL, new ClientIngressConfig(), checked);
         checkDefaults(RegistrySettings.ALL, new RegistryConfig(), checked);
         checkDefaults(SchedulerSettings.ALL, new SchedulerConfig(), checked);
+        checkDefaults(OpsSettings.ALL, new OpsConfig(), checked);
         // a component's list added to DeclaredSettings.ALL needs its line above
         assertThat(checked).as("the lists checked here").containsExactlyInAnyOrderElementsOf(DeclaredSettings.ALL);
         final Set<String> keys = new HashSet<>();
