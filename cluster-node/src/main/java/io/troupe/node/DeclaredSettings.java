@@ -7,6 +7,7 @@ import io.troupe.interconnect.scheduler.SchedulerSettings;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressSettings;
+import io.troupe.node.metrics.MetricsSettings;
 import io.troupe.registry.RegistrySettings;
 
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ final class DeclaredSettings
     /** Every declared setting a node's config file sets, of every component. */
     static final List<Setting<?, ?>> ALL = all(InterconnectSettings.ALL, ActorSystemSettings.ALL,
         FlowControlSettings.ALL, ClientIngressSettings.ALL, RegistrySettings.ALL,
-        SchedulerSettings.ALL, OpsSettings.ALL);
+        SchedulerSettings.ALL, OpsSettings.ALL, MetricsSettings.ALL);
 
     private DeclaredSettings()
     {

@@ -14,7 +14,7 @@ import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.control.ControlServer;
 import io.troupe.node.counters.CountersPublisher;
 import io.troupe.node.metrics.ActorTypeMetrics;
-import io.troupe.node.metrics.MetricsSettings;
+import io.troupe.node.metrics.MetricsConfig;
 import io.troupe.node.metrics.PrometheusEndpoint;
 import io.troupe.registry.DirectoryReplica;
 import io.troupe.registry.RegistryCodecs;
@@ -171,7 +171,7 @@ public final class Node implements AutoCloseable
         // first, so that every agent's errors from the start on are in its error log
         final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
-        final MetricsSettings metricsSettings = config.metrics();
+        final MetricsConfig metricsSettings = config.metrics();
         final ActorTypeMetrics actorTypes = metricsSettings.enabled() &&
             metricsSettings.actorTypes() ? new ActorTypeMetrics() : null;
         final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters)

@@ -12,6 +12,7 @@ import io.troupe.interconnect.scheduler.SchedulerSettings;
 import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.counters.CountersLayout;
+import io.troupe.node.metrics.MetricsConfig;
 import io.troupe.node.metrics.MetricsSettings;
 import io.troupe.registry.RegistryConfig;
 import io.troupe.registry.RegistrySettings;
@@ -52,7 +53,8 @@ public final class NodeConfig
     private final ClientIngressConfig clients;
     /** Never handed out: copied by {@link #ops()}. */
     private final OpsConfig ops;
-    private final MetricsSettings metrics;
+    /** Never handed out: copied by {@link #metrics()}. */
+    private final MetricsConfig metrics;
     private final ApplicationSettings application;
     /** Never handed out: copied by {@link #schedulerConfig()}. */
     private final SchedulerConfig scheduler;
@@ -71,14 +73,14 @@ public final class NodeConfig
         final boolean registryReplica,
         final ClientIngressConfig clients,
         final OpsConfig ops,
-        final MetricsSettings metrics,
+        final MetricsConfig metrics,
         final ApplicationSettings application,
         final SchedulerConfig scheduler)
     {
         this.scheduler = copy(scheduler);
         this.application = application;
         this.ops = copy(ops);
-        this.metrics = metrics;
+        this.metrics = copy(metrics);
         this.clients = clients == null ? null : clients.copy();
         this.registry = new RegistryConfig();
         DeclaredSettings.copy(RegistrySettings.ALL, registry, this.registry);
@@ -171,9 +173,9 @@ public final class NodeConfig
      *
      * @return the settings.
      */
-    public MetricsSettings metrics()
+    public MetricsConfig metrics()
     {
-        return metrics;
+        return copy(metrics);
     }
 
     /**
@@ -381,6 +383,13 @@ public final class NodeConfig
         {
             to.peer(peer);
         }
+        return to;
+    }
+
+    private static MetricsConfig copy(final MetricsConfig from)
+    {
+        final MetricsConfig to = new MetricsConfig().bearerToken(from.bearerToken());
+        DeclaredSettings.copy(MetricsSettings.ALL, from, to);
         return to;
     }
 

@@ -22,6 +22,7 @@ import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.client.ClientIngressSettings;
+import io.troupe.node.metrics.MetricsConfig;
 import io.troupe.node.metrics.MetricsSettings;
 import io.troupe.registry.RegistryConfig;
 import io.troupe.registry.RegistrySettings;
@@ -230,7 +231,9 @@ final class NodeConfigMapper
         final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile, this::path);
         final OpsConfig ops = new OpsConfig();
         applyAll(OpsSettings.ALL, ops);
-        final MetricsSettings metrics = read(operations::metrics, null);
+        final MetricsConfig metrics = new MetricsConfig();
+        applyAll(MetricsSettings.ALL, metrics);
+        apply(() -> metrics.bearerToken(operations.bearerToken()));
         final NodeConfig.ApplicationSettings application = read(operations::application, null);
         if (!problems.isEmpty())
         {

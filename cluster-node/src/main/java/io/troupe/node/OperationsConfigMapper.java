@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Maps the settings of what surrounds a node's work that are not declared (the counters file's and error log's are,
- * in {@link OpsSettings}): its Prometheus endpoint ({@code troupe.metrics.prometheus}) and the application
+ * Maps the settings of what surrounds a node's work that are not declared (see {@link OpsSettings} and
+ * {@link MetricsSettings} for those that are): the Prometheus endpoint's bearer token and the application
  * {@code troupe node} runs ({@code troupe.application}). Part of {@link NodeConfigMapper}, which gives it its reader
  * and its file helpers; each method throws a {@link NodeConfigException} naming the key at fault, which the mapper
  * collects.
@@ -22,12 +22,8 @@ final class OperationsConfigMapper
 {
     static final String APPLICATION_SETUP = Application.SETUP_KEY;
     static final String APPLICATION_LIB_DIR = Application.LIB_DIR_KEY;
-    static final String METRICS_ENABLED = "troupe.metrics.prometheus.enabled";
-    static final String METRICS_HOST = "troupe.metrics.prometheus.host";
-    static final String METRICS_PORT = MetricsSettings.PORT_KEY;
     static final String METRICS_TOKEN = "troupe.metrics.prometheus.bearer-token";
     static final String METRICS_TOKEN_FILE = "troupe.metrics.prometheus.bearer-token-file";
-    static final String METRICS_ACTOR_TYPES = "troupe.metrics.prometheus.actor-types";
 
     private final ConfigReader in;
     private final Function<String, byte[]> secretFile;
@@ -72,18 +68,9 @@ final class OperationsConfigMapper
         return new NodeConfig.ApplicationSettings(List.copyOf(names), libDir);
     }
 
-    MetricsSettings metrics()
+    /** The Prometheus endpoint's bearer token, checked, or null if none is set. */
+    String bearerToken()
     {
-        final int port = in.integer(METRICS_PORT);
-        if (port < 0 || port > 65535)
-        {
-            throw in.invalid(METRICS_PORT, "allowed 0..65535 (0: any free port)");
-        }
-        final String host = in.string(METRICS_HOST);
-        if (host.isBlank())
-        {
-            throw in.invalid(METRICS_HOST, "allowed an address or host name of this host, e.g. 127.0.0.1");
-        }
         final boolean inline = in.isSet(METRICS_TOKEN);
         final boolean file = in.isSet(METRICS_TOKEN_FILE);
         if (inline && file)
@@ -102,6 +89,6 @@ final class OperationsConfigMapper
                         token.length() + ")");
             }
         }
-        return new MetricsSettings(in.bool(METRICS_ENABLED), host, port, token, in.bool(METRICS_ACTOR_TYPES));
+        return token;
     }
 }

@@ -12,6 +12,8 @@ import io.troupe.interconnect.scheduler.SchedulerSettings;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.client.ClientIngressSettings;
+import io.troupe.node.metrics.MetricsConfig;
+import io.troupe.node.metrics.MetricsSettings;
 import io.troupe.registry.RegistryConfig;
 import io.troupe.registry.RegistrySettings;
 import org.junit.jupiter.api.Test;
@@ -54,6 +56,7 @@ class DeclaredSettingsTest
         checkDefaults(RegistrySettings.ALL, new RegistryConfig(), checked);
         checkDefaults(SchedulerSettings.ALL, new SchedulerConfig(), checked);
         checkDefaults(OpsSettings.ALL, new OpsConfig(), checked);
+        checkDefaults(MetricsSettings.ALL, new MetricsConfig(), checked);
         // a component's list added to DeclaredSettings.ALL needs its line above
         assertThat(checked).as("the lists checked here").containsExactlyInAnyOrderElementsOf(DeclaredSettings.ALL);
         final Set<String> keys = new HashSet<>();

@@ -36,7 +36,7 @@ public final class PrometheusEndpoint implements AutoCloseable
      * @throws IllegalStateException if the port is taken (the message names the key and the address).
      * @throws UncheckedIOException  if the server cannot start otherwise.
      */
-    public static PrometheusEndpoint start(final MetricsSettings settings, final Path dataDir,
+    public static PrometheusEndpoint start(final MetricsConfig settings, final Path dataDir,
         final ActorTypeMetrics actorTypes)
     {
         final CountersFileReader file = CountersFileReader.open(dataDir);
