@@ -46,7 +46,7 @@ public final class Application
      */
     public static Application load(final NodeConfig config)
     {
-        final NodeConfig.ApplicationSettings settings = config.application();
+        final ApplicationConfig settings = config.application();
         final String source = config.source();
         final Path libDir = settings.libDir();
         final ClassLoader parent = Application.class.getClassLoader();

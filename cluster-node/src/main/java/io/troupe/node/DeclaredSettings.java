@@ -26,7 +26,8 @@ final class DeclaredSettings
     /** Every declared setting a node's config file sets, of every component. */
     static final List<Setting<?, ?>> ALL = all(InterconnectSettings.ALL, ActorSystemSettings.ALL,
         FlowControlSettings.ALL, ClientIngressSettings.ALL, RegistrySettings.ALL,
-        SchedulerSettings.ALL, OpsSettings.ALL, MetricsSettings.ALL);
+        SchedulerSettings.ALL, OpsSettings.ALL, MetricsSettings.ALL,
+        ApplicationSettings.ALL);
 
     private DeclaredSettings()
     {

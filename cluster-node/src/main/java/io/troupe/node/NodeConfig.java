@@ -55,7 +55,8 @@ public final class NodeConfig
     private final OpsConfig ops;
     /** Never handed out: copied by {@link #metrics()}. */
     private final MetricsConfig metrics;
-    private final ApplicationSettings application;
+    /** Never handed out: copied by {@link #application()}. */
+    private final ApplicationConfig application;
     /** Never handed out: copied by {@link #schedulerConfig()}. */
     private final SchedulerConfig scheduler;
 
@@ -74,11 +75,11 @@ public final class NodeConfig
         final ClientIngressConfig clients,
         final OpsConfig ops,
         final MetricsConfig metrics,
-        final ApplicationSettings application,
+        final ApplicationConfig application,
         final SchedulerConfig scheduler)
     {
         this.scheduler = copy(scheduler);
-        this.application = application;
+        this.application = copy(application);
         this.ops = copy(ops);
         this.metrics = copy(metrics);
         this.clients = clients == null ? null : clients.copy();
@@ -149,23 +150,13 @@ public final class NodeConfig
     }
 
     /**
-     * The application {@code troupe node} runs ({@code troupe.application}).
-     *
-     * @param setupClasses the {@link NodeSetup} classes by name, in order; empty: those the library declares.
-     * @param libDir       the directory of the application's jars (absolute), or null for the class path only.
-     */
-    public record ApplicationSettings(List<String> setupClasses, Path libDir)
-    {
-    }
-
-    /**
      * The application's settings ({@code troupe.application}).
      *
      * @return the settings.
      */
-    public ApplicationSettings application()
+    public ApplicationConfig application()
     {
-        return application;
+        return copy(application);
     }
 
     /**
@@ -390,6 +381,13 @@ public final class NodeConfig
     {
         final MetricsConfig to = new MetricsConfig().bearerToken(from.bearerToken());
         DeclaredSettings.copy(MetricsSettings.ALL, from, to);
+        return to;
+    }
+
+    private static ApplicationConfig copy(final ApplicationConfig from)
+    {
+        final ApplicationConfig to = new ApplicationConfig().setupClasses(from.setupClasses());
+        DeclaredSettings.copy(ApplicationSettings.ALL, from, to);
         return to;
     }
 

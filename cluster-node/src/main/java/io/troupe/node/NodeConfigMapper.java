@@ -228,13 +228,19 @@ final class NodeConfigMapper
         final SchedulerConfig scheduler = new SchedulerConfig();
         applyAll(SchedulerSettings.ALL, scheduler);
         final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
-        final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile, this::path);
+        final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile);
         final OpsConfig ops = new OpsConfig();
         applyAll(OpsSettings.ALL, ops);
         final MetricsConfig metrics = new MetricsConfig();
         applyAll(MetricsSettings.ALL, metrics);
         apply(() -> metrics.bearerToken(operations.bearerToken()));
-        final NodeConfig.ApplicationSettings application = read(operations::application, null);
+        final ApplicationConfig application = new ApplicationConfig();
+        final int before = problems.size();
+        applyAll(ApplicationSettings.ALL, application);
+        if (problems.size() == before)
+        {
+            apply(() -> operations.application(application));
+        }
         if (!problems.isEmpty())
         {
             throw combined();

@@ -27,17 +27,15 @@ final class OperationsConfigMapper
 
     private final ConfigReader in;
     private final Function<String, byte[]> secretFile;
-    private final Function<String, Path> path;
 
-    OperationsConfigMapper(final ConfigReader in, final Function<String, byte[]> secretFile,
-        final Function<String, Path> path)
+    OperationsConfigMapper(final ConfigReader in, final Function<String, byte[]> secretFile)
     {
         this.in = in;
         this.secretFile = secretFile;
-        this.path = path;
     }
 
-    NodeConfig.ApplicationSettings application()
+    /** {@code troupe.application.setup} into a config, and a check that its lib-dir (declared) is a directory. */
+    void application(final ApplicationConfig application)
     {
         final ConfigList list = in.list(APPLICATION_SETUP,
             "a list of class names such as [\"com.example.OrdersSetup\"]");
@@ -54,18 +52,13 @@ final class OperationsConfigMapper
             }
             names.add(text);
         }
-        final String dir = in.string(APPLICATION_LIB_DIR);
-        Path libDir = null;
-        if (!dir.isEmpty())
+        application.setupClasses(names);
+        final Path libDir = application.libDir();
+        if (libDir != null && !Files.isDirectory(libDir))
         {
-            libDir = path.apply(APPLICATION_LIB_DIR).toAbsolutePath();
-            if (!Files.isDirectory(libDir))
-            {
-                throw in.invalid(APPLICATION_LIB_DIR, "expected a directory of jars; " + libDir +
-                    (Files.exists(libDir) ? " is not a directory" : " does not exist"));
-            }
+            throw in.invalid(APPLICATION_LIB_DIR, "expected a directory of jars; " + libDir +
+                (Files.exists(libDir) ? " is not a directory" : " does not exist"));
         }
-        return new NodeConfig.ApplicationSettings(List.copyOf(names), libDir);
     }
 
     /** The Prometheus endpoint's bearer token, checked, or null if none is set. */

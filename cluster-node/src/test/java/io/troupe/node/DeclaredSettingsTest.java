@@ -57,6 +57,7 @@ class DeclaredSettingsTest
         checkDefaults(SchedulerSettings.ALL, new SchedulerConfig(), checked);
         checkDefaults(OpsSettings.ALL, new OpsConfig(), checked);
         checkDefaults(MetricsSettings.ALL, new MetricsConfig(), checked);
+        checkDefaults(ApplicationSettings.ALL, new ApplicationConfig(), checked);
         // a component's list added to DeclaredSettings.ALL needs its line above
         assertThat(checked).as("the lists checked here").containsExactlyInAnyOrderElementsOf(DeclaredSettings.ALL);
         final Set<String> keys = new HashSet<>();
