@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.FlowControlConfig;
+import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
@@ -44,7 +45,8 @@ public final class NodeConfig
     /** Never handed out: copied by {@link #actorSystemConfig()}. */
     private final List<PoolConfig> pools;
     private final MemoryQuotaConfig memoryQuota;
-    private final FlowSettings flow;
+    /** Never handed out: copied by {@link #actorSystemConfig()}, described by {@link #flow()}. */
+    private final FlowControlConfig flowControl;
     private final Duration shutdownTimeout;
     /** Never handed out: copied by {@link #registryConfig()}. */
     private final RegistryConfig registry;
@@ -68,7 +70,7 @@ public final class NodeConfig
         final InterconnectConfig interconnect,
         final List<PoolConfig> pools,
         final MemoryQuotaConfig memoryQuota,
-        final FlowSettings flow,
+        final FlowControlConfig flowControl,
         final Duration shutdownTimeout,
         final RegistryConfig registry,
         final boolean registryReplica,
@@ -98,7 +100,7 @@ public final class NodeConfig
         }
         this.pools = List.copyOf(poolCopies);
         this.memoryQuota = memoryQuota;
-        this.flow = flow;
+        this.flowControl = copy(flowControl);
         this.shutdownTimeout = shutdownTimeout;
     }
 
@@ -249,7 +251,9 @@ public final class NodeConfig
      */
     public FlowSettings flow()
     {
-        return flow;
+        return new FlowSettings(FlowControlSettings.ENABLED.get(flowControl),
+            FlowControlSettings.DEFAULT_THRESHOLD.get(flowControl), FlowControlSettings.FLUSH_BOUND.get(flowControl),
+            FlowControlSettings.SHADOW_IDLE_TIMEOUT.get(flowControl));
     }
 
     /**
@@ -263,7 +267,7 @@ public final class NodeConfig
         final ActorSystemConfig config = new ActorSystemConfig()
             .nodeId(nodeId)
             .memoryQuota(memoryQuota)
-            .flowControl(flow.toConfig())
+            .flowControl(copy(flowControl))
             .shutdownTimeout(shutdownTimeout);
         for (final PoolConfig pool : pools)
         {
@@ -310,6 +314,7 @@ public final class NodeConfig
             size(memoryQuota.maxBytes()) + ", low water " + size(memoryQuota.lowWaterBytes()) + ", reclaim timeout " +
             duration(memoryQuota.reclaimTimeout()) :
             "off (use is counted, nothing is reclaimed)");
+        final FlowSettings flow = flow();
         line(text, "flow control", flow.enabled() ? "on, default threshold " + flow.defaultThreshold() +
             ", shadows report at once past " + flow.flushBound() + ", else every " +
             duration(interconnect.creditFlushInterval()) + ", idle shadows forgotten after " +
@@ -381,6 +386,13 @@ public final class NodeConfig
     {
         final MetricsConfig to = new MetricsConfig().bearerToken(from.bearerToken());
         DeclaredSettings.copy(MetricsSettings.ALL, from, to);
+        return to;
+    }
+
+    private static FlowControlConfig copy(final FlowControlConfig from)
+    {
+        final FlowControlConfig to = new FlowControlConfig();
+        DeclaredSettings.copy(FlowControlSettings.ALL, from, to);
         return to;
     }
 

@@ -252,7 +252,7 @@ final class NodeConfigMapper
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota,
-            flowSettings(flow), system.shutdownTimeout(),
+            flow, system.shutdownTimeout(),
             registry, replica, clients, ops, metrics, application, scheduler);
         checkActorSystem(node.actorSystemConfig());
         return node;
@@ -551,13 +551,6 @@ final class NodeConfigMapper
         {
             apply(() -> DeclaredSettings.apply(in, config, setting));
         }
-    }
-
-    private static NodeConfig.FlowSettings flowSettings(final FlowControlConfig flow)
-    {
-        return new NodeConfig.FlowSettings(FlowControlSettings.ENABLED.get(flow),
-            FlowControlSettings.DEFAULT_THRESHOLD.get(flow), FlowControlSettings.FLUSH_BOUND.get(flow),
-            FlowControlSettings.SHADOW_IDLE_TIMEOUT.get(flow));
     }
 
     private MemoryQuotaConfig memoryQuota()
