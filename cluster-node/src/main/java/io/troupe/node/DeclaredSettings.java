@@ -143,12 +143,14 @@ final class DeclaredSettings
      * @param from     the source.
      * @param to       the target.
      * @param <C>      the config class.
+     * @return the target.
      */
-    static <C> void copy(final List<Setting<C, ?>> settings, final C from, final C to)
+    static <C> C copy(final List<Setting<C, ?>> settings, final C from, final C to)
     {
         for (final Setting<C, ?> setting : settings)
         {
             setting.copy(from, to);
         }
+        return to;
     }
 }

@@ -384,37 +384,28 @@ public final class NodeConfig
 
     private static MetricsConfig copy(final MetricsConfig from)
     {
-        final MetricsConfig to = new MetricsConfig().bearerToken(from.bearerToken());
-        DeclaredSettings.copy(MetricsSettings.ALL, from, to);
-        return to;
+        return DeclaredSettings.copy(MetricsSettings.ALL, from, new MetricsConfig().bearerToken(from.bearerToken()));
     }
 
     private static FlowControlConfig copy(final FlowControlConfig from)
     {
-        final FlowControlConfig to = new FlowControlConfig();
-        DeclaredSettings.copy(FlowControlSettings.ALL, from, to);
-        return to;
+        return DeclaredSettings.copy(FlowControlSettings.ALL, from, new FlowControlConfig());
     }
 
     private static ApplicationConfig copy(final ApplicationConfig from)
     {
-        final ApplicationConfig to = new ApplicationConfig().setupClasses(from.setupClasses());
-        DeclaredSettings.copy(ApplicationSettings.ALL, from, to);
-        return to;
+        return DeclaredSettings.copy(ApplicationSettings.ALL, from,
+            new ApplicationConfig().setupClasses(from.setupClasses()));
     }
 
     private static OpsConfig copy(final OpsConfig from)
     {
-        final OpsConfig to = new OpsConfig();
-        DeclaredSettings.copy(OpsSettings.ALL, from, to);
-        return to;
+        return DeclaredSettings.copy(OpsSettings.ALL, from, new OpsConfig());
     }
 
     private static SchedulerConfig copy(final SchedulerConfig from)
     {
-        final SchedulerConfig to = new SchedulerConfig();
-        DeclaredSettings.copy(SchedulerSettings.ALL, from, to);
-        return to;
+        return DeclaredSettings.copy(SchedulerSettings.ALL, from, new SchedulerConfig());
     }
 
     private static PoolConfig copy(final PoolConfig from)
