@@ -145,6 +145,9 @@ class CreditAcrossNodesTest
         one.system.send(one.system.register(ingress), READ);
         Await.until(() -> two.system.flow().shadowCount() == 1 && account.debt() == 10, WAIT,
             "node 2 shadows node 1's account, which counts what node 2 holds");
+        // charged at send is not arrived: a kill of node 1 would lose what its driver had not sent yet
+        Await.until(() -> two.interconnect.peerCounters().get(0).eventsIn() == 10, WAIT,
+            "all 10 events have arrived at node 2");
 
         // the owner vanishes: node 2 forgets its shadow; the events still queued repay it to no effect
         one.interconnect.kill();
