@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ChaosCluster implements AutoCloseable
 {
+    /** The JVM's GC and safepoint log in a node's ledger directory. */
+    static final String PAUSE_LOG = "pauses.log";
     static final int PORT = 40100;
     /** A relayed node's relay listens at its own address, this port plus the peer's id, for each peer. */
     static final int RELAY_PORT_FIRST = 31000;
@@ -115,7 +117,8 @@ final class ChaosCluster implements AutoCloseable
             // Aeron's log buffers live in /dev/shm: Docker's default 64 MiB is below the driver's low-space mark
             .withSharedMemorySize(SHM_BYTES)
             .withEnv("TROUPE_CLUSTER_SECRET", SECRET)
-            .withEnv("JDK_JAVA_OPTIONS", "-Xmx192m")
+            // the longest pauses go into a failure report (pauses()): a stalled JVM is the first suspect of a flake
+            .withEnv("JDK_JAVA_OPTIONS", "-Xmx192m -Xlog:gc,safepoint:file=/chaos/" + PAUSE_LOG + ":uptime")
             .withEnv("TROUPE_CLIENT_SECRET", CLIENT_SECRET)
             .withEnv("CHAOS_RATE", Integer.toString(rate))
             .withCopyToContainer(Transferable.of(config(nodeId)), "/etc/troupe/node.conf")
@@ -418,6 +421,31 @@ final class ChaosCluster implements AutoCloseable
                 ": " + result.getStdout() + result.getStderr());
         }
         return JsonReader.object(result.getStdout());
+    }
+
+    /**
+     * Each node's longest stops of its JVM (garbage collections and other safepoints) from its pause log, one line
+     * per node, for a failure report: a node that stood still for a second explains a session its peers ended.
+     */
+    String pauses()
+    {
+        final StringBuilder all = new StringBuilder();
+        for (final int id : nodes.keySet())
+        {
+            final Path log = ledgerDir(id).resolve(PAUSE_LOG);
+            all.append("pauses of node ").append(id).append(": ");
+            try
+            {
+                all.append(Files.exists(log) ? PauseLog.summary(Files.readAllLines(log, StandardCharsets.UTF_8)) :
+                    "no pause log");
+            }
+            catch (final IOException | UncheckedIOException ex)
+            {
+                all.append("unreadable: ").append(ex);
+            }
+            all.append('\n');
+        }
+        return all.toString();
     }
 
     /** Every node's log, for a failure report. */

@@ -226,7 +226,7 @@ final class Scenario implements AutoCloseable
     String report(final String failure)
     {
         return "chaos." + name + ": " + failure + "\nseed " + faults.seed() + "\ntimeline:\n" + faults.timeline() +
-            "\n" + cluster.logs();
+            "\n" + cluster.pauses() + cluster.logs();
     }
 
     @Override
