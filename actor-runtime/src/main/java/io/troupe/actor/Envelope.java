@@ -1,6 +1,5 @@
 package io.troupe.actor;
 
-import io.troupe.actor.internal.queue.QueueNode;
 import io.troupe.memquota.HasMemoryCost;
 
 /**
@@ -18,7 +17,7 @@ import io.troupe.memquota.HasMemoryCost;
  * lazily by the recipient actor on its own thread on the first call to {@link #event()} or
  * {@link #event(EventDecoder)} and cached after. Local sends carry the event object itself and never serialize.
  */
-public final class Envelope extends QueueNode
+public final class Envelope extends QueueLink
 {
     /** The sender wants an {@link Undelivered} notice if the event cannot be delivered. */
     public static final int FLAG_TRACK_DELIVERY = 1;

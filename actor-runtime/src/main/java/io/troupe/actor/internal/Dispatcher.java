@@ -15,7 +15,7 @@ import io.troupe.actor.internal.executor.Worker;
 import io.troupe.actor.internal.mailbox.Mailbox;
 import io.troupe.actor.internal.mailbox.MailboxMemory;
 import io.troupe.actor.internal.mailbox.MailboxTable;
-import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.QueueLink;
 import org.agrona.ErrorHandler;
 
 import java.util.List;
@@ -101,7 +101,7 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
         }
         while (!ctx.retired())
         {
-            final QueueNode node = mailbox.poll();
+            final QueueLink node = mailbox.poll();
             if (node == null)
             {
                 drained = true;
@@ -278,7 +278,7 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
     private long drain(final Mailbox mailbox, final Worker worker, final UndeliveredReason reason)
     {
         long count = 0;
-        QueueNode node;
+        QueueLink node;
         while ((node = mailbox.poll()) != null)
         {
             count++;

@@ -13,7 +13,7 @@ import io.troupe.actor.internal.executor.Worker;
 import io.troupe.actor.internal.mailbox.Mailbox;
 import io.troupe.actor.internal.mailbox.MailboxMemory;
 import io.troupe.actor.internal.mailbox.MailboxTable;
-import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.QueueLink;
 
 /** The router's fields, behind {@link LinePadding}: every worker reads them on every send. */
 abstract class RouterFields extends LinePadding
@@ -261,7 +261,7 @@ final class Router extends RouterFields
     long failQueued(final Mailbox mailbox)
     {
         long count = 0;
-        QueueNode node;
+        QueueLink node;
         while ((node = mailbox.poll()) != null)
         {
             final Envelope envelope = (Envelope)node;

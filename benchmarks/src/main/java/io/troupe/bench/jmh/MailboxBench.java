@@ -4,7 +4,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.internal.mailbox.Mailbox;
 import io.troupe.actor.MailboxType;
-import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.QueueLink;
 import io.troupe.actor.internal.mailbox.RevolvingMailbox;
 import io.troupe.actor.internal.mailbox.SimpleMailbox;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -65,7 +65,7 @@ public class MailboxBench
      * @return the polled node, so it is not dead code.
      */
     @Benchmark
-    public QueueNode offerPoll(final SingleThreadState state)
+    public QueueLink offerPoll(final SingleThreadState state)
     {
         state.mailbox.push(newEnvelope());
         return state.mailbox.poll();
@@ -106,9 +106,9 @@ public class MailboxBench
     @Benchmark
     @Group("mpsc")
     @GroupThreads(1)
-    public QueueNode poll(final GroupState shared, final ConsumerState consumer, final Control control)
+    public QueueLink poll(final GroupState shared, final ConsumerState consumer, final Control control)
     {
-        QueueNode node;
+        QueueLink node;
         while ((node = shared.mailbox.poll()) == null && !control.stopMeasurement)
         {
             Thread.onSpinWait();

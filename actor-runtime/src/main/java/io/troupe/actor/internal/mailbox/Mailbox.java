@@ -2,6 +2,7 @@ package io.troupe.actor.internal.mailbox;
 
 import io.troupe.actor.Envelope;
 import io.troupe.actor.MailboxType;
+import io.troupe.actor.QueueLink;
 import io.troupe.actor.internal.queue.QueueNode;
 
 import io.troupe.actor.ActorId;
@@ -29,7 +30,7 @@ import java.util.List;
  * by the thread running the mailbox, except {@link #occupy}, which publishes a new primary actor on a vacant
  * mailbox with a release store of its local id.
  */
-public abstract class Mailbox extends QueueNode
+public abstract class Mailbox extends QueueLink
 {
     /** Nobody runs the mailbox and it is not queued for activation. */
     public static final int IDLE = 0;
@@ -75,7 +76,7 @@ public abstract class Mailbox extends QueueNode
      * Written only by the owner of the activation, before the mailbox is handed to a worker; read and cleared
      * by that worker. {@link #poll()} returns it before anything queued.
      */
-    QueueNode first;
+    QueueLink first;
     /** Link in the table's free list of vacant mailboxes; owned by {@link MailboxTable}. */
     int nextFree;
 
@@ -119,7 +120,7 @@ public abstract class Mailbox extends QueueNode
      *
      * @param node the node; must not be in any queue.
      */
-    public abstract void push(QueueNode node);
+    public abstract void push(QueueLink node);
 
     /**
      * Called by the sender whose {@link #tryMarkScheduled()} succeeded, before it hands the mailbox to a
@@ -128,7 +129,7 @@ public abstract class Mailbox extends QueueNode
      *
      * @param node the node; must not be in any queue.
      */
-    public final void pushActivating(final QueueNode node)
+    public final void pushActivating(final QueueLink node)
     {
         if (first == null && !queuePending())
         {
@@ -145,9 +146,9 @@ public abstract class Mailbox extends QueueNode
      *
      * @return the node, or null when empty or when the next sender has not finished linking its node.
      */
-    public final QueueNode poll()
+    public final QueueLink poll()
     {
-        final QueueNode node = first;
+        final QueueLink node = first;
         if (node != null)
         {
             first = null;
@@ -161,7 +162,7 @@ public abstract class Mailbox extends QueueNode
      *
      * @return the node, or null when empty or when the next sender has not finished linking its node.
      */
-    protected abstract QueueNode pollQueue();
+    protected abstract QueueLink pollQueue();
 
     /**
      * Whether a node was enqueued that the reader has not taken, including one still being linked. Reads the
@@ -482,7 +483,7 @@ public abstract class Mailbox extends QueueNode
      */
     public final long peekOldestEnqueuedNs()
     {
-        QueueNode node = first;
+        QueueLink node = first;
         if (node == null)
         {
             node = peekQueue();
@@ -495,7 +496,7 @@ public abstract class Mailbox extends QueueNode
      *
      * @return the node, or null.
      */
-    protected abstract QueueNode peekQueue();
+    protected abstract QueueLink peekQueue();
 
     private ActorSlot[] actors()
     {
@@ -514,19 +515,19 @@ public abstract class Mailbox extends QueueNode
         return e;
     }
 
-    static void link(final QueueNode node, final QueueNode next)
+    static void link(final QueueLink node, final QueueLink next)
     {
         QueueNode.NEXT.setRelease(node, next);
     }
 
-    static QueueNode nextOf(final QueueNode node)
+    static QueueLink nextOf(final QueueLink node)
     {
-        return (QueueNode)QueueNode.NEXT.getAcquire(node);
+        return (QueueLink)QueueNode.NEXT.getAcquire(node);
     }
 
-    static void clearNext(final QueueNode node)
+    static void clearNext(final QueueLink node)
     {
-        QueueNode.NEXT.set(node, (QueueNode)null);
+        QueueNode.NEXT.set(node, (QueueLink)null);
     }
 
     /** The rarely used parts of a mailbox, allocated on first use. */

@@ -1,7 +1,7 @@
 package io.troupe.actor.internal.mailbox;
 
 import io.troupe.actor.MailboxType;
-import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.QueueLink;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -106,7 +106,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     private static final VarHandle PRODUCER_SEGMENT;
     private static final VarHandle CONSUMER_SEGMENT;
     private static final VarHandle SEGMENT_NEXT;
-    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(QueueNode[].class);
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(QueueLink[].class);
     /** Marks a segment the reader has left; its successor is no longer reachable through it. */
     private static final Segment RETIRED = new Segment(Long.MIN_VALUE);
 
@@ -155,7 +155,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     }
 
     @Override
-    public void push(final QueueNode node)
+    public void push(final QueueLink node)
     {
         clearNext(node);
         final long index = (long)PRODUCER_INDEX.getAndAdd(this, 1L);
@@ -202,7 +202,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     }
 
     @Override
-    protected QueueNode pollQueue()
+    protected QueueLink pollQueue()
     {
         Segment segment = readerSegment;
         final long index = consumerIndex;
@@ -220,7 +220,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
             segment = next;
         }
         final int offset = (int)(index & SEGMENT_MASK);
-        final QueueNode node = (QueueNode)SLOTS.getAcquire(segment.slots, offset);
+        final QueueLink node = (QueueLink)SLOTS.getAcquire(segment.slots, offset);
         if (node == null)
         {
             return null;
@@ -232,7 +232,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     }
 
     @Override
-    protected QueueNode peekQueue()
+    protected QueueLink peekQueue()
     {
         final Segment segment = readerSegment;
         final long index = consumerIndex;
@@ -240,7 +240,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
         {
             return null; // between segments: no age this time
         }
-        return (QueueNode)SLOTS.getAcquire(segment.slots, (int)(index & SEGMENT_MASK));
+        return (QueueLink)SLOTS.getAcquire(segment.slots, (int)(index & SEGMENT_MASK));
     }
 
     @Override
@@ -252,7 +252,7 @@ public final class RevolvingMailbox extends RevolvingPadAfter
     static final class Segment
     {
         final long base;
-        final QueueNode[] slots = new QueueNode[SEGMENT_SIZE];
+        final QueueLink[] slots = new QueueLink[SEGMENT_SIZE];
         @SuppressWarnings("unused") // accessed through SEGMENT_NEXT
         volatile Segment next;
 

@@ -1,7 +1,7 @@
 package io.troupe.actor.internal.mailbox;
 
 import io.troupe.actor.MailboxType;
-import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.QueueLink;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -22,7 +22,7 @@ public final class SimpleMailbox extends Mailbox
     {
         try
         {
-            TAIL = MethodHandles.lookup().findVarHandle(SimpleMailbox.class, "tail", QueueNode.class);
+            TAIL = MethodHandles.lookup().findVarHandle(SimpleMailbox.class, "tail", QueueLink.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -31,10 +31,10 @@ public final class SimpleMailbox extends Mailbox
     }
 
     /** Reader side: the next node to hand out, or this (the stub). */
-    private QueueNode head;
+    private QueueLink head;
     /** Writer side: the last node linked; senders exchange it. */
     @SuppressWarnings("unused") // accessed through TAIL
-    private volatile QueueNode tail;
+    private volatile QueueLink tail;
 
     /**
      * Creates an empty mailbox.
@@ -56,18 +56,18 @@ public final class SimpleMailbox extends Mailbox
     }
 
     @Override
-    public void push(final QueueNode node)
+    public void push(final QueueLink node)
     {
         clearNext(node);
-        final QueueNode prev = (QueueNode)TAIL.getAndSet(this, node);
+        final QueueLink prev = (QueueLink)TAIL.getAndSet(this, node);
         link(prev, node);
     }
 
     @Override
-    protected QueueNode pollQueue()
+    protected QueueLink pollQueue()
     {
-        QueueNode first = head;
-        QueueNode next = nextOf(first);
+        QueueLink first = head;
+        QueueLink next = nextOf(first);
         if (first == this)
         {
             if (next == null)
@@ -84,7 +84,7 @@ public final class SimpleMailbox extends Mailbox
             clearNext(first);
             return first;
         }
-        if (first != (QueueNode)TAIL.getAcquire(this))
+        if (first != (QueueLink)TAIL.getAcquire(this))
         {
             return null; // a sender swapped the tail but has not linked yet
         }
@@ -101,16 +101,16 @@ public final class SimpleMailbox extends Mailbox
     }
 
     @Override
-    protected QueueNode peekQueue()
+    protected QueueLink peekQueue()
     {
-        final QueueNode h = head;
+        final QueueLink h = head;
         return h == this ? nextOf(this) : h;
     }
 
     @Override
     protected boolean queuePending()
     {
-        final QueueNode first = head;
-        return first != this || (QueueNode)TAIL.getVolatile(this) != this;
+        final QueueLink first = head;
+        return first != this || (QueueLink)TAIL.getVolatile(this) != this;
     }
 }

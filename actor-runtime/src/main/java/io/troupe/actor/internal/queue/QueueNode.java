@@ -1,22 +1,26 @@
 package io.troupe.actor.internal.queue;
 
+import io.troupe.actor.QueueLink;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * An element of an intrusive queue: the link lives in the element, so enqueueing allocates nothing.
- * Envelopes are nodes, and so are mailboxes (a simple mailbox is its own stub node; run queues link mailboxes).
+ * The handle on the link every element of an intrusive queue carries ({@link QueueLink}): envelopes are elements,
+ * and so are mailboxes (a simple mailbox is its own stub node; run queues link mailboxes). The link is private to
+ * {@link QueueLink}, an API class with no members, so the API exposes nothing of how the runtime queues.
  */
-public abstract class QueueNode
+public final class QueueNode
 {
-    /** The link to the next node: mailboxes and run queues read and write it with the ordering they need. */
+    /** The link to the next element: mailboxes and run queues read and write it with the ordering they need. */
     public static final VarHandle NEXT;
 
     static
     {
         try
         {
-            NEXT = MethodHandles.lookup().findVarHandle(QueueNode.class, "next", QueueNode.class);
+            NEXT = MethodHandles.privateLookupIn(QueueLink.class, MethodHandles.lookup())
+                .findVarHandle(QueueLink.class, "next", QueueLink.class);
         }
         catch (final ReflectiveOperationException ex)
         {
@@ -24,13 +28,7 @@ public abstract class QueueNode
         }
     }
 
-    @SuppressWarnings("unused") // accessed through NEXT
-    private QueueNode next;
-
-    /**
-     * Creates an unlinked node.
-     */
-    protected QueueNode()
+    private QueueNode()
     {
     }
 }

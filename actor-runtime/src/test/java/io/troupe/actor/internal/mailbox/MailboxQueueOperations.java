@@ -1,7 +1,7 @@
 package io.troupe.actor.internal.mailbox;
 
 import io.troupe.actor.LincheckBudget;
-import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.QueueLink;
 import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
@@ -107,7 +107,7 @@ public abstract class MailboxQueueOperations
     @Operation(nonParallelGroup = "reader", blocking = true)
     public Integer poll()
     {
-        QueueNode node;
+        QueueLink node;
         while ((node = mailbox.poll()) == null && mailbox.hasPending())
         {
             Thread.onSpinWait();

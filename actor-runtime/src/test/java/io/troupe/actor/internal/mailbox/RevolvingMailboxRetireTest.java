@@ -1,6 +1,6 @@
 package io.troupe.actor.internal.mailbox;
 
-import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.QueueLink;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -96,7 +96,7 @@ class RevolvingMailboxRetireTest
         final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(50);
         while (received < (long)producers * perProducer && System.nanoTime() - deadlineNs < 0)
         {
-            final QueueNode node = mailbox.poll();
+            final QueueLink node = mailbox.poll();
             if (node == null)
             {
                 Thread.onSpinWait();

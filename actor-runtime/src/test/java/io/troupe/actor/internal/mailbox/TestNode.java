@@ -1,11 +1,11 @@
 package io.troupe.actor.internal.mailbox;
 
-import io.troupe.actor.internal.queue.QueueNode;
+import io.troupe.actor.QueueLink;
 
 /**
  * A queue element that says who pushed it and in which order.
  */
-final class TestNode extends QueueNode
+final class TestNode extends QueueLink
 {
     final int producer;
     final int sequence;
