@@ -7,6 +7,8 @@
 #   ci/flake-hunt.sh 20 cluster-client interconnect   # only these modules' tests (the rest built once, not tested)
 #
 # Extra Maven arguments go in FLAKE_MVN_ARGS (e.g. FLAKE_MVN_ARGS='-Dchaos.skip=true', or -Dtest=... to narrow).
+# FLAKE_CONTINUE=1 keeps the rounds already in target/flake-hunt and adds N more after them (a 20-round hunt of the
+# whole build takes four hours here: it can be run a few rounds at a time); the table covers every round kept.
 # Each round's test reports are kept under target/flake-hunt/round-<n>/<module>/; the table is printed at the end and
 # written to target/flake-hunt/summary.txt, with each round's time per module in target/flake-hunt/times.txt.
 # Exit code: 0 if no test failed in any round, 1 otherwise (2 if a round's build broke before its tests ran).
@@ -24,8 +26,15 @@ done
 # shellcheck disable=SC2206
 EXTRA=(${FLAKE_MVN_ARGS:-})
 OUT=target/flake-hunt
-rm -rf "$OUT"
+FIRST=1
+if [ "${FLAKE_CONTINUE:-0}" = 1 ] && [ -d "$OUT" ]; then
+  last=$(find "$OUT" -maxdepth 1 -name 'round-*.log' | sed 's/.*round-\([0-9]*\)\.log/\1/' | sort -n | tail -1)
+  FIRST=$(( ${last:-0} + 1 ))
+else
+  rm -rf "$OUT"
+fi
 mkdir -p "$OUT"
+LAST=$(( FIRST + ROUNDS - 1 ))
 
 if [ ${#MODULES[@]} -gt 0 ]; then
   PL=$(IFS=,; echo "${MODULES[*]}")
@@ -38,7 +47,7 @@ else
 fi
 
 broken=0
-for round in $(seq 1 "$ROUNDS"); do
+for round in $(seq "$FIRST" "$LAST"); do
   log="$OUT/round-$round.log"
   rm -rf ./*/target/surefire-reports ./*/target/failsafe-reports # a module not run this round leaves nothing stale
   start=$(date +%s)
@@ -57,7 +66,7 @@ for round in $(seq 1 "$ROUNDS"); do
   { echo "round $round: ${took}s (maven exit $rc)"; grep -E '^\[INFO\] .* (SUCCESS|FAILURE) \[' "$log" || true; } \
     >>"$OUT/times.txt"
   failed=$(grep -hE '<<< (FAILURE|ERROR)!' "$log" | grep -cE '^\[ERROR\] [A-Za-z]' || true)
-  echo "[flake-hunt] round $round of $ROUNDS: ${took}s, maven exit $rc, $failed failing test entries ($log)"
+  echo "[flake-hunt] round $round of $FIRST..$LAST: ${took}s, maven exit $rc, $failed failing test entries ($log)"
   if [ "$rc" -ne 0 ] && ! ls "$OUT/round-$round" >/dev/null 2>&1; then
     broken=1
     echo "[flake-hunt] round $round broke before any test ran:" >&2
@@ -65,7 +74,7 @@ for round in $(seq 1 "$ROUNDS"); do
   fi
 done
 
-python3 - "$OUT" "$ROUNDS" <<'PY' | tee "$OUT/summary.txt"
+python3 - "$OUT" "$LAST" <<'PY' | tee "$OUT/summary.txt"
 import glob, os, sys, xml.etree.ElementTree as ET
 out, rounds = sys.argv[1], int(sys.argv[2])
 failures, runs, first = {}, {}, {}
