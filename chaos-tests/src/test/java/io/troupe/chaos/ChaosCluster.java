@@ -27,6 +27,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -317,7 +321,34 @@ final class ChaosCluster implements AutoCloseable
     /** Starts every node, in parallel. */
     void start()
     {
-        new ArrayList<>(nodes.values()).parallelStream().forEach(GenericContainer::start);
+        // a thread per node: the nodes' JVMs start side by side (a common-pool stream started two at a time)
+        final ExecutorService starters = Executors.newFixedThreadPool(nodes.size());
+        try
+        {
+            final List<Future<?>> started = new ArrayList<>();
+            for (final GenericContainer<?> node : nodes.values())
+            {
+                started.add(starters.submit(node::start));
+            }
+            for (final Future<?> node : started)
+            {
+                node.get();
+            }
+        }
+        catch (final ExecutionException ex)
+        {
+            throw ex.getCause() instanceof RuntimeException failure ? failure :
+                new IllegalStateException(ex.getCause());
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the nodes started", ex);
+        }
+        finally
+        {
+            starters.shutdownNow();
+        }
     }
 
     String address(final int nodeId)

@@ -39,9 +39,9 @@ class CreditFloodChaosIT
             run.startAndAwaitMesh();
             run.awaitUntil(() -> received(run.ledger(), System.currentTimeMillis()) > 10_000, Duration.ofSeconds(20),
                 "the flood reaching node 2");
-            Scenario.sleep(3_000);
+            Scenario.sleep(2_000);
             final long cut = run.faults().partition(2);
-            Scenario.sleep(8_000);
+            Scenario.sleep(5_000); // the cut: more than three failure timeouts
             final long healed = run.faults().heal(2);
             run.awaitUntil(() -> run.reconnectedSince(healed, 2, 1, 3), Duration.ofSeconds(20),
                 "the mesh back after the heal");

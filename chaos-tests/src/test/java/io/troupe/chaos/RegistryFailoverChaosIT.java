@@ -71,7 +71,7 @@ class RegistryFailoverChaosIT
                 run.awaitUntil(() -> directoryChange(run.ledger(), "SD", cut) > 0, Duration.ofSeconds(10),
                     "node 3's chaos-rx gone from the directories of nodes 1 and 2");
                 final long servicesDown = directoryChange(run.ledger(), "SD", cut);
-                Scenario.sleep(Math.max(0, cut + 10_000 - System.currentTimeMillis()));
+                Scenario.sleep(Math.max(0, cut + 7_000 - System.currentTimeMillis()));
 
                 final long healed = run.faults().heal(3);
                 run.awaitUntil(() -> directoryChange(run.ledger(), "SU", healed) > 0, Duration.ofSeconds(20),
