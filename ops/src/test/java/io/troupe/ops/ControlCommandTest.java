@@ -48,7 +48,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(90)
 class ControlCommandTest
 {
-    private static final Duration CONNECT = Duration.ofSeconds(20);
+    private static final Duration CONNECT = Duration.ofSeconds(45); // a child JVM starting on a busy machine
     private static final ServiceId SLOW = ServiceId.of(0, "slow");
     private static final int JOB = EventTypes.typeId(EventTypes.SPACE_USER_FIRST, 2);
 

@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(90)
 class TroupeCliTest
 {
-    private static final Duration CONNECT = Duration.ofSeconds(20);
+    private static final Duration CONNECT = Duration.ofSeconds(45); // a child JVM starting on a busy machine
 
     @TempDir
     Path dir;
