@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
- * Counters of things that come and go (credit accounts, client sessions, brokers): one row of counters per key,
+ * Counters of things that come and go (peers, credit accounts, client sessions, brokers): one row of counters per key,
  * allocated when the key is first seen in a pass and freed at the end of the first pass that no longer sees it, so a
  * reader of the file finds exactly the things that exist (as of the last pass). Publisher thread only.
  *

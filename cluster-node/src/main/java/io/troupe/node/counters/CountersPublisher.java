@@ -85,7 +85,8 @@ public final class CountersPublisher implements Agent
     private final EpochClock epochClock;
     private final long intervalNs;
     /**
-     * Node-wide counters, pools' and peers' (pools and peers are configured, so their rows stay for the node's life).
+     * Node-wide counters, pools' (configured, so their rows stay for the node's life) and peers' (freed when a peer is
+     * no longer in the interconnect's list).
      */
     private final CounterRows<String>.Row fixed;
     private final CounterRows<String> pools = new CounterRows<>(this::allocate);
@@ -205,6 +206,7 @@ public final class CountersPublisher implements Agent
         fixed.setAll(INTERCONNECT, interconnect);
         final SchedulerCounters scheduler = sources.scheduler();
         final Map<Integer, Long> inFlight = scheduler == null ? Map.of() : scheduler.inFlightByPeer();
+        peers.begin(); // a peer that left the interconnect's list has its rows freed at the end of the pass
         for (final PeerCounters peer : peerList)
         {
             final CounterRows<Integer>.Row row = peers.row(peer.nodeId(), "peer=" + peer.nodeId());
@@ -214,6 +216,7 @@ public final class CountersPublisher implements Agent
                 row.set(PeerCounter.PEER_SCHEDULED_IN_FLIGHT, inFlight.getOrDefault(peer.nodeId(), 0L));
             }
         }
+        peers.end();
         if (scheduler != null)
         {
             fixed.setAll(SCHEDULER, scheduler);
