@@ -49,7 +49,9 @@ public enum SystemCounter implements CounterDescriptor.Of<SystemCounters>
     /** Replies to a freed reply slot, dropped. */
     LATE_REPLIES(118, "late_replies", Kind.COUNT, "", "replies to a freed reply slot, dropped"),
     /** Events a typed actor did not handle. */
-    UNHANDLED_EVENTS(119, "unhandled_events", Kind.COUNT, "", "events a typed actor did not handle");
+    UNHANDLED_EVENTS(119, "unhandled_events", Kind.COUNT, "", "events a typed actor did not handle"),
+    /** Actors that passed away (with actors registered, the churn; their difference is actors alive). */
+    ACTORS_PASSED_AWAY(127, "actors_passed_away", Kind.COUNT, "", "actors that passed away");
 
     private final Declaration declaration;
 

@@ -740,6 +740,7 @@ public final class LocalActorSystem extends ActorSystem
 
     void onPassedAway(final ActorId actor)
     {
+        counters.increment(SystemCounter.ACTORS_PASSED_AWAY); // first: whoever sees alive drop sees this
         counters.decrement(SystemCounter.ACTORS_ALIVE);
         for (final Consumer<ActorId> listener : passAwayListeners)
         {
