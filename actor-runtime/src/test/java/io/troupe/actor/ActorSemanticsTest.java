@@ -410,9 +410,12 @@ class ActorSemanticsTest
         final ActorId sibling = Await.next(ids);
         final long alive = system.counters().actorsAlive();
         final long vacant = system.counters().mailboxesVacant();
+        final long passedAway = system.counters().get(SystemCounter.ACTORS_PASSED_AWAY);
 
         system.send(sibling, "die");
         Await.equal(() -> system.counters().actorsAlive(), alive - 1, "actors alive");
+        assertThat(system.counters().get(SystemCounter.ACTORS_PASSED_AWAY)).as("actors passed away")
+            .isEqualTo(passedAway + 1);
         assertThat(system.counters().mailboxesVacant()).as("the primary still lives there").isEqualTo(vacant);
 
         final TestActors.Probe probe = new TestActors.Probe();

@@ -9,7 +9,6 @@ import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.client.ClientCounter;
 import io.troupe.node.counters.CounterRecord;
-import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
 import io.troupe.node.local.LocalCluster;
 import io.troupe.node.local.NodeProcess;
@@ -264,7 +263,7 @@ class ClientClusterTest
     /** The asks a node's client ingress took, as its counters file (published every so often) says. */
     private static long clientAsksIn(final Path dataDir)
     {
-        final int typeId = CounterType.clientTypeId(ClientCounter.ASKS_IN);
+        final int typeId = ClientCounter.ASKS_IN.typeId();
         return CountersFileReader.open(dataDir).counters().stream().filter(counter -> counter.typeId() == typeId)
             .mapToLong(CounterRecord::value).sum();
     }

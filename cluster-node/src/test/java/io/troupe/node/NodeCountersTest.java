@@ -1,5 +1,13 @@
 package io.troupe.node;
 
+import io.troupe.memquota.CounterDescriptor;
+import io.troupe.node.counters.NodeCounter;
+import io.troupe.interconnect.scheduler.SchedulerCounters;
+import io.troupe.interconnect.PeerCounter;
+import io.troupe.broker.BrokerCounter;
+import io.troupe.actor.SystemCounter;
+import io.troupe.actor.PoolCounter;
+import io.troupe.actor.CreditAccountCounter;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.CreditAccount;
 import io.troupe.broker.BrokerSpec;
@@ -10,7 +18,6 @@ import io.troupe.interconnect.scheduler.Priority;
 import io.troupe.interconnect.scheduler.Receiver;
 import io.troupe.interconnect.scheduler.RequestFailure;
 import io.troupe.node.counters.CounterRecord;
-import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
 import io.troupe.node.counters.ErrorRecord;
 import io.troupe.node.counters.NodeState;
@@ -61,13 +68,15 @@ class NodeCountersTest
         return node;
     }
 
-    private static Optional<CounterRecord> find(final List<CounterRecord> records, final CounterType type,
+    private static Optional<CounterRecord> find(final List<CounterRecord> records, final CounterDescriptor type,
         final Map<String, String> labels)
     {
-        return records.stream().filter(each -> each.typeId() == type.id() && each.labels().equals(labels)).findFirst();
+        return records.stream().filter(each -> each.typeId() == type.typeId() && each.labels().equals(labels))
+            .findFirst();
     }
 
-    private static long value(final CountersFileReader reader, final CounterType type, final Map<String, String> labels)
+    private static long value(final CountersFileReader reader, final CounterDescriptor type,
+        final Map<String, String> labels)
     {
         return find(reader.counters(), type, labels).orElseThrow(() -> new AssertionError("no counter " +
             type.metricName() + " " + labels)).value();
@@ -97,18 +106,18 @@ class NodeCountersTest
         assertThat(reader.processAlive()).isTrue();
         assertThat(System.currentTimeMillis() - reader.heartbeatEpochMs()).isLessThan(5_000);
 
-        assertThat(value(reader, CounterType.PEER_CONNECTED, Map.of("peer", "2"))).isEqualTo(1);
-        assertThat(value(reader, CounterType.PEER_EVENTS_OUT, Map.of("peer", "2"))).isGreaterThanOrEqualTo(20);
-        assertThat(value(reader, CounterType.PEER_EVENTS_IN, Map.of("peer", "2"))).isGreaterThanOrEqualTo(20);
-        assertThat(value(reader, CounterType.PEER_SESSIONS_UP, Map.of("peer", "2"))).isEqualTo(1);
-        assertThat(value(reader, CounterType.POOL_THREADS, Map.of("pool", "default")))
+        assertThat(value(reader, PeerCounter.PEER_CONNECTED, Map.of("peer", "2"))).isEqualTo(1);
+        assertThat(value(reader, PeerCounter.PEER_EVENTS_OUT, Map.of("peer", "2"))).isGreaterThanOrEqualTo(20);
+        assertThat(value(reader, PeerCounter.PEER_EVENTS_IN, Map.of("peer", "2"))).isGreaterThanOrEqualTo(20);
+        assertThat(value(reader, PeerCounter.PEER_SESSIONS_UP, Map.of("peer", "2"))).isEqualTo(1);
+        assertThat(value(reader, PoolCounter.POOL_THREADS, Map.of("pool", "default")))
             .isEqualTo(one.system().counters().pool("default").threads());
-        assertThat(value(reader, CounterType.POOL_EVENTS_HANDLED, Map.of("pool", "default")))
+        assertThat(value(reader, PoolCounter.POOL_EVENTS_HANDLED, Map.of("pool", "default")))
             .isGreaterThanOrEqualTo(20);
-        assertThat(value(reader, CounterType.ACTORS_REGISTERED, Map.of()))
+        assertThat(value(reader, SystemCounter.ACTORS_REGISTERED, Map.of()))
             .isEqualTo(one.system().counters().actorsRegistered());
-        assertThat(value(reader, CounterType.AGENT_ERRORS, Map.of())).isZero();
-        assertThat(find(reader.counters(), CounterType.PEER_CONNECTED, Map.of("peer", "2")).orElseThrow().label())
+        assertThat(value(reader, NodeCounter.AGENT_ERRORS, Map.of())).isZero();
+        assertThat(find(reader.counters(), PeerCounter.PEER_CONNECTED, Map.of("peer", "2")).orElseThrow().label())
             .isEqualTo("peer_connected peer=2");
 
         // the counters thread publishes by itself, every interval (1 s by default)
@@ -118,7 +127,7 @@ class NodeCountersTest
                 Duration.ofSeconds(30)).get(30, TimeUnit.SECONDS);
         }
         final long out = one.interconnect().peerCounters().get(0).eventsOut();
-        Await.until(() -> value(reader, CounterType.PEER_EVENTS_OUT, Map.of("peer", "2")) >= out, CONNECT,
+        Await.until(() -> value(reader, PeerCounter.PEER_EVENTS_OUT, Map.of("peer", "2")) >= out, CONNECT,
             "the counters thread publishes");
     }
 
@@ -151,10 +160,10 @@ class NodeCountersTest
         assertThat(answer.get(10, TimeUnit.SECONDS)).isEqualTo(new TestEvents.Note("echo: scheduled"));
         one.counters().publishNow();
         final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
-        assertThat(value(reader, CounterType.SCHEDULER_REQUESTS, Map.of())).isEqualTo(1);
-        assertThat(value(reader, CounterType.SCHEDULER_RESPONSES, Map.of())).isEqualTo(1);
-        assertThat(value(reader, CounterType.SCHEDULER_IN_FLIGHT_PEAK, Map.of())).isEqualTo(1);
-        assertThat(value(reader, CounterType.PEER_SCHEDULED_IN_FLIGHT, Map.of("peer", "2"))).isZero();
+        assertThat(value(reader, SchedulerCounters.Counter.REQUESTS, Map.of())).isEqualTo(1);
+        assertThat(value(reader, SchedulerCounters.Counter.RESPONSES, Map.of())).isEqualTo(1);
+        assertThat(value(reader, SchedulerCounters.Counter.IN_FLIGHT_PEAK, Map.of())).isEqualTo(1);
+        assertThat(value(reader, PeerCounter.PEER_SCHEDULED_IN_FLIGHT, Map.of("peer", "2"))).isZero();
     }
 
     @Test
@@ -167,20 +176,20 @@ class NodeCountersTest
         one.counters().publishNow();
         final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
         final Map<String, String> labels = Map.of("account", Long.toString(account.accountId()));
-        assertThat(value(reader, CounterType.CREDIT_ACCOUNT_DEBT, labels)).isEqualTo(120);
-        assertThat(value(reader, CounterType.CREDIT_ACCOUNT_THRESHOLD, labels)).isEqualTo(500);
-        assertThat(value(reader, CounterType.CREDIT_ACCOUNT_WAITS, labels)).isZero();
+        assertThat(value(reader, CreditAccountCounter.CREDIT_ACCOUNT_DEBT, labels)).isEqualTo(120);
+        assertThat(value(reader, CreditAccountCounter.CREDIT_ACCOUNT_THRESHOLD, labels)).isEqualTo(500);
+        assertThat(value(reader, CreditAccountCounter.CREDIT_ACCOUNT_WAITS, labels)).isZero();
         // the node's own account is an account too
-        assertThat(find(reader.counters(), CounterType.CREDIT_ACCOUNT_DEBT,
+        assertThat(find(reader.counters(), CreditAccountCounter.CREDIT_ACCOUNT_DEBT,
             Map.of("account", Long.toString(one.system().flow().nodeAccount().accountId())))).isPresent();
-        assertThat(value(reader, CounterType.CREDIT_ACCOUNTS_UNPUBLISHED, Map.of())).isZero();
+        assertThat(value(reader, NodeCounter.CREDIT_ACCOUNTS_UNPUBLISHED, Map.of())).isZero();
 
         account.repay(120);
         account.close();
         one.counters().publishNow();
-        assertThat(find(reader.counters(), CounterType.CREDIT_ACCOUNT_DEBT, labels)).isEmpty();
-        assertThat(find(reader.counters(), CounterType.CREDIT_ACCOUNT_THRESHOLD, labels)).isEmpty();
-        assertThat(find(reader.counters(), CounterType.CREDIT_ACCOUNT_WAITS, labels)).isEmpty();
+        assertThat(find(reader.counters(), CreditAccountCounter.CREDIT_ACCOUNT_DEBT, labels)).isEmpty();
+        assertThat(find(reader.counters(), CreditAccountCounter.CREDIT_ACCOUNT_THRESHOLD, labels)).isEmpty();
+        assertThat(find(reader.counters(), CreditAccountCounter.CREDIT_ACCOUNT_WAITS, labels)).isEmpty();
     }
 
     @Test
@@ -196,10 +205,11 @@ class NodeCountersTest
         one.counters().publishNow();
         final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
         final Map<String, String> labels = Map.of("broker", "jobs");
-        assertThat(value(reader, CounterType.BROKER_ASKR_QUEUE, labels)).isEqualTo(1);
-        assertThat(value(reader, CounterType.BROKER_ASKR_DROPS, labels)).isEqualTo(1);
-        assertThat(value(reader, CounterType.BROKER_ASK_QUEUE, labels)).isZero();
-        final CounterRecord config = find(reader.counters(), CounterType.BROKER_RECONFIGURATIONS, labels).orElseThrow();
+        assertThat(value(reader, BrokerCounter.BROKER_ASKR_QUEUE, labels)).isEqualTo(1);
+        assertThat(value(reader, BrokerCounter.BROKER_ASKR_DROPS, labels)).isEqualTo(1);
+        assertThat(value(reader, BrokerCounter.BROKER_ASK_QUEUE, labels)).isZero();
+        final CounterRecord config = find(reader.counters(), BrokerCounter.BROKER_RECONFIGURATIONS, labels)
+            .orElseThrow();
         assertThat(config.label()).isEqualTo("broker_reconfigurations broker=jobs: ask=drop(max=1) askR=drop(max=1)");
         assertThat(config.description()).isEqualTo("ask=drop(max=1) askR=drop(max=1)");
     }
@@ -227,13 +237,13 @@ class NodeCountersTest
         assertThat(errors.get(0).summary()).contains("node 1: handler of").contains("failed");
         assertThat(errors.get(0).text()).contains("IllegalStateException: broken handler");
         assertThat(errors.get(0).lastEpochMs()).isGreaterThanOrEqualTo(errors.get(0).firstEpochMs());
-        assertThat(value(reader, CounterType.AGENT_ERRORS, Map.of())).isEqualTo(7);
-        assertThat(value(reader, CounterType.HANDLER_FAILURES, Map.of())).isEqualTo(7);
+        assertThat(value(reader, NodeCounter.AGENT_ERRORS, Map.of())).isEqualTo(7);
+        assertThat(value(reader, SystemCounter.HANDLER_FAILURES, Map.of())).isEqualTo(7);
 
         one.close();
         final CountersFileReader after = CountersFileReader.open(one.config().dataDir());
         assertThat(after.state()).isEqualTo(NodeState.STOPPED);
-        assertThat(value(after, CounterType.HANDLER_FAILURES, Map.of())).isEqualTo(7);
+        assertThat(value(after, SystemCounter.HANDLER_FAILURES, Map.of())).isEqualTo(7);
         assertThat(after.errors()).hasSize(1);
     }
 
@@ -258,8 +268,8 @@ class NodeCountersTest
         one.counters().publishNow();
 
         final CountersFileReader reader = CountersFileReader.open(one.config().dataDir());
-        final long unrecorded = value(reader, CounterType.AGENT_ERRORS_UNRECORDED, Map.of());
-        assertThat(value(reader, CounterType.AGENT_ERRORS, Map.of())).isEqualTo(count);
+        final long unrecorded = value(reader, NodeCounter.AGENT_ERRORS_UNRECORDED, Map.of());
+        assertThat(value(reader, NodeCounter.AGENT_ERRORS, Map.of())).isEqualTo(count);
         assertThat(unrecorded).as("the full log's overflow is counted").isPositive();
         assertThat(reader.errors()).as("what the log kept and what it could not add up")
             .hasSize((int)(count - unrecorded));

@@ -1,8 +1,8 @@
 package io.troupe.ops;
 
+import io.troupe.broker.BrokerCounter;
 import io.troupe.broker.BrokerSpecText;
 import io.troupe.node.counters.CounterRecord;
-import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -67,7 +67,7 @@ final class BrokerSetCommand implements Callable<Integer>
             after = new NodeSnapshot(file);
         }
         final boolean applied = reconfigurations(after) > before;
-        final CounterRecord config = after.record(CounterType.BROKER_RECONFIGURATIONS, "broker", name);
+        final CounterRecord config = after.record(BrokerCounter.BROKER_RECONFIGURATIONS, "broker", name);
         final PrintWriter out = spec.commandLine().getOut();
         if (target.json)
         {
@@ -110,7 +110,7 @@ final class BrokerSetCommand implements Callable<Integer>
 
     private long reconfigurations(final NodeSnapshot node)
     {
-        final CounterRecord record = node.record(CounterType.BROKER_RECONFIGURATIONS, "broker", name);
+        final CounterRecord record = node.record(BrokerCounter.BROKER_RECONFIGURATIONS, "broker", name);
         if (record == null)
         {
             throw new CliException(TroupeCli.NOT_OK, "node " + node.file.nodeId() + " has no broker named '" + name +

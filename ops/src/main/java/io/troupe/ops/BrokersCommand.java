@@ -1,7 +1,7 @@
 package io.troupe.ops;
 
+import io.troupe.broker.BrokerCounter;
 import io.troupe.node.counters.CounterRecord;
-import io.troupe.node.counters.CounterType;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
@@ -22,7 +22,7 @@ final class BrokersCommand extends ReadCommand
     @Override
     int run(final NodeSnapshot node)
     {
-        final List<String> names = node.labelValues(CounterType.BROKER_RECONFIGURATIONS, "broker");
+        final List<String> names = node.labelValues(BrokerCounter.BROKER_RECONFIGURATIONS, "broker");
         if (name != null && !names.contains(name))
         {
             throw new CliException(TroupeCli.NOT_OK, "node " + node.file.nodeId() + " has no broker named '" + name +
@@ -71,20 +71,20 @@ final class BrokersCommand extends ReadCommand
     {
         final Map<String, Object> doc = new LinkedHashMap<>();
         doc.put("name", broker);
-        doc.put("askQueue", node.get(CounterType.BROKER_ASK_QUEUE, "broker", broker));
-        doc.put("askRQueue", node.get(CounterType.BROKER_ASKR_QUEUE, "broker", broker));
-        doc.put("askSojournNs", node.get(CounterType.BROKER_ASK_SOJOURN_NS, "broker", broker));
-        doc.put("askRSojournNs", node.get(CounterType.BROKER_ASKR_SOJOURN_NS, "broker", broker));
-        doc.put("askMatches", node.get(CounterType.BROKER_ASK_MATCHES, "broker", broker));
-        doc.put("askRMatches", node.get(CounterType.BROKER_ASKR_MATCHES, "broker", broker));
-        doc.put("askDrops", node.get(CounterType.BROKER_ASK_DROPS, "broker", broker));
-        doc.put("askRDrops", node.get(CounterType.BROKER_ASKR_DROPS, "broker", broker));
-        doc.put("askLastSojournNs", node.get(CounterType.BROKER_ASK_LAST_SOJOURN_NS, "broker", broker));
-        doc.put("askRLastSojournNs", node.get(CounterType.BROKER_ASKR_LAST_SOJOURN_NS, "broker", broker));
-        doc.put("cancels", node.get(CounterType.BROKER_CANCELS, "broker", broker));
-        doc.put("purged", node.get(CounterType.BROKER_PURGED, "broker", broker));
-        doc.put("alarmsRaised", node.get(CounterType.BROKER_ALARMS_RAISED, "broker", broker));
-        final CounterRecord config = node.record(CounterType.BROKER_RECONFIGURATIONS, "broker", broker);
+        doc.put("askQueue", node.get(BrokerCounter.BROKER_ASK_QUEUE, "broker", broker));
+        doc.put("askRQueue", node.get(BrokerCounter.BROKER_ASKR_QUEUE, "broker", broker));
+        doc.put("askSojournNs", node.get(BrokerCounter.BROKER_ASK_SOJOURN_NS, "broker", broker));
+        doc.put("askRSojournNs", node.get(BrokerCounter.BROKER_ASKR_SOJOURN_NS, "broker", broker));
+        doc.put("askMatches", node.get(BrokerCounter.BROKER_ASK_MATCHES, "broker", broker));
+        doc.put("askRMatches", node.get(BrokerCounter.BROKER_ASKR_MATCHES, "broker", broker));
+        doc.put("askDrops", node.get(BrokerCounter.BROKER_ASK_DROPS, "broker", broker));
+        doc.put("askRDrops", node.get(BrokerCounter.BROKER_ASKR_DROPS, "broker", broker));
+        doc.put("askLastSojournNs", node.get(BrokerCounter.BROKER_ASK_LAST_SOJOURN_NS, "broker", broker));
+        doc.put("askRLastSojournNs", node.get(BrokerCounter.BROKER_ASKR_LAST_SOJOURN_NS, "broker", broker));
+        doc.put("cancels", node.get(BrokerCounter.BROKER_CANCELS, "broker", broker));
+        doc.put("purged", node.get(BrokerCounter.BROKER_PURGED, "broker", broker));
+        doc.put("alarmsRaised", node.get(BrokerCounter.BROKER_ALARMS_RAISED, "broker", broker));
+        final CounterRecord config = node.record(BrokerCounter.BROKER_RECONFIGURATIONS, "broker", broker);
         doc.put("reconfigurations", config == null ? 0L : config.value());
         doc.put("config", config == null ? "" : config.description());
         return doc;

@@ -1,8 +1,9 @@
 package io.troupe.ops;
 
+import io.troupe.node.counters.NodeCounter;
+import io.troupe.actor.SystemCounter;
 import io.troupe.node.control.ControlException;
 import io.troupe.node.control.ControlProtocol;
-import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
 import io.troupe.node.counters.NodeState;
 import picocli.CommandLine.Mixin;
@@ -67,7 +68,7 @@ abstract class ControlCommand implements Callable<Integer>
         }
         final NodeSnapshot after = new NodeSnapshot(file);
         report(before.nodeId(), taken, after);
-        return after.get(CounterType.SHUTDOWN_DRAINED) == 1 ? TroupeCli.OK : TroupeCli.NOT_OK;
+        return after.get(NodeCounter.SHUTDOWN_DRAINED) == 1 ? TroupeCli.OK : TroupeCli.NOT_OK;
     }
 
     /**
@@ -138,9 +139,9 @@ abstract class ControlCommand implements Callable<Integer>
             doc.put("stopped", after != null);
             if (after != null)
             {
-                doc.put("drained", after.get(CounterType.SHUTDOWN_DRAINED) == 1);
-                doc.put("undeliveredNoticesToOtherNodes", after.get(CounterType.REMOTE_NOTICES_SENT));
-                doc.put("deadLetters", after.get(CounterType.DEAD_LETTERS));
+                doc.put("drained", after.get(NodeCounter.SHUTDOWN_DRAINED) == 1);
+                doc.put("undeliveredNoticesToOtherNodes", after.get(NodeCounter.REMOTE_NOTICES_SENT));
+                doc.put("deadLetters", after.get(SystemCounter.DEAD_LETTERS));
             }
             out.println(Json.write(doc));
         }
@@ -149,10 +150,10 @@ abstract class ControlCommand implements Callable<Integer>
             out.println("node " + nodeId + ": " + taken);
             if (after != null)
             {
-                out.println("node " + nodeId + " stopped: " + (after.get(CounterType.SHUTDOWN_DRAINED) == 1 ?
+                out.println("node " + nodeId + " stopped: " + (after.get(NodeCounter.SHUTDOWN_DRAINED) == 1 ?
                     "drained" : "the drain deadline passed; what was left ended as Undelivered(SHUTDOWN)") +
-                    "; Undelivered notices sent to other nodes " + after.get(CounterType.REMOTE_NOTICES_SENT) +
-                    ", dead letters " + after.get(CounterType.DEAD_LETTERS));
+                    "; Undelivered notices sent to other nodes " + after.get(NodeCounter.REMOTE_NOTICES_SENT) +
+                    ", dead letters " + after.get(SystemCounter.DEAD_LETTERS));
             }
         }
         out.flush();

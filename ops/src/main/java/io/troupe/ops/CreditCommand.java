@@ -1,6 +1,10 @@
 package io.troupe.ops;
 
-import io.troupe.node.counters.CounterType;
+import io.troupe.memquota.CounterDescriptor;
+import io.troupe.node.counters.NodeCounter;
+import io.troupe.interconnect.InterconnectCounter;
+import io.troupe.actor.CreditCounter;
+import io.troupe.actor.CreditAccountCounter;
 import picocli.CommandLine.Command;
 
 import java.util.ArrayList;
@@ -17,23 +21,25 @@ final class CreditCommand extends ReadCommand
     /** Accounts the table shows at most (--json gives every published one). */
     static final int TABLE_ROWS = 20;
 
-    private static final CounterType[] SHOWN = {CounterType.CREDIT_ACCOUNTS_OPEN, CounterType.CREDIT_ACCOUNTS_OPENED,
-        CounterType.CREDIT_NODE_ACCOUNT_DEBT, CounterType.CREDIT_CLEARED_NOTICES, CounterType.CREDIT_SHADOWS,
-        CounterType.CREDIT_SHADOWS_REFUSED, CounterType.CREDIT_SHADOWS_FORGOTTEN, CounterType.CREDIT_UNKNOWN_ACCOUNTS,
-        CounterType.CREDIT_WRITTEN_OFF, CounterType.CREDIT_SHADOW_DEBT_DROPPED, CounterType.FOREIGN_ACCOUNT_ARRIVALS,
-        CounterType.CREDIT_ACCOUNTS_UNPUBLISHED};
+    private static final CounterDescriptor[] SHOWN = {
+        CreditCounter.CREDIT_ACCOUNTS_OPEN, CreditCounter.CREDIT_ACCOUNTS_OPENED,
+        CreditCounter.CREDIT_NODE_ACCOUNT_DEBT, CreditCounter.CREDIT_CLEARED_NOTICES, CreditCounter.CREDIT_SHADOWS,
+        CreditCounter.CREDIT_SHADOWS_REFUSED, CreditCounter.CREDIT_SHADOWS_FORGOTTEN,
+        CreditCounter.CREDIT_UNKNOWN_ACCOUNTS, CreditCounter.CREDIT_WRITTEN_OFF,
+        CreditCounter.CREDIT_SHADOW_DEBT_DROPPED, InterconnectCounter.FOREIGN_ACCOUNT_ARRIVALS,
+        NodeCounter.CREDIT_ACCOUNTS_UNPUBLISHED};
 
     @Override
     int run(final NodeSnapshot node)
     {
         final List<Map<String, Object>> accounts = new ArrayList<>();
-        for (final String id : node.labelValues(CounterType.CREDIT_ACCOUNT_DEBT, "account"))
+        for (final String id : node.labelValues(CreditAccountCounter.CREDIT_ACCOUNT_DEBT, "account"))
         {
             final Map<String, Object> account = new LinkedHashMap<>();
             account.put("accountId", Long.parseLong(id));
-            account.put("debt", node.get(CounterType.CREDIT_ACCOUNT_DEBT, "account", id));
-            account.put("threshold", node.get(CounterType.CREDIT_ACCOUNT_THRESHOLD, "account", id));
-            account.put("waits", node.get(CounterType.CREDIT_ACCOUNT_WAITS, "account", id));
+            account.put("debt", node.get(CreditAccountCounter.CREDIT_ACCOUNT_DEBT, "account", id));
+            account.put("threshold", node.get(CreditAccountCounter.CREDIT_ACCOUNT_THRESHOLD, "account", id));
+            account.put("waits", node.get(CreditAccountCounter.CREDIT_ACCOUNT_WAITS, "account", id));
             accounts.add(account);
         }
         accounts.sort(Comparator.comparingLong((Map<String, Object> a) -> (Long)a.get("debt")).reversed());

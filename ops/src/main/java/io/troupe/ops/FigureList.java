@@ -1,6 +1,6 @@
 package io.troupe.ops;
 
-import io.troupe.node.counters.CounterType;
+import io.troupe.memquota.CounterDescriptor;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,7 +13,7 @@ final class FigureList
     {
     }
 
-    static int print(final ReadCommand command, final NodeSnapshot node, final CounterType[] shown,
+    static int print(final ReadCommand command, final NodeSnapshot node, final CounterDescriptor[] shown,
         final String prefix, final String note)
     {
         return print(command, node, shown, prefix, note, doc ->
@@ -26,13 +26,13 @@ final class FigureList
     /**
      * The figures, and more: {@code moreJson} adds to the JSON document, {@code moreTable} prints after the table.
      */
-    static int print(final ReadCommand command, final NodeSnapshot node, final CounterType[] shown,
+    static int print(final ReadCommand command, final NodeSnapshot node, final CounterDescriptor[] shown,
         final String prefix, final String note, final Consumer<Map<String, Object>> moreJson, final Runnable moreTable)
     {
         if (command.target.json)
         {
             final Map<String, Object> figures = new LinkedHashMap<>();
-            for (final CounterType type : shown)
+            for (final CounterDescriptor type : shown)
             {
                 figures.put(type.metricName(), node.get(type));
             }
@@ -48,11 +48,11 @@ final class FigureList
             command.out().println(note);
         }
         final Table table = new Table("figure", "value", "meaning");
-        for (final CounterType type : shown)
+        for (final CounterDescriptor type : shown)
         {
             final String name = type.metricName().startsWith(prefix) ? type.metricName().substring(prefix.length()) :
                 type.metricName();
-            table.row(name, String.format("%,d", node.get(type)), type.help());
+            table.row(name, String.format("%,d", node.get(type)), type.doc());
         }
         table.print(command.out());
         moreTable.run();

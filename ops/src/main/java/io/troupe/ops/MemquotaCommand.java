@@ -1,6 +1,8 @@
 package io.troupe.ops;
 
-import io.troupe.node.counters.CounterType;
+import io.troupe.memquota.CounterDescriptor;
+import io.troupe.memquota.MemoryQuotaCounter;
+import io.troupe.actor.SystemCounter;
 import picocli.CommandLine.Command;
 
 
@@ -9,16 +11,18 @@ import picocli.CommandLine.Command;
     "reclaims and collapses")
 final class MemquotaCommand extends ReadCommand
 {
-    private static final CounterType[] SHOWN = {CounterType.MEMQUOTA_USED_BYTES, CounterType.MEMQUOTA_MAX_BYTES,
-        CounterType.MEMQUOTA_LOW_WATER_BYTES, CounterType.MEMQUOTA_ACCOUNTS, CounterType.MEMQUOTA_RECLAIM_EPISODES,
-        CounterType.MEMQUOTA_RECLAMATIONS, CounterType.MEMQUOTA_BYTES_RECLAIMED, CounterType.MEMQUOTA_COLLAPSED,
-        CounterType.MEMQUOTA_UNRESPONSIVE, CounterType.MEMQUOTA_REFUSED_CLAIMS, CounterType.MEMQUOTA_WORST_RECLAIM_NS,
-        CounterType.MAILBOXES_COLLAPSED};
+    private static final CounterDescriptor[] SHOWN = {
+        MemoryQuotaCounter.MEMQUOTA_USED_BYTES, MemoryQuotaCounter.MEMQUOTA_MAX_BYTES,
+        MemoryQuotaCounter.MEMQUOTA_LOW_WATER_BYTES, MemoryQuotaCounter.MEMQUOTA_ACCOUNTS,
+        MemoryQuotaCounter.MEMQUOTA_RECLAIM_EPISODES, MemoryQuotaCounter.MEMQUOTA_RECLAMATIONS,
+        MemoryQuotaCounter.MEMQUOTA_BYTES_RECLAIMED, MemoryQuotaCounter.MEMQUOTA_COLLAPSED,
+        MemoryQuotaCounter.MEMQUOTA_UNRESPONSIVE, MemoryQuotaCounter.MEMQUOTA_REFUSED_CLAIMS,
+        MemoryQuotaCounter.MEMQUOTA_WORST_RECLAIM_NS, SystemCounter.MAILBOXES_COLLAPSED};
 
     @Override
     int run(final NodeSnapshot node)
     {
-        return FigureList.print(this, node, SHOWN, "memquota_", node.get(CounterType.MEMQUOTA_MAX_BYTES) == 0 ?
+        return FigureList.print(this, node, SHOWN, "memquota_", node.get(MemoryQuotaCounter.MEMQUOTA_MAX_BYTES) == 0 ?
             "the memory quota is disabled (troupe.memquota.max = 0)" : null);
     }
 }

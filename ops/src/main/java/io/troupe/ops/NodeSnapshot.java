@@ -1,8 +1,8 @@
 package io.troupe.ops;
 
+import io.troupe.memquota.CounterDescriptor;
 import io.troupe.node.client.ClientCounter;
 import io.troupe.node.counters.CounterRecord;
-import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
 import io.troupe.node.counters.NodeState;
 
@@ -33,11 +33,11 @@ final class NodeSnapshot
         this.processAlive = file.processAlive();
     }
 
-    long get(final CounterType type)
+    long get(final CounterDescriptor type)
     {
         for (final CounterRecord record : counters)
         {
-            if (record.typeId() == type.id() && record.labels().isEmpty())
+            if (record.typeId() == type.typeId() && record.labels().isEmpty())
             {
                 return record.value();
             }
@@ -45,18 +45,18 @@ final class NodeSnapshot
         return 0;
     }
 
-    long get(final CounterType type, final String label, final String value)
+    long get(final CounterDescriptor type, final String label, final String value)
     {
         final CounterRecord record = record(type, label, value);
         return record == null ? 0 : record.value();
     }
 
     /** The counter of a type with a label's value, or null. */
-    CounterRecord record(final CounterType type, final String label, final String value)
+    CounterRecord record(final CounterDescriptor type, final String label, final String value)
     {
         for (final CounterRecord record : counters)
         {
-            if (record.typeId() == type.id() && value.equals(record.labels().get(label)))
+            if (record.typeId() == type.typeId() && value.equals(record.labels().get(label)))
             {
                 return record;
             }
@@ -66,7 +66,7 @@ final class NodeSnapshot
 
     long clientCount(final ClientCounter counter)
     {
-        final int typeId = CounterType.clientTypeId(counter);
+        final int typeId = counter.typeId();
         for (final CounterRecord record : counters)
         {
             if (record.typeId() == typeId)
@@ -78,13 +78,13 @@ final class NodeSnapshot
     }
 
     /** The values a label takes on counters of a type, in order (peers by number, pools by name). */
-    List<String> labelValues(final CounterType type, final String label)
+    List<String> labelValues(final CounterDescriptor type, final String label)
     {
         final TreeSet<String> values = new TreeSet<>((a, b) -> a.length() != b.length() && a.matches("[0-9]+") &&
             b.matches("[0-9]+") ? Integer.compare(a.length(), b.length()) : a.compareTo(b));
         for (final CounterRecord record : counters)
         {
-            if (record.typeId() == type.id() && record.labels().containsKey(label))
+            if (record.typeId() == type.typeId() && record.labels().containsKey(label))
             {
                 values.add(record.labels().get(label));
             }

@@ -1,6 +1,6 @@
 package io.troupe.ops;
 
-import io.troupe.node.counters.CounterType;
+import io.troupe.interconnect.PeerCounter;
 import picocli.CommandLine.Command;
 
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ final class NodesCommand extends ReadCommand
     @Override
     int run(final NodeSnapshot node)
     {
-        final List<String> peers = node.labelValues(CounterType.PEER_CONNECTED, "peer");
+        final List<String> peers = node.labelValues(PeerCounter.PEER_CONNECTED, "peer");
         if (target.json)
         {
             final List<Object> docs = new ArrayList<>();
@@ -24,17 +24,17 @@ final class NodesCommand extends ReadCommand
             {
                 final Map<String, Object> doc = new LinkedHashMap<>();
                 doc.put("nodeId", Integer.parseInt(peer));
-                doc.put("connected", node.get(CounterType.PEER_CONNECTED, "peer", peer) == 1);
-                doc.put("incarnation", node.get(CounterType.PEER_INCARNATION, "peer", peer));
-                doc.put("eventsOut", node.get(CounterType.PEER_EVENTS_OUT, "peer", peer));
-                doc.put("eventsIn", node.get(CounterType.PEER_EVENTS_IN, "peer", peer));
-                doc.put("bytesOut", node.get(CounterType.PEER_BYTES_OUT, "peer", peer));
-                doc.put("bytesIn", node.get(CounterType.PEER_BYTES_IN, "peer", peer));
-                doc.put("queueDepth", node.get(CounterType.PEER_QUEUE_DEPTH, "peer", peer));
-                doc.put("rttSmoothedNs", node.get(CounterType.PEER_RTT_SMOOTHED_NS, "peer", peer));
-                doc.put("sessionsUp", node.get(CounterType.PEER_SESSIONS_UP, "peer", peer));
-                doc.put("sessionsDown", node.get(CounterType.PEER_SESSIONS_DOWN, "peer", peer));
-                doc.put("handshakesRefused", node.get(CounterType.PEER_HANDSHAKES_REFUSED, "peer", peer));
+                doc.put("connected", node.get(PeerCounter.PEER_CONNECTED, "peer", peer) == 1);
+                doc.put("incarnation", node.get(PeerCounter.PEER_INCARNATION, "peer", peer));
+                doc.put("eventsOut", node.get(PeerCounter.PEER_EVENTS_OUT, "peer", peer));
+                doc.put("eventsIn", node.get(PeerCounter.PEER_EVENTS_IN, "peer", peer));
+                doc.put("bytesOut", node.get(PeerCounter.PEER_BYTES_OUT, "peer", peer));
+                doc.put("bytesIn", node.get(PeerCounter.PEER_BYTES_IN, "peer", peer));
+                doc.put("queueDepth", node.get(PeerCounter.PEER_QUEUE_DEPTH, "peer", peer));
+                doc.put("rttSmoothedNs", node.get(PeerCounter.PEER_RTT_SMOOTHED_NS, "peer", peer));
+                doc.put("sessionsUp", node.get(PeerCounter.PEER_SESSIONS_UP, "peer", peer));
+                doc.put("sessionsDown", node.get(PeerCounter.PEER_SESSIONS_DOWN, "peer", peer));
+                doc.put("handshakesRefused", node.get(PeerCounter.PEER_HANDSHAKES_REFUSED, "peer", peer));
                 docs.add(doc);
             }
             final Map<String, Object> doc = node.header();
@@ -47,14 +47,14 @@ final class NodesCommand extends ReadCommand
             "bytes in", "queued", "rtt us", "sessions up/down");
         for (final String peer : peers)
         {
-            table.row(peer, node.get(CounterType.PEER_CONNECTED, "peer", peer) == 1 ? "up" : "down",
-                node.get(CounterType.PEER_INCARNATION, "peer", peer),
-                node.get(CounterType.PEER_EVENTS_OUT, "peer", peer), node.get(CounterType.PEER_EVENTS_IN, "peer", peer),
-                node.get(CounterType.PEER_BYTES_OUT, "peer", peer), node.get(CounterType.PEER_BYTES_IN, "peer", peer),
-                node.get(CounterType.PEER_QUEUE_DEPTH, "peer", peer),
-                node.get(CounterType.PEER_RTT_SMOOTHED_NS, "peer", peer) / 1000,
-                node.get(CounterType.PEER_SESSIONS_UP, "peer", peer) + "/" +
-                    node.get(CounterType.PEER_SESSIONS_DOWN, "peer", peer));
+            table.row(peer, node.get(PeerCounter.PEER_CONNECTED, "peer", peer) == 1 ? "up" : "down",
+                node.get(PeerCounter.PEER_INCARNATION, "peer", peer),
+                node.get(PeerCounter.PEER_EVENTS_OUT, "peer", peer), node.get(PeerCounter.PEER_EVENTS_IN, "peer", peer),
+                node.get(PeerCounter.PEER_BYTES_OUT, "peer", peer), node.get(PeerCounter.PEER_BYTES_IN, "peer", peer),
+                node.get(PeerCounter.PEER_QUEUE_DEPTH, "peer", peer),
+                node.get(PeerCounter.PEER_RTT_SMOOTHED_NS, "peer", peer) / 1000,
+                node.get(PeerCounter.PEER_SESSIONS_UP, "peer", peer) + "/" +
+                    node.get(PeerCounter.PEER_SESSIONS_DOWN, "peer", peer));
         }
         if (table.isEmpty())
         {

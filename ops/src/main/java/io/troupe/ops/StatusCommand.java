@@ -1,6 +1,10 @@
 package io.troupe.ops;
 
-import io.troupe.node.counters.CounterType;
+import io.troupe.node.counters.NodeCounter;
+import io.troupe.node.client.ClientIngressCounter;
+import io.troupe.memquota.MemoryQuotaCounter;
+import io.troupe.interconnect.PeerCounter;
+import io.troupe.actor.PoolCounter;
 import io.troupe.node.counters.NodeState;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,11 +25,11 @@ final class StatusCommand extends ReadCommand
     @Override
     int run(final NodeSnapshot node)
     {
-        final List<String> peers = node.labelValues(CounterType.PEER_CONNECTED, "peer");
+        final List<String> peers = node.labelValues(PeerCounter.PEER_CONNECTED, "peer");
         final List<Integer> down = new ArrayList<>();
         for (final String peer : peers)
         {
-            if (node.get(CounterType.PEER_CONNECTED, "peer", peer) == 0)
+            if (node.get(PeerCounter.PEER_CONNECTED, "peer", peer) == 0)
             {
                 down.add(Integer.parseInt(peer));
             }
@@ -33,7 +37,7 @@ final class StatusCommand extends ReadCommand
         final boolean responding = node.processAlive && !node.stale() && node.file.state() != NodeState.STOPPED;
         final boolean ready = responding && node.file.state() == NodeState.RUNNING && down.isEmpty();
         final long uptimeMs = Math.max(0, node.file.heartbeatEpochMs() - node.file.startEpochMs());
-        final List<String> pools = node.labelValues(CounterType.POOL_THREADS, "pool");
+        final List<String> pools = node.labelValues(PoolCounter.POOL_THREADS, "pool");
         if (target.json)
         {
             final Map<String, Object> doc = node.header();
@@ -45,18 +49,18 @@ final class StatusCommand extends ReadCommand
             {
                 final Map<String, Object> each = new LinkedHashMap<>();
                 each.put("name", pool);
-                each.put("threads", node.get(CounterType.POOL_THREADS, "pool", pool));
-                each.put("eventsHandled", node.get(CounterType.POOL_EVENTS_HANDLED, "pool", pool));
+                each.put("threads", node.get(PoolCounter.POOL_THREADS, "pool", pool));
+                each.put("eventsHandled", node.get(PoolCounter.POOL_EVENTS_HANDLED, "pool", pool));
                 each.put("busyRatio", busyRatio(node, pool));
                 poolDocs.add(each);
             }
             doc.put("pools", poolDocs);
             doc.put("peers", Map.of("total", peers.size(), "up", peers.size() - down.size(), "down", down));
-            doc.put("clients", Map.of("sessions", node.get(CounterType.CLIENT_SESSIONS_OPEN),
-                "asksPending", node.get(CounterType.CLIENT_ASKS_PENDING)));
-            doc.put("memquota", Map.of("usedBytes", node.get(CounterType.MEMQUOTA_USED_BYTES),
-                "maxBytes", node.get(CounterType.MEMQUOTA_MAX_BYTES)));
-            doc.put("errors", node.get(CounterType.AGENT_ERRORS));
+            doc.put("clients", Map.of("sessions", node.get(ClientIngressCounter.CLIENT_SESSIONS_OPEN),
+                "asksPending", node.get(ClientIngressCounter.CLIENT_ASKS_PENDING)));
+            doc.put("memquota", Map.of("usedBytes", node.get(MemoryQuotaCounter.MEMQUOTA_USED_BYTES),
+                "maxBytes", node.get(MemoryQuotaCounter.MEMQUOTA_MAX_BYTES)));
+            doc.put("errors", node.get(NodeCounter.AGENT_ERRORS));
             printJson(doc);
         }
         else
@@ -73,20 +77,20 @@ final class StatusCommand extends ReadCommand
                 table.row("", readiness);
             }
             table.row("peers", (peers.size() - down.size()) + " of " + peers.size() + " up");
-            table.row("clients", node.get(CounterType.CLIENT_SESSIONS_OPEN) + " sessions, " +
-                node.get(CounterType.CLIENT_ASKS_PENDING) + " asks pending");
+            table.row("clients", node.get(ClientIngressCounter.CLIENT_SESSIONS_OPEN) + " sessions, " +
+                node.get(ClientIngressCounter.CLIENT_ASKS_PENDING) + " asks pending");
             for (final String pool : pools)
             {
-                final long threads = node.get(CounterType.POOL_THREADS, "pool", pool);
+                final long threads = node.get(PoolCounter.POOL_THREADS, "pool", pool);
                 table.row("pool " + pool, threads + (threads == 1 ? " thread, " : " threads, ") +
-                    node.get(CounterType.POOL_EVENTS_HANDLED, "pool", pool) + " events, busy " +
+                    node.get(PoolCounter.POOL_EVENTS_HANDLED, "pool", pool) + " events, busy " +
                     Math.round(busyRatio(node, pool) * 100) + "%");
             }
-            final long max = node.get(CounterType.MEMQUOTA_MAX_BYTES);
-            final String used = NodeSnapshot.Duration.bytes(node.get(CounterType.MEMQUOTA_USED_BYTES));
+            final long max = node.get(MemoryQuotaCounter.MEMQUOTA_MAX_BYTES);
+            final String used = NodeSnapshot.Duration.bytes(node.get(MemoryQuotaCounter.MEMQUOTA_USED_BYTES));
             table.row("memquota", max == 0 ? used + " (no quota: nothing is reclaimed)" :
                 used + " of " + NodeSnapshot.Duration.bytes(max));
-            table.row("errors", node.get(CounterType.AGENT_ERRORS) + (node.get(CounterType.AGENT_ERRORS) > 0 ?
+            table.row("errors", node.get(NodeCounter.AGENT_ERRORS) + (node.get(NodeCounter.AGENT_ERRORS) > 0 ?
                 " (troupe errors)" : ""));
             table.print(out());
         }
@@ -103,8 +107,8 @@ final class StatusCommand extends ReadCommand
 
     private static double busyRatio(final NodeSnapshot node, final String pool)
     {
-        final long busy = node.get(CounterType.POOL_BUSY_NS, "pool", pool);
-        final long idle = node.get(CounterType.POOL_IDLE_NS, "pool", pool);
+        final long busy = node.get(PoolCounter.POOL_BUSY_NS, "pool", pool);
+        final long idle = node.get(PoolCounter.POOL_IDLE_NS, "pool", pool);
         return busy + idle == 0 ? 0.0 : Math.round(1000.0 * busy / (busy + idle)) / 1000.0;
     }
 }

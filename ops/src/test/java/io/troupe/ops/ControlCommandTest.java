@@ -1,5 +1,6 @@
 package io.troupe.ops;
 
+import io.troupe.node.counters.NodeCounter;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
@@ -10,7 +11,6 @@ import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.control.ControlException;
 import io.troupe.node.control.ControlProtocol;
-import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
 import io.troupe.node.counters.NodeState;
 import io.troupe.node.local.LocalCluster;
@@ -148,7 +148,7 @@ class ControlCommandTest
             .isEqualTo(300);
         final CountersFileReader file = CountersFileReader.open(two.config().dataDir());
         assertThat(file.state()).isEqualTo(NodeState.STOPPED);
-        assertThat(new NodeSnapshot(file).get(CounterType.CONTROL_REQUESTS)).isEqualTo(1);
+        assertThat(new NodeSnapshot(file).get(NodeCounter.CONTROL_REQUESTS)).isEqualTo(1);
     }
 
     @Test
@@ -205,8 +205,8 @@ class ControlCommandTest
             .startsWith("error unknown command 'reboot'");
         one.counters().publishNow();
         final NodeSnapshot node = new NodeSnapshot(CountersFileReader.open(one.config().dataDir()));
-        assertThat(node.get(CounterType.CONTROL_REFUSED)).isEqualTo(4);
-        assertThat(node.get(CounterType.CONTROL_REQUESTS)).isEqualTo(3);
+        assertThat(node.get(NodeCounter.CONTROL_REFUSED)).isEqualTo(4);
+        assertThat(node.get(NodeCounter.CONTROL_REQUESTS)).isEqualTo(3);
         assertThat(Files.getPosixFilePermissions(socket))
             .isEqualTo(PosixFilePermissions.fromString("rw-------"));
 

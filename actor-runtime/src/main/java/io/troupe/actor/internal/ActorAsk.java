@@ -5,6 +5,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.SchedulerCookie;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.TypedContext;
 import io.troupe.actor.Undelivered;
 
@@ -44,7 +45,7 @@ final class ActorAsk<R> implements Behavior
         this.timeout = timeout;
         this.adapt = adapt;
         this.counters = counters;
-        counters.asksPending.incrementAndGet();
+        counters.increment(SystemCounter.ASKS_PENDING);
     }
 
     SchedulerCookie timeoutCookie()
@@ -57,7 +58,7 @@ final class ActorAsk<R> implements Behavior
     {
         cancelled = true;
         timeoutCookie.detach();
-        counters.asksPending.decrementAndGet();
+        counters.decrement(SystemCounter.ASKS_PENDING);
     }
 
     @Override
@@ -69,12 +70,12 @@ final class ActorAsk<R> implements Behavior
             return;
         }
         timeoutCookie.detach();
-        counters.asksPending.decrementAndGet();
+        counters.decrement(SystemCounter.ASKS_PENDING);
         final Object event = envelope.event();
         final Throwable failure = ReplySlots.failureOf(event, target, replyType, timeout);
         if (event == ReplySlots.TIMEOUT)
         {
-            counters.asksTimedOut.incrementAndGet();
+            counters.increment(SystemCounter.ASKS_TIMED_OUT);
         }
         final Object outcome = failure == null ? adapt.apply(replyType.cast(event), null) : adapt.apply(null, failure);
         if (outcome != null)

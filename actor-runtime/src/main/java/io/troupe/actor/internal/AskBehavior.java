@@ -7,6 +7,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.SchedulerCookie;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.UndeliveredReason;
@@ -49,7 +50,7 @@ final class AskBehavior implements Behavior
         this.pending = pending;
         this.counters = counters;
         pending.add(this);
-        counters.asksPending.incrementAndGet();
+        counters.increment(SystemCounter.ASKS_PENDING);
     }
 
     CompletableFuture<Object> future()
@@ -77,7 +78,7 @@ final class AskBehavior implements Behavior
             {
                 if (event == ReplySlots.TIMEOUT)
                 {
-                    counters.asksTimedOut.incrementAndGet();
+                    counters.increment(SystemCounter.ASKS_TIMED_OUT);
                 }
                 future.completeExceptionally(failure);
             }
@@ -115,7 +116,7 @@ final class AskBehavior implements Behavior
         }
         timeoutCookie.detach();
         pending.remove(this);
-        counters.asksPending.decrementAndGet();
+        counters.decrement(SystemCounter.ASKS_PENDING);
         return true;
     }
 }

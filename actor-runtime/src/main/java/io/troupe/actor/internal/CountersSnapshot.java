@@ -1,8 +1,8 @@
 package io.troupe.actor.internal;
 
 import io.troupe.actor.PoolCounters;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.SystemCounters;
-
 import io.troupe.actor.internal.executor.ExecutorPool;
 import io.troupe.actor.internal.executor.Worker;
 import io.troupe.actor.internal.mailbox.MailboxTable;
@@ -26,28 +26,14 @@ final class CountersSnapshot
         {
             poolCounters.add(read(pool));
         }
-        final long registered = counters.registered.get();
-        return new SystemCounters(
-            registered,
-            registered - counters.passedAway.get(),
-            table.created(),
-            table.vacant(),
-            counters.undelivered.get(),
-            counters.dropped.get(),
-            counters.forwarded.get(),
-            counters.deadLetters.get(),
-            counters.handlerFailures.get(),
-            counters.rejectedSends.get(),
-            timer.scheduledCount(),
-            timer.firedCount(),
-            timer.staleCount(),
-            timer.discardedCount(),
-            counters.collapsedMailboxes.get(),
-            counters.asksPending.get(),
-            counters.asksTimedOut.get(),
-            counters.lateReplies.get(),
-            counters.unhandledEvents.get(),
-            List.copyOf(poolCounters));
+        final long[] values = counters.read();
+        values[SystemCounter.MAILBOXES_CREATED.ordinal()] = table.created();
+        values[SystemCounter.MAILBOXES_VACANT.ordinal()] = table.vacant();
+        values[SystemCounter.TIMERS_SCHEDULED.ordinal()] = timer.scheduledCount();
+        values[SystemCounter.TIMERS_FIRED.ordinal()] = timer.firedCount();
+        values[SystemCounter.TIMERS_STALE.ordinal()] = timer.staleCount();
+        values[SystemCounter.TIMERS_DISCARDED.ordinal()] = timer.discardedCount();
+        return new SystemCounters(values, poolCounters);
     }
 
     private static PoolCounters read(final ExecutorPool pool)

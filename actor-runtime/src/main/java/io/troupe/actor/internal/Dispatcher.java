@@ -6,6 +6,7 @@ import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.FailureHandler;
 import io.troupe.actor.MailboxCollapsed;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.UndeliveredReason;
 
 import io.troupe.actor.internal.layout.LinePadding;
@@ -232,7 +233,7 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
             }
         }
         // counted after it is recorded: whoever reads the counter at n finds the n-th failure in the error log too
-        counters.handlerFailures.incrementAndGet();
+        counters.increment(SystemCounter.HANDLER_FAILURES);
         try
         {
             failureHandler.onFailure(ctx.self(), envelope, error);
@@ -254,7 +255,7 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
     {
         final long dropped = alreadyDropped + drain(mailbox, worker, UndeliveredReason.COLLAPSED);
         memory.rejoin();
-        counters.collapsedMailboxes.incrementAndGet();
+        counters.increment(SystemCounter.MAILBOXES_COLLAPSED);
         final List<ActorId> actors = mailbox.actorIds(ctx.nodeId());
         for (final ActorId actor : actors)
         {

@@ -19,6 +19,7 @@ import io.troupe.actor.PoolConfig;
 import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.SchedulerCookie;
 import io.troupe.actor.ServiceId;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.SystemCounters;
 import io.troupe.actor.TypedBehavior;
 import io.troupe.actor.Undelivered;
@@ -254,7 +255,8 @@ public final class LocalActorSystem extends ActorSystem
                 router::scheduleFromOutside));
         }
         mailbox.occupy(localId, behavior);
-        counters.registered.incrementAndGet();
+        counters.increment(SystemCounter.ACTORS_REGISTERED);
+        counters.increment(SystemCounter.ACTORS_ALIVE);
         return ActorId.of(nodeId, localId, mailbox.hint(), poolId);
     }
 
@@ -433,7 +435,7 @@ public final class LocalActorSystem extends ActorSystem
         chargeUncharged(envelope);
         if (router.phase() != Router.RUNNING)
         {
-            counters.rejectedSends.incrementAndGet();
+            counters.increment(SystemCounter.REJECTED_SENDS);
             if (envelope.isTracked())
             {
                 router.deadLetter(envelope, UndeliveredReason.SHUTDOWN);
@@ -499,7 +501,7 @@ public final class LocalActorSystem extends ActorSystem
         checkAskTimeout(timeout);
         if (router.phase() != Router.RUNNING)
         {
-            counters.rejectedSends.incrementAndGet();
+            counters.increment(SystemCounter.REJECTED_SENDS);
             return CompletableFuture.failedFuture(new UndeliveredException(
                 new Undelivered(recipient, type, 0, UndeliveredReason.SHUTDOWN, false)));
         }
@@ -732,12 +734,14 @@ public final class LocalActorSystem extends ActorSystem
 
     void onRegistered()
     {
-        counters.registered.incrementAndGet();
+        counters.increment(SystemCounter.ACTORS_REGISTERED);
+        counters.increment(SystemCounter.ACTORS_ALIVE);
     }
 
     void onPassedAway(final ActorId actor)
     {
-        counters.passedAway.incrementAndGet();
+        counters.increment(SystemCounter.ACTORS_PASSED_AWAY); // first: whoever sees alive drop sees this
+        counters.decrement(SystemCounter.ACTORS_ALIVE);
         for (final Consumer<ActorId> listener : passAwayListeners)
         {
             try
@@ -746,7 +750,7 @@ public final class LocalActorSystem extends ActorSystem
             }
             catch (final RuntimeException ex)
             {
-                counters.handlerFailures.incrementAndGet();
+                counters.increment(SystemCounter.HANDLER_FAILURES);
             }
         }
     }

@@ -4,6 +4,7 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.DeadLetterHandler;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.RemoteTransport;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 
@@ -222,7 +223,7 @@ final class Router extends RouterFields
     {
         if ((envelope.flags() & Envelope.FLAG_FORWARD_ON_NONDELIVERY) != 0 && envelope.forwardTo() != null)
         {
-            counters.forwarded.incrementAndGet();
+            counters.increment(SystemCounter.FORWARDED);
             envelope.redirectToForwardTarget();
             route(envelope, worker);
             return;
@@ -230,13 +231,13 @@ final class Router extends RouterFields
         if (reason == UndeliveredReason.ACTOR_UNKNOWN && ReplySlots.isReplySlot(envelope.recipient()))
         {
             // for an ask that already ended: nobody waits for it, and its sender need not hear of it
-            counters.lateReplies.incrementAndGet();
+            counters.increment(SystemCounter.LATE_REPLIES);
             envelope.settle();
             return;
         }
         if (!envelope.isTracked())
         {
-            counters.dropped.incrementAndGet();
+            counters.increment(SystemCounter.DROPPED);
             envelope.settle();
             return;
         }
@@ -245,7 +246,7 @@ final class Router extends RouterFields
             deadLetter(envelope, reason);
             return;
         }
-        counters.undelivered.incrementAndGet();
+        counters.increment(SystemCounter.UNDELIVERED);
         final ActorId recipient = envelope.recipient();
         final Undelivered notice = new Undelivered(recipient, envelope.type(), envelope.cookie(), reason, false);
         route(new Envelope(envelope.sender(), recipient, Undelivered.TYPE, 0, envelope.cookie(), notice, null), worker);
@@ -272,7 +273,7 @@ final class Router extends RouterFields
             }
             else
             {
-                counters.dropped.incrementAndGet();
+                counters.increment(SystemCounter.DROPPED);
                 envelope.settle();
             }
         }
@@ -281,14 +282,14 @@ final class Router extends RouterFields
 
     void deadLetter(final Envelope envelope, final UndeliveredReason reason)
     {
-        counters.deadLetters.incrementAndGet();
+        counters.increment(SystemCounter.DEAD_LETTERS);
         try
         {
             deadLetters.onDeadLetter(envelope, reason);
         }
         catch (final RuntimeException ex)
         {
-            counters.handlerFailures.incrementAndGet();
+            counters.increment(SystemCounter.HANDLER_FAILURES);
         }
         envelope.settle();
     }

@@ -1,22 +1,42 @@
 package io.troupe.actor.internal;
 
-import java.util.concurrent.atomic.AtomicLong;
+import io.troupe.actor.SystemCounter;
 
-/** System-wide counters off the hot path (non-delivery, registration, failures). */
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * System-wide counters off the hot path (non-delivery, registration, failures, asks): one slot per
+ * {@link SystemCounter}, indexed by its ordinal. The slots of counters their owners keep (the mailbox table's, the
+ * timer agent's) stay 0 here; {@link CountersSnapshot} reads those from their owners.
+ */
 final class RuntimeCounters
 {
-    final AtomicLong registered = new AtomicLong();
-    final AtomicLong passedAway = new AtomicLong();
-    final AtomicLong undelivered = new AtomicLong();
-    final AtomicLong dropped = new AtomicLong();
-    final AtomicLong forwarded = new AtomicLong();
-    final AtomicLong deadLetters = new AtomicLong();
-    final AtomicLong handlerFailures = new AtomicLong();
-    final AtomicLong rejectedSends = new AtomicLong();
-    final AtomicLong collapsedMailboxes = new AtomicLong();
-    /** A gauge: incremented when an ask opens its reply slot, decremented when the slot is freed. */
-    final AtomicLong asksPending = new AtomicLong();
-    final AtomicLong asksTimedOut = new AtomicLong();
-    final AtomicLong lateReplies = new AtomicLong();
-    final AtomicLong unhandledEvents = new AtomicLong();
+    private final AtomicLongArray values = new AtomicLongArray(SystemCounter.values().length);
+
+    void increment(final SystemCounter counter)
+    {
+        values.incrementAndGet(counter.ordinal());
+    }
+
+    /** For a gauge (asks pending, actors alive). */
+    void decrement(final SystemCounter counter)
+    {
+        values.decrementAndGet(counter.ordinal());
+    }
+
+    long get(final SystemCounter counter)
+    {
+        return values.get(counter.ordinal());
+    }
+
+    /** Every slot, by ordinal. */
+    long[] read()
+    {
+        final long[] copy = new long[values.length()];
+        for (int i = 0; i < copy.length; i++)
+        {
+            copy[i] = values.get(i);
+        }
+        return copy;
+    }
 }

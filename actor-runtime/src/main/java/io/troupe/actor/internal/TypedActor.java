@@ -7,6 +7,7 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.Poison;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.TypedBehavior;
 import io.troupe.actor.TypedContext;
 
@@ -62,7 +63,7 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
             }
             else
             {
-                system.runtimeCounters().unhandledEvents.incrementAndGet();
+                system.runtimeCounters().increment(SystemCounter.UNHANDLED_EVENTS);
             }
         }
     }

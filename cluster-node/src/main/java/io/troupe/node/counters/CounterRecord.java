@@ -1,5 +1,7 @@
 package io.troupe.node.counters;
 
+import io.troupe.memquota.CounterDescriptor;
+
 import java.util.Map;
 
 /**
@@ -19,7 +21,7 @@ public record CounterRecord(int id, int typeId, String name, Map<String, String>
      *
      * @return the kind.
      */
-    public CounterKind kind()
+    public CounterDescriptor.Kind kind()
     {
         return CounterType.kind(typeId);
     }

@@ -1,14 +1,16 @@
 package io.troupe.node.counters;
 
+import io.troupe.memquota.CounterDescriptor;
 import org.agrona.concurrent.status.AtomicCounter;
 
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 /**
- * Counters of things that come and go (credit accounts, client sessions, brokers): one row of counters per key,
+ * Counters of things that come and go (peers, credit accounts, client sessions, brokers): one row of counters per key,
  * allocated when the key is first seen in a pass and freed at the end of the first pass that no longer sees it, so a
  * reader of the file finds exactly the things that exist (as of the last pass). Publisher thread only.
  *
@@ -22,14 +24,14 @@ final class CounterRows<K>
     /** Makes a counter, or null when the file is full. */
     interface Allocator
     {
-        AtomicCounter allocate(CounterType type, String labels);
+        AtomicCounter allocate(CounterDescriptor type, String labels);
     }
 
     /** One key's counters. */
     final class Row
     {
         private final String labels;
-        private final EnumMap<CounterType, AtomicCounter> counters = new EnumMap<>(CounterType.class);
+        private final Map<CounterDescriptor, AtomicCounter> counters = new HashMap<>();
         private long pass;
 
         private Row(final String labels)
@@ -44,7 +46,7 @@ final class CounterRows<K>
          * @param value its value now.
          * @return the counter, or null if the file is full.
          */
-        AtomicCounter set(final CounterType type, final long value)
+        AtomicCounter set(final CounterDescriptor type, final long value)
         {
             AtomicCounter counter = counters.get(type);
             if (counter == null)
@@ -58,6 +60,37 @@ final class CounterRows<K>
             }
             counter.setRelease(value);
             return counter;
+        }
+
+        /**
+         * Sets every counter of a group that is read from a snapshot (those the publisher sets itself, with no
+         * reader, are left alone).
+         *
+         * @param group  the group's declarations.
+         * @param source the snapshot they are read from.
+         * @param <S>    its type.
+         */
+        <S> void setAll(final List<? extends CounterDescriptor.Of<S>> group, final S source)
+        {
+            for (final CounterDescriptor.Of<S> counter : group)
+            {
+                final ToLongFunction<S> reader = counter.reader();
+                if (reader != null)
+                {
+                    set(counter, reader.applyAsLong(source));
+                }
+            }
+        }
+
+        /**
+         * The row's counter of a type, if it has one yet.
+         *
+         * @param type which.
+         * @return the counter, or null.
+         */
+        AtomicCounter counter(final CounterDescriptor type)
+        {
+            return counters.get(type);
         }
 
         /** The row's labels, as its counters carry them. */

@@ -1,18 +1,25 @@
 package io.troupe.node.counters;
 
 import io.troupe.actor.ActorSystem;
-import io.troupe.actor.FlowControl;
+import io.troupe.actor.CreditCounter;
+import io.troupe.actor.PoolCounter;
 import io.troupe.actor.PoolCounters;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.SystemCounters;
 import io.troupe.broker.BrokerDirectory;
 import io.troupe.interconnect.FrameRejection;
 import io.troupe.interconnect.Interconnect;
+import io.troupe.interconnect.InterconnectCounter;
 import io.troupe.interconnect.InterconnectCounters;
+import io.troupe.interconnect.PeerCounter;
 import io.troupe.interconnect.PeerCounters;
 import io.troupe.interconnect.scheduler.SchedulerCounters;
-import io.troupe.memquota.MemoryQuotaCounters;
+import io.troupe.memquota.CounterDescriptor;
+import io.troupe.memquota.MemoryQuotaCounter;
 import io.troupe.node.client.ClientCounter;
 import io.troupe.node.client.ClientIngress;
+import io.troupe.node.client.ClientIngressCounter;
+import io.troupe.registry.RegistryCounter;
 import io.troupe.registry.ServiceRegistry;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.EpochClock;
@@ -36,6 +43,18 @@ import java.util.function.LongSupplier;
  */
 public final class CountersPublisher implements Agent
 {
+    private static final List<NodeCounter> NODE = List.of(NodeCounter.values());
+    private static final List<SystemCounter> SYSTEM = List.of(SystemCounter.values());
+    private static final List<PoolCounter> POOL = List.of(PoolCounter.values());
+    private static final List<MemoryQuotaCounter> MEMORY_QUOTA = List.of(MemoryQuotaCounter.values());
+    private static final List<CreditCounter> CREDIT = List.of(CreditCounter.values());
+    private static final List<InterconnectCounter> INTERCONNECT = List.of(InterconnectCounter.values());
+    private static final List<PeerCounter> PEER = List.of(PeerCounter.values());
+    private static final List<SchedulerCounters.Counter> SCHEDULER = List.of(SchedulerCounters.Counter.values());
+    private static final List<RegistryCounter> REGISTRY = List.of(RegistryCounter.values());
+    private static final List<ClientIngressCounter> CLIENT_INGRESS = List.of(ClientIngressCounter.values());
+    private static final List<ClientCounter> CLIENT = List.of(ClientCounter.values());
+
     /**
      * Where the figures come from: the node's parts, and its own few counts.
      *
@@ -66,13 +85,13 @@ public final class CountersPublisher implements Agent
     private final EpochClock epochClock;
     private final long intervalNs;
     /**
-     * Node-wide counters, pools' and peers' (pools and peers are configured, so their rows stay for the node's life).
+     * Node-wide counters, pools' (configured, so their rows stay for the node's life) and peers' (freed when a peer is
+     * no longer in the interconnect's list).
      */
     private final CounterRows<String>.Row fixed;
     private final CounterRows<String> pools = new CounterRows<>(this::allocate);
     private final CounterRows<Integer> peers = new CounterRows<>(this::allocate);
     private final EnumMap<FrameRejection, AtomicCounter> rejections = new EnumMap<>(FrameRejection.class);
-    private final EnumMap<ClientCounter, AtomicCounter> clients = new EnumMap<>(ClientCounter.class);
     private final KeyedCountersPublisher keyed;
     private long nextNs;
     /** The readiness last written ("" before the first). */
@@ -123,116 +142,44 @@ public final class CountersPublisher implements Agent
     /**
      * Publishes once, now: every counter, then the heartbeat. Also the last thing the node does before it stops.
      * Synchronized: the counters thread and a caller that wants the latest figures take turns (allocation in the
-     * file is single-threaded).
+     * file is single-threaded). Each group of counters is published from its declarations
+     * ({@link CounterRows.Row#setAll}).
      */
     public synchronized void publish()
     {
-        publishSystem(sources.system().counters());
-        publishMemoryQuota(sources.system().memoryQuota().counters());
-        publishFlow(sources.system().flow());
-        set(CounterType.CREDIT_ACCOUNTS_UNPUBLISHED, keyed.publishAccounts(sources.system().flow()));
-        set(CounterType.AGENT_ERRORS, sources.errors().errors());
-        set(CounterType.AGENT_ERRORS_UNRECORDED, sources.errors().unrecorded());
-        set(CounterType.REMOTE_DEAD_LETTERS, sources.remoteDeadLetters().getAsLong());
-        set(CounterType.REMOTE_NOTICES_SENT, sources.remoteNoticesSent().getAsLong());
-        set(CounterType.REMOTE_NOTICES_LOST, sources.remoteNoticesLost().getAsLong());
-        set(CounterType.SHUTDOWN_DRAINED, sources.shutdownDrained().getAsLong());
-        set(CounterType.CONTROL_REQUESTS, sources.controlRequests().getAsLong());
-        set(CounterType.CONTROL_REFUSED, sources.controlRefused().getAsLong());
+        final ActorSystem system = sources.system();
+        final SystemCounters counters = system.counters();
+        fixed.setAll(SYSTEM, counters);
+        for (final PoolCounters pool : counters.pools())
+        {
+            pools.row(pool.name(), "pool=" + pool.name()).setAll(POOL, pool);
+        }
+        fixed.setAll(MEMORY_QUOTA, system.memoryQuota().counters());
+        fixed.setAll(CREDIT, system.flow());
+        fixed.set(NodeCounter.CREDIT_ACCOUNTS_UNPUBLISHED, keyed.publishAccounts(system.flow()));
+        fixed.setAll(NODE, sources);
         final List<PeerCounters> peerList = sources.interconnect() == null ? List.of() :
             sources.interconnect().peerCounters();
         if (sources.interconnect() != null)
         {
             publishInterconnect(sources.interconnect(), peerList);
-            if (sources.scheduler() != null)
-            {
-                publishScheduler(sources.scheduler(), peerList);
-            }
         }
         if (sources.registry() != null)
         {
-            final ServiceRegistry registry = sources.registry();
-            set(CounterType.REGISTRY_ENTRIES, registry.size());
-            set(CounterType.REGISTRY_REFUSED_ENTRIES, registry.refusedEntries());
-            set(CounterType.REGISTRY_STALE_UPDATES, registry.staleUpdates());
-            set(CounterType.REGISTRY_REPLICA_SET_ASIDE, registry.replicaSetAside() ? 1 : 0);
+            fixed.setAll(REGISTRY, sources.registry());
         }
         if (sources.clients() != null)
         {
-            publishClients(sources.clients());
+            fixed.setAll(CLIENT_INGRESS, sources.clients());
+            fixed.setAll(CLIENT, sources.clients());
             keyed.publishSessions(sources.clients().sessions());
         }
         if (sources.brokers() != null)
         {
-            keyed.publishBrokers(sources.brokers(), System.nanoTime()); // brokers run on System.nanoTime()
+            keyed.publishBrokers(sources.brokers());
         }
         publishReadiness(peerList);
         file.heartbeat(epochClock.time());
-    }
-
-    private void publishSystem(final SystemCounters counters)
-    {
-        set(CounterType.ACTORS_REGISTERED, counters.actorsRegistered());
-        set(CounterType.ACTORS_ALIVE, counters.actorsAlive());
-        set(CounterType.MAILBOXES_CREATED, counters.mailboxesCreated());
-        set(CounterType.MAILBOXES_VACANT, counters.mailboxesVacant());
-        set(CounterType.UNDELIVERED, counters.undelivered());
-        set(CounterType.DROPPED, counters.dropped());
-        set(CounterType.FORWARDED, counters.forwarded());
-        set(CounterType.DEAD_LETTERS, counters.deadLetters());
-        set(CounterType.HANDLER_FAILURES, counters.handlerFailures());
-        set(CounterType.REJECTED_SENDS, counters.rejectedSends());
-        set(CounterType.TIMERS_SCHEDULED, counters.timersScheduled());
-        set(CounterType.TIMERS_FIRED, counters.timersFired());
-        set(CounterType.TIMERS_STALE, counters.timersStale());
-        set(CounterType.TIMERS_DISCARDED, counters.timersDiscarded());
-        set(CounterType.MAILBOXES_COLLAPSED, counters.mailboxesCollapsed());
-        set(CounterType.ASKS_PENDING, counters.asksPending());
-        set(CounterType.ASKS_TIMED_OUT, counters.asksTimedOut());
-        set(CounterType.LATE_REPLIES, counters.lateReplies());
-        set(CounterType.UNHANDLED_EVENTS, counters.unhandledEvents());
-        for (final PoolCounters pool : counters.pools())
-        {
-            final CounterRows<String>.Row row = pools.row(pool.name(), "pool=" + pool.name());
-            row.set(CounterType.POOL_THREADS, pool.threads());
-            row.set(CounterType.POOL_ACTIVATIONS, pool.activations());
-            row.set(CounterType.POOL_EVENTS_HANDLED, pool.eventsHandled());
-            row.set(CounterType.POOL_BUSY_NS, pool.busyNs());
-            row.set(CounterType.POOL_IDLE_NS, pool.idleNs());
-            row.set(CounterType.POOL_LATE_WAKEUPS, pool.lateWakeups());
-            row.set(CounterType.POOL_STEALS, pool.steals());
-        }
-    }
-
-    private void publishMemoryQuota(final MemoryQuotaCounters counters)
-    {
-        set(CounterType.MEMQUOTA_USED_BYTES, counters.usedBytes());
-        // A node without a quota runs its tracker with no limit (Long.MAX_VALUE): the counters say 0, "disabled".
-        final boolean disabled = counters.maxBytes() == Long.MAX_VALUE;
-        set(CounterType.MEMQUOTA_MAX_BYTES, disabled ? 0 : counters.maxBytes());
-        set(CounterType.MEMQUOTA_LOW_WATER_BYTES, disabled ? 0 : counters.lowWaterBytes());
-        set(CounterType.MEMQUOTA_RECLAMATIONS, counters.reclamations());
-        set(CounterType.MEMQUOTA_COLLAPSED, counters.participantsCollapsed());
-        set(CounterType.MEMQUOTA_BYTES_RECLAIMED, counters.bytesReclaimed());
-        set(CounterType.MEMQUOTA_UNRESPONSIVE, counters.unresponsive());
-        set(CounterType.MEMQUOTA_REFUSED_CLAIMS, counters.refusedClaims());
-        set(CounterType.MEMQUOTA_ACCOUNTS, counters.accounts());
-        set(CounterType.MEMQUOTA_RECLAIM_EPISODES, counters.reclaimEpisodes());
-        set(CounterType.MEMQUOTA_WORST_RECLAIM_NS, counters.worstReclaimLatencyNs());
-    }
-
-    private void publishFlow(final FlowControl flow)
-    {
-        set(CounterType.CREDIT_ACCOUNTS_OPENED, flow.accountsOpened());
-        set(CounterType.CREDIT_ACCOUNTS_OPEN, flow.openAccounts());
-        set(CounterType.CREDIT_CLEARED_NOTICES, flow.clearedNotices());
-        set(CounterType.CREDIT_SHADOWS, flow.shadowCount());
-        set(CounterType.CREDIT_SHADOWS_REFUSED, flow.shadowsRefused());
-        set(CounterType.CREDIT_SHADOWS_FORGOTTEN, flow.shadowsForgotten());
-        set(CounterType.CREDIT_UNKNOWN_ACCOUNTS, flow.unknownAccounts());
-        set(CounterType.CREDIT_WRITTEN_OFF, flow.writtenOff());
-        set(CounterType.CREDIT_SHADOW_DEBT_DROPPED, flow.shadowDebtDropped());
-        set(CounterType.CREDIT_NODE_ACCOUNT_DEBT, flow.isEnabled() ? flow.nodeAccount().debt() : 0);
     }
 
     private void publishInterconnect(final Interconnect interconnect, final List<PeerCounters> peerList)
@@ -244,7 +191,8 @@ public final class CountersPublisher implements Agent
             AtomicCounter counter = rejections.get(reason);
             if (counter == null && rejected != 0) // a reason appears the first time it happens
             {
-                counter = allocate(CounterType.FRAMES_REJECTED, "reason=" + reason.name().toLowerCase(Locale.ROOT));
+                counter = allocate(InterconnectCounter.FRAMES_REJECTED,
+                    "reason=" + reason.name().toLowerCase(Locale.ROOT));
                 if (counter != null)
                 {
                     rejections.put(reason, counter);
@@ -255,20 +203,24 @@ public final class CountersPublisher implements Agent
                 counter.setRelease(rejected);
             }
         }
-        set(CounterType.UNAUTHENTICATED_FRAMES, counts.unauthenticatedFrames());
-        set(CounterType.TYPE_CONFLICTS, counts.typeConflicts());
-        set(CounterType.UNKNOWN_TYPE_EVENTS, counts.unknownTypeEvents());
-        set(CounterType.SUBSCRIPTIONS_REFUSED, counts.subscriptionsRefused());
-        set(CounterType.FOREIGN_ACCOUNT_ARRIVALS, counts.foreignAccountArrivals());
-        set(CounterType.CLAMPED_COSTS, counts.clampedCosts());
-        set(CounterType.CHUNK_FRAMES_DROPPED, counts.chunkFramesDropped());
-        set(CounterType.DIRECTORY_UPDATES_DROPPED, counts.directoryUpdatesDropped());
-        set(CounterType.DIRECTORY_ENTRIES_REFUSED, counts.directoryEntriesRefused());
-        set(CounterType.STREAMS_STALLED, counts.streamsStalled());
-        set(CounterType.PUBLICATIONS_RENEWED, counts.publicationsRenewed());
-        set(CounterType.LARGEST_EVENT_BYTES, interconnect.largestEventBytes());
-        set(CounterType.HANDSHAKE_STEPS_DEFERRED, counts.handshakeStepsDeferred());
-        publishPeers(peerList);
+        fixed.setAll(INTERCONNECT, interconnect);
+        final SchedulerCounters scheduler = sources.scheduler();
+        final Map<Integer, Long> inFlight = scheduler == null ? Map.of() : scheduler.inFlightByPeer();
+        peers.begin(); // a peer that left the interconnect's list has its rows freed at the end of the pass
+        for (final PeerCounters peer : peerList)
+        {
+            final CounterRows<Integer>.Row row = peers.row(peer.nodeId(), "peer=" + peer.nodeId());
+            row.setAll(PEER, peer);
+            if (scheduler != null)
+            {
+                row.set(PeerCounter.PEER_SCHEDULED_IN_FLIGHT, inFlight.getOrDefault(peer.nodeId(), 0L));
+            }
+        }
+        peers.end();
+        if (scheduler != null)
+        {
+            fixed.setAll(SCHEDULER, scheduler);
+        }
     }
 
     /**
@@ -322,77 +274,9 @@ public final class CountersPublisher implements Agent
         }
     }
 
-    private void publishPeers(final List<PeerCounters> list)
+    private AtomicCounter allocate(final CounterDescriptor type, final String labels)
     {
-        for (final PeerCounters peer : list)
-        {
-            final CounterRows<Integer>.Row row = peers.row(peer.nodeId(), "peer=" + peer.nodeId());
-            row.set(CounterType.PEER_CONNECTED, peer.connected() ? 1 : 0);
-            row.set(CounterType.PEER_INCARNATION, peer.incarnation());
-            row.set(CounterType.PEER_EVENTS_OUT, peer.eventsOut());
-            row.set(CounterType.PEER_BYTES_OUT, peer.bytesOut());
-            row.set(CounterType.PEER_EVENTS_IN, peer.eventsIn());
-            row.set(CounterType.PEER_BYTES_IN, peer.bytesIn());
-            row.set(CounterType.PEER_BACK_PRESSURED, peer.backPressured());
-            row.set(CounterType.PEER_QUEUE_DEPTH, peer.queueDepth());
-            row.set(CounterType.PEER_SESSIONS_UP, peer.sessionsUp());
-            row.set(CounterType.PEER_SESSIONS_DOWN, peer.sessionsDown());
-            row.set(CounterType.PEER_REJECTED_FRAMES, peer.rejectedFrames());
-            row.set(CounterType.PEER_HANDSHAKES_REFUSED, peer.handshakesRefused());
-            row.set(CounterType.PEER_SHED, peer.shed());
-            row.set(CounterType.PEER_REFUSED_DOWN, peer.refusedDown());
-            row.set(CounterType.PEER_LOST_UNSURE, peer.lostUnsure());
-            row.set(CounterType.PEER_LOST_QUEUED, peer.lostQueued());
-            row.set(CounterType.PEER_RTT_LAST_NS, peer.rttLastNs());
-            row.set(CounterType.PEER_RTT_SMOOTHED_NS, peer.rttSmoothedNs());
-            row.set(CounterType.PEER_RTT_MIN_NS, peer.rttMinNs());
-            row.set(CounterType.PEER_SUBSCRIBERS, peer.subscribers());
-        }
-    }
-
-    private void publishScheduler(final SchedulerCounters scheduler, final List<PeerCounters> peerList)
-    {
-        for (final SchedulerCounters.Counter counter : SchedulerCounters.Counter.values())
-        {
-            set(CounterType.valueOf("SCHEDULER_" + counter.name()), scheduler.get(counter));
-        }
-        final Map<Integer, Long> inFlight = scheduler.inFlightByPeer();
-        for (final PeerCounters peer : peerList)
-        {
-            peers.row(peer.nodeId(), "peer=" + peer.nodeId())
-                .set(CounterType.PEER_SCHEDULED_IN_FLIGHT, inFlight.getOrDefault(peer.nodeId(), 0L));
-        }
-    }
-
-    private void publishClients(final ClientIngress ingress)
-    {
-        set(CounterType.CLIENT_SESSIONS_OPEN, ingress.openSessions());
-        set(CounterType.CLIENT_ASKS_PENDING, ingress.pendingAsks());
-        for (final ClientCounter counter : ClientCounter.values())
-        {
-            AtomicCounter published = clients.get(counter);
-            if (published == null)
-            {
-                final int typeId = CounterType.clientTypeId(counter);
-                published = allocate(typeId, CounterType.metricName(typeId), "");
-                if (published == null)
-                {
-                    continue;
-                }
-                clients.put(counter, published);
-            }
-            published.setRelease(ingress.count(counter));
-        }
-    }
-
-    private void set(final CounterType type, final long value)
-    {
-        fixed.set(type, value);
-    }
-
-    private AtomicCounter allocate(final CounterType type, final String labels)
-    {
-        return allocate(type.id(), type.metricName(), labels);
+        return allocate(type.typeId(), type.metricName(), labels);
     }
 
     /** A new counter, or null (once logged) when the file is full: the node goes on without it. */

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The node's error recorder ({@code ActorSystemConfig.errorRecorder}): every agent error and handler failure goes to
  * the counters file's distinct error log, which keeps each distinct error once (stack trace, first and last time,
- * count), and is counted ({@link CounterType#AGENT_ERRORS}). Thread safe; never blocks for long (the log takes a lock
+ * count), and is counted ({@link NodeCounter#AGENT_ERRORS}). Thread safe; never blocks for long (the log takes a lock
  * only for an error it has not seen).
  */
 public final class ErrorRecorder implements ErrorHandler

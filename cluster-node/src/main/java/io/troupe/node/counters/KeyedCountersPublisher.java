@@ -1,10 +1,12 @@
 package io.troupe.node.counters;
 
+import io.troupe.actor.CreditAccountCounter;
 import io.troupe.actor.FlowControl;
+import io.troupe.broker.BrokerCounter;
 import io.troupe.broker.BrokerDirectory;
 import io.troupe.broker.BrokerGauges;
 import io.troupe.broker.BrokerSpecText;
-import io.troupe.broker.Side;
+import io.troupe.node.client.ClientSessionCounter;
 import io.troupe.node.client.ClientSessionStats;
 import org.agrona.concurrent.status.AtomicCounter;
 
@@ -22,6 +24,9 @@ final class KeyedCountersPublisher
 {
     /** Accounts published one by one at most; the rest are counted in {@code credit_accounts_unpublished}. */
     static final int MAX_ACCOUNT_ROWS = 256;
+    private static final List<CreditAccountCounter> ACCOUNT = List.of(CreditAccountCounter.values());
+    private static final List<ClientSessionCounter> SESSION = List.of(ClientSessionCounter.values());
+    private static final List<BrokerCounter> BROKER = List.of(BrokerCounter.values());
 
     private final CountersFile file;
     private final CounterRows<Long> accounts;
@@ -55,10 +60,7 @@ final class KeyedCountersPublisher
                 unpublished[0]++;
                 return;
             }
-            final CounterRows<Long>.Row row = accounts.row(id, "account=" + id);
-            row.set(CounterType.CREDIT_ACCOUNT_DEBT, account.debt());
-            row.set(CounterType.CREDIT_ACCOUNT_THRESHOLD, account.threshold());
-            row.set(CounterType.CREDIT_ACCOUNT_WAITS, account.waits());
+            accounts.row(id, "account=" + id).setAll(ACCOUNT, account);
         });
         accounts.end();
         return unpublished[0];
@@ -70,45 +72,28 @@ final class KeyedCountersPublisher
         sessions.begin();
         for (final ClientSessionStats session : open)
         {
-            final CounterRows<Integer>.Row row = sessions.row(session.sessionId(),
-                "client=" + session.clientId() + ",session=" + session.sessionId());
-            row.set(CounterType.CLIENT_SESSION_EVENTS_IN, session.eventsIn());
-            row.set(CounterType.CLIENT_SESSION_ASKS_IN, session.asksIn());
-            row.set(CounterType.CLIENT_SESSION_MESSAGES_OUT, session.messagesOut());
-            row.set(CounterType.CLIENT_SESSION_ASKS_PENDING, session.asksPending());
-            row.set(CounterType.CLIENT_SESSION_DEBT, session.debt());
+            sessions.row(session.sessionId(), "client=" + session.clientId() + ",session=" + session.sessionId())
+                .setAll(SESSION, session);
         }
         sessions.end();
     }
 
     /** One row per named broker; its configuration in the label of its reconfigurations counter. */
-    void publishBrokers(final BrokerDirectory directory, final long nowNs)
+    void publishBrokers(final BrokerDirectory directory)
     {
         brokers.begin();
         for (final BrokerDirectory.Entry broker : directory.list())
         {
             final BrokerGauges gauges = broker.gauges();
             final CounterRows<String>.Row row = brokers.row(broker.name(), "broker=" + broker.name());
-            row.set(CounterType.BROKER_ASK_QUEUE, gauges.length(Side.ASK));
-            row.set(CounterType.BROKER_ASKR_QUEUE, gauges.length(Side.ASK_R));
-            row.set(CounterType.BROKER_ASK_SOJOURN_NS, gauges.headSojournNs(Side.ASK, nowNs));
-            row.set(CounterType.BROKER_ASKR_SOJOURN_NS, gauges.headSojournNs(Side.ASK_R, nowNs));
-            row.set(CounterType.BROKER_ASK_MATCHES, gauges.matches(Side.ASK));
-            row.set(CounterType.BROKER_ASKR_MATCHES, gauges.matches(Side.ASK_R));
-            row.set(CounterType.BROKER_ASK_DROPS, gauges.drops(Side.ASK));
-            row.set(CounterType.BROKER_ASKR_DROPS, gauges.drops(Side.ASK_R));
-            row.set(CounterType.BROKER_ASK_LAST_SOJOURN_NS, gauges.lastSojournNs(Side.ASK));
-            row.set(CounterType.BROKER_ASKR_LAST_SOJOURN_NS, gauges.lastSojournNs(Side.ASK_R));
-            row.set(CounterType.BROKER_CANCELS, gauges.cancels());
-            row.set(CounterType.BROKER_PURGED, gauges.purged());
-            row.set(CounterType.BROKER_ALARMS_RAISED, gauges.alarmsRaised());
+            row.setAll(BROKER, gauges);
             // the count first, then the spec it goes with: a reader that sees the new count sees at least that spec
-            final long reconfigurations = gauges.reconfigurations();
-            final AtomicCounter config = row.set(CounterType.BROKER_RECONFIGURATIONS, reconfigurations);
+            final AtomicCounter config = row.counter(BrokerCounter.BROKER_RECONFIGURATIONS);
+            final long reconfigurations = config == null ? 0 : config.get();
             final Long described = describedAt.get(broker.name());
             if (config != null && (described == null || described != reconfigurations))
             {
-                file.describe(config, CounterType.BROKER_RECONFIGURATIONS.metricName(), row.labels(),
+                file.describe(config, BrokerCounter.BROKER_RECONFIGURATIONS.metricName(), row.labels(),
                     BrokerSpecText.format(gauges.spec()));
                 describedAt.put(broker.name(), reconfigurations);
             }

@@ -1,6 +1,6 @@
 package io.troupe.node.metrics;
 
-import io.troupe.node.counters.CounterKind;
+import io.troupe.memquota.CounterDescriptor;
 import io.troupe.node.counters.CounterRecord;
 import io.troupe.node.counters.CounterType;
 import io.troupe.node.counters.CountersFileReader;
@@ -45,7 +45,7 @@ final class CountersCollector implements MultiCollector
             final CounterRecord first = family.getValue().get(0);
             final String name = "troupe_" + family.getKey();
             final String help = help(first.typeId());
-            if (CounterType.kind(first.typeId()) == CounterKind.COUNT)
+            if (CounterType.kind(first.typeId()) == CounterDescriptor.Kind.COUNT)
             {
                 final CounterSnapshot.Builder counter = CounterSnapshot.builder().name(name).help(help);
                 for (final CounterRecord record : family.getValue())
@@ -97,11 +97,6 @@ final class CountersCollector implements MultiCollector
 
     private static String help(final int typeId)
     {
-        final CounterType type = CounterType.byId(typeId);
-        if (type != null)
-        {
-            return type.help();
-        }
-        return "client ingress counter " + CounterType.metricName(typeId) + " (docs/counters.md)";
+        return CounterType.doc(typeId);
     }
 }

@@ -1,5 +1,6 @@
 package io.troupe.node.counters;
 
+import io.troupe.interconnect.PeerCounter;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
@@ -26,8 +27,8 @@ class CountersFileTest
     void aReaderSeesTheHeaderCountersWithLabelsAndFreedCountersGo()
     {
         final CountersFile file = CountersFile.create(dir, 7, 1234, "prod-east", 100_000_000L, 256, 64 * 1024);
-        final AtomicCounter peer = file.allocate(CounterType.PEER_EVENTS_OUT.id(), "peer_events_out", "peer=2");
-        final AtomicCounter errors = file.allocate(CounterType.AGENT_ERRORS.id(), "agent_errors", "");
+        final AtomicCounter peer = file.allocate(PeerCounter.PEER_EVENTS_OUT.typeId(), "peer_events_out", "peer=2");
+        final AtomicCounter errors = file.allocate(NodeCounter.AGENT_ERRORS.typeId(), "agent_errors", "");
         peer.setRelease(42);
         errors.setRelease(3);
         file.state(NodeState.RUNNING, 1235);
