@@ -50,7 +50,7 @@ public enum BrokerCounter implements CounterDescriptor.Of<BrokerGauges>
     /** Configurations applied since start; the label ends with the configuration now. */
     BROKER_RECONFIGURATIONS(913, "broker_reconfigurations", Kind.COUNT, "broker",
         "configurations applied since start; the label ends with the configuration now",
-        BrokerGauges::reconfigurations);
+        null); // set by the node's publisher: the label first, then the count it goes with
 
     private final Declaration declaration;
     private final ToLongFunction<BrokerGauges> reader;

@@ -5,6 +5,7 @@ import io.troupe.actor.FlowControl;
 import io.troupe.broker.BrokerCounter;
 import io.troupe.broker.BrokerDirectory;
 import io.troupe.broker.BrokerGauges;
+import io.troupe.broker.BrokerSpec;
 import io.troupe.broker.BrokerSpecText;
 import io.troupe.node.client.ClientSessionCounter;
 import io.troupe.node.client.ClientSessionStats;
@@ -87,15 +88,26 @@ final class KeyedCountersPublisher
             final BrokerGauges gauges = broker.gauges();
             final CounterRows<String>.Row row = brokers.row(broker.name(), "broker=" + broker.name());
             row.setAll(BROKER, gauges);
-            // the count first, then the spec it goes with: a reader that sees the new count sees at least that spec
-            final AtomicCounter config = row.counter(BrokerCounter.BROKER_RECONFIGURATIONS);
-            final long reconfigurations = config == null ? 0 : config.get();
+            // the broker sets its spec, then counts it: the count read first, the spec read after is that count's
+            // or a later one. Written the other way round, the label before the count, so that a reader (troupe
+            // broker set waits for the count to grow) that sees a count sees at least the spec it goes with.
+            final long reconfigurations = gauges.reconfigurations();
+            final BrokerSpec spec = gauges.spec();
+            AtomicCounter config = row.counter(BrokerCounter.BROKER_RECONFIGURATIONS);
+            if (config == null)
+            {
+                config = row.set(BrokerCounter.BROKER_RECONFIGURATIONS, 0);
+            }
             final Long described = describedAt.get(broker.name());
             if (config != null && (described == null || described != reconfigurations))
             {
                 file.describe(config, BrokerCounter.BROKER_RECONFIGURATIONS.metricName(), row.labels(),
-                    BrokerSpecText.format(gauges.spec()));
+                    BrokerSpecText.format(spec));
                 describedAt.put(broker.name(), reconfigurations);
+            }
+            if (config != null)
+            {
+                config.setRelease(reconfigurations);
             }
         }
         brokers.end();
