@@ -64,7 +64,10 @@ class CreditFloodChaosIT
                     maxQueue = Math.max(maxQueue, sample.longField(3));
                 }
             }
-            final long stoppedFor = firstWait(ledger, cut);
+            // the flood waits for its credit all the time (W, then R when repayments clear it): the wait that the cut
+            // ended is the last one before the session ended, after the cut took effect (some time after the command
+            // began, on a busy machine, with repayments already on their way still clearing the waits before it)
+            final long stoppedFor = lastWaitBefore(ledger, cut, detected);
             // the write-off comes as the session ends, just before the NodeDisconnected notices
             long cleared = -1;
             long writtenOff = 0;
@@ -127,16 +130,17 @@ class CreditFloodChaosIT
     }
 
     /** The first time at or after {@code sinceMs} node 1's producer stopped for debt, or -1. */
-    private static long firstWait(final Ledger ledger, final long sinceMs)
+    private static long lastWaitBefore(final Ledger ledger, final long sinceMs, final long untilMs)
     {
+        long last = -1;
         for (final Ledger.Line line : producerLines(ledger, "W"))
         {
-            if (line.epochMs() >= sinceMs)
+            if (line.epochMs() >= sinceMs && line.epochMs() <= untilMs)
             {
-                return line.epochMs();
+                last = line.epochMs();
             }
         }
-        return -1;
+        return last;
     }
 
     /** What node 2's sink counted by {@code atMs}, over its incarnations (one here). */
