@@ -51,7 +51,7 @@ final class DirectorySender
     /** Queues an update for a peer; dropped (and counted) if no session is up. */
     void queue(final Peer peer, final long version, final boolean snapshot, final List<DirectoryEntry> entries)
     {
-        if (peer.state != Peer.ESTABLISHED)
+        if (!peer.isUp())
         {
             updatesDropped.incrementAndGet();
             return;

@@ -135,21 +135,19 @@ final class InboundFrames implements FrameHandler
             return -1;
         }
         final int session = header.sessionId();
-        final Peer peer = agent.peersBySession.get(session);
+        final Peer peer = agent.roster.bySession(session);
         if (peer == null)
         {
             agent.reject(FrameRejection.UNKNOWN_SESSION);
             return -1;
         }
-        final boolean attempt = peer.pendingOpener != null && peer.pendingOpener.keyId() == keyId &&
-            peer.attemptSessionId == session;
-        final FrameSeal.Opener opener = attempt ? peer.pendingOpener :
-            peer.opener != null && peer.opener.keyId() == keyId && peer.peerSessionId == session ? peer.opener : null;
+        final FrameSeal.Opener opener = peer.openerFor(keyId, session);
         if (opener == null)
         {
             agent.reject(FrameRejection.STALE_KEY);
             return -1;
         }
+        final boolean attempt = peer.isAttemptOpener(opener);
         if (length > opened.capacity())
         {
             peer.rejectedFrames++;
@@ -175,7 +173,7 @@ final class InboundFrames implements FrameHandler
                 agent.reject(FrameRejection.SEQUENCE_GAP);
                 if (attempt)
                 {
-                    agent.sessions.abandonAttempt(peer);
+                    peer.attemptEnded();
                 }
                 else
                 {
@@ -323,7 +321,7 @@ final class InboundFrames implements FrameHandler
     private Peer verifiedSender()
     {
         final Peer peer = verified;
-        if (peer == null || peer.state != Peer.ESTABLISHED)
+        if (peer == null || !peer.isUp())
         {
             agent.reject(FrameRejection.UNSEALED);
             return null;
@@ -429,8 +427,8 @@ final class InboundFrames implements FrameHandler
 
     private boolean hasSession(final int nodeId)
     {
-        final Peer peer = agent.peersById.get(nodeId);
-        return peer != null && peer.state == Peer.ESTABLISHED;
+        final Peer peer = agent.roster.byId(nodeId);
+        return peer != null && peer.isUp();
     }
 
     /**
@@ -501,7 +499,7 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer == null || frame.incarnation() != peer.peerIncarnation || frame.nodeId() != peer.nodeId)
+        if (peer == null || frame.incarnation() != peer.incarnation() || frame.nodeId() != peer.nodeId)
         {
             if (peer != null)
             {
@@ -571,7 +569,7 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer != null && (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.peerIncarnation))
+        if (peer != null && (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.incarnation()))
         {
             peer.rejectedFrames++;
         }
@@ -589,7 +587,7 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer == null || frame.incarnation() != peer.peerIncarnation)
+        if (peer == null || frame.incarnation() != peer.incarnation())
         {
             return;
         }
@@ -618,7 +616,7 @@ final class InboundFrames implements FrameHandler
         {
             return;
         }
-        if (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.peerIncarnation)
+        if (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.incarnation())
         {
             peer.rejectedFrames++;
             agent.reject(FrameRejection.MALFORMED); // a node announces its own directory, in its own session
@@ -646,7 +644,7 @@ final class InboundFrames implements FrameHandler
         }
         try
         {
-            listener.onDirectoryUpdate(new DirectoryUpdate(peer.nodeId, peer.peerIncarnation, frame.directoryVersion(),
+            listener.onDirectoryUpdate(new DirectoryUpdate(peer.nodeId, peer.incarnation(), frame.directoryVersion(),
                 frame.snapshot(), entries));
         }
         catch (final RuntimeException ex)
@@ -668,11 +666,11 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer != null && frame.incarnation() == peer.peerIncarnation)
+        if (peer != null && frame.incarnation() == peer.incarnation())
         {
             agent.sessionLost(peer,
                 "goodbye (" + frame.reason() + (frame.detail().isEmpty() ? "" : ": " + frame.detail()) + ")");
-            peer.nextHandshakeNs = agent.clock.nanoTime() + peer.backoff.nextDelayNs();
+            peer.retryHelloAt(agent.clock.nanoTime() + peer.backoff.nextDelayNs());
             if (frame.reason() == GoodbyeReason.PROTOCOL_ERROR)
             {
                 agent.renewPublications(peer, "it found a stream of ours damaged"); // the next session gets fresh ones

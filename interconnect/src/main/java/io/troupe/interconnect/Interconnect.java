@@ -25,7 +25,6 @@ import io.troupe.memquota.MemoryQuotaException;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.DirectoryEntry;
 import org.agrona.CloseHelper;
-import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
@@ -41,7 +40,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -82,7 +80,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /** Whether the caller runs the duty cycles ({@link #dutyCycle()}) rather than a thread of our own. */
     private final boolean callerDriven;
     private boolean started;
-    private final Int2ObjectHashMap<Peer> peers = new Int2ObjectHashMap<>();
+    /** This node's peers: senders find theirs here. */
+    private final PeerRoster peers;
     private final long incarnation;
     private final int largestEventBytes;
     /** Encodes what senders send, on their own threads. */
@@ -113,7 +112,12 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         this.encoder = new OutboundEncoder(codecs, largestEventBytes);
         this.guard = guard;
         final PeerPublications publications = new PeerPublications(aeron, config);
-        final Peer[] peerArray = openPeers(publications, PeerPublications.newSessionId(0));
+        this.peers = new PeerRoster(config, system, publications);
+        final int sessionId = PeerPublications.newSessionId(0);
+        for (final PeerAddress address : config.peers())
+        {
+            peers.open(address, sessionId);
+        }
         final AvailableImageHandler available = guard::onAvailable;
         final UnavailableImageHandler unavailable = image ->
         {
@@ -130,7 +134,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             unavailable);
         final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId(), available,
             unavailable);
-        this.agent = new InterconnectAgent(config, system, incarnation, clock, peerArray,
+        this.agent = new InterconnectAgent(config, system, incarnation, clock, peers,
             driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk,
             new HandshakeAuth(config.clusterSecret()), codecs, rejections, publications, aeron.countersReader());
         this.agentOrNull = agent;
@@ -146,10 +150,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                 forAgent.command(() -> forAgent.forgetSubscriber(notice.recipient()));
             }
         });
-        for (final Peer peer : peerArray)
-        {
-            peer.outbound = newOutboundQueue(peer, config, system);
-        }
         this.agentIdle = new AgentIdle();
         // a shadow whose pending delta passes the bound wakes the agent to flush it
         system.flow().onFlushRequest(agentIdle::signal);
@@ -271,40 +271,16 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         return System.currentTimeMillis() * 1000 + new SecureRandom().nextInt(1000);
     }
 
-    private Peer[] openPeers(final PeerPublications publications, final int sessionId)
-    {
-        final List<Peer> list = new ArrayList<>();
-        for (final PeerAddress address : config.peers())
-        {
-            final Peer peer = new Peer(address, system.nodeId() < address.nodeId(), system.memoryQuota().newAccount(),
-                new FailureDetector(config.heartbeatInterval().toNanos(), config.failureTimeout().toNanos()),
-                new RetryBackoff(config.handshakeRetryMin().toNanos(), config.handshakeRetryMax().toNanos(),
-                    new SplittableRandom()));
-            publications.open(peer, sessionId);
-            // a sealed batch fits one datagram
-            peer.batch = new OutboundBatch(peer.data.maxPayloadLength() - FrameSeal.OVERHEAD,
-                config.bulkThresholdBytes());
-            peers.put(address.nodeId(), peer);
-            list.add(peer);
-        }
-        return list.toArray(new Peer[0]);
-    }
-
     private String inboundChannel()
     {
         return new ChannelUriStringBuilder().media("udp").endpoint(config.bindHost() + ':' + config.bindPort()).build();
     }
 
-    static OutboundQueue newOutboundQueue(final Peer peer, final InterconnectConfig config, final ActorSystem system)
-    {
-        return new OutboundQueue(peer.account, system.memoryQuota().clock(), config.outboundQueueCapacity());
-    }
-
     @Override
     public UndeliveredReason send(final Envelope envelope)
     {
-        final Peer peer = peers.get(envelope.recipient().nodeId());
-        if (peer == null || !peer.established || closed)
+        final Peer peer = peers.find(envelope.recipient().nodeId());
+        if (peer == null || !peer.isEstablished() || closed)
         {
             if (peer != null)
             {
@@ -384,8 +360,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      */
     public boolean isConnected(final int nodeId)
     {
-        final Peer peer = peers.get(nodeId);
-        return peer != null && peer.established;
+        final Peer peer = peers.find(nodeId);
+        return peer != null && peer.isEstablished();
     }
 
     /**
@@ -426,7 +402,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     public List<PeerCounters> peerCounters()
     {
         final List<PeerCounters> list = new ArrayList<>();
-        for (final Peer peer : agent.peers)
+        for (final Peer peer : peers.all())
         {
             list.add(peer.counters());
         }
@@ -468,7 +444,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                     "services and actors, not " + entry);
             }
         }
-        final Peer peer = peers.get(nodeId);
+        final Peer peer = peers.find(nodeId);
         if (peer == null)
         {
             return false;
@@ -634,7 +610,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             return; // the transport is gone (see transportLost): no goodbye went out, and its counters are unmapped
         }
         final long deadlineNs = System.nanoTime() + GOODBYE_SEND_LIMIT_NS;
-        for (final Peer peer : agent.peers)
+        for (final Peer peer : peers.all())
         {
             final long goodbyePosition = peer.goodbyePosition;
             final int counterId = goodbyePosition > 0 ? StreamCounters.find(aeron.countersReader(),
@@ -689,7 +665,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /** For tests of a caller-driven interconnect: a peer's session state, read on the thread that drives it. */
     Peer peerState(final int nodeId)
     {
-        return agent.peersById.get(nodeId);
+        return peers.find(nodeId);
     }
 
     /** For tests: the agent's credit ledger (read racily; only while credit traffic is quiet). */

@@ -18,7 +18,6 @@ import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.FrameEncoder;
 import io.troupe.serialization.wire.GoodbyeReason;
 import org.agrona.ErrorHandler;
-import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -52,10 +51,8 @@ final class InterconnectAgent implements Agent
     long cycleNs;
     /** A gap between two duty cycles longer than this means this node stood still (see {@link #doWork}). */
     private final long failureTimeoutNs;
-    final Peer[] peers;
-    final Int2ObjectHashMap<Peer> peersById = new Int2ObjectHashMap<>();
-    /** Peer by the Aeron session id of its publications, once its handshake completed. */
-    final Int2ObjectHashMap<Peer> peersBySession = new Int2ObjectHashMap<>();
+    /** This node's peers: the agent adds and removes them; senders find them there. */
+    final PeerRoster roster;
     final Sessions sessions;
     final FrameEncoder encoder = new FrameEncoder();
     /** Credit accounts across nodes: deltas to owners, debt held by peers. */
@@ -128,7 +125,7 @@ final class InterconnectAgent implements Agent
         final ActorSystem system,
         final long incarnation,
         final NanoClock clock,
-        final Peer[] peers,
+        final PeerRoster roster,
         final AgentInvoker driverInvoker,
         final AgentInvoker clientInvoker,
         final Subscription controlSubscription,
@@ -154,11 +151,7 @@ final class InterconnectAgent implements Agent
             system.errorRecorder());
         this.transportErrors = new AgentErrorLog(LOG, "node " + system.nodeId() + ": transport",
             system.errorRecorder());
-        this.peers = peers;
-        for (final Peer peer : peers)
-        {
-            peersById.put(peer.nodeId, peer);
-        }
+        this.roster = roster;
         this.driverInvoker = driverInvoker;
         this.clientInvoker = clientInvoker;
         this.controlSubscription = controlSubscription;
@@ -194,10 +187,10 @@ final class InterconnectAgent implements Agent
     {
         final long nowNs = clock.nanoTime();
         cycleNs = nowNs;
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
             peer.detector.reset(nowNs);
-            peer.nextHandshakeNs = nowNs;
+            peer.retryHelloAt(nowNs);
         }
     }
 
@@ -225,7 +218,7 @@ final class InterconnectAgent implements Agent
         {
             work += runDuty(duty);
         }
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
             work += sessions.onTick(peer, nowNs);
             if (peer.chunks != null && peer.chunks.reclaimRequested() && peer.chunks.onReclaimed())
@@ -233,7 +226,7 @@ final class InterconnectAgent implements Agent
                 chunksDropped(peer);
                 work++;
             }
-            if (peer.state == Peer.ESTABLISHED)
+            if (peer.isUp())
             {
                 work += outbound.drain(peer);
                 work += sendAcks(peer, nowNs);
@@ -279,7 +272,7 @@ final class InterconnectAgent implements Agent
             "node out): no peer can be reached";
         transportLostReason = why;
         transportErrors.onError(new IllegalStateException(why));
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
             sessionLost(peer, why);
         }
@@ -296,15 +289,15 @@ final class InterconnectAgent implements Agent
      */
     private void stoodStill(final long nowNs, final long stillNs)
     {
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
-            if (peer.state == Peer.ESTABLISHED)
+            if (peer.isUp())
             {
                 sessionLost(peer, "this node stood still for " + stillNs / 1_000_000 + " ms, longer than the " +
                     "failure timeout: its peers have ended their sessions with it");
                 renewPublications(peer, "this node stood still");
                 peer.backoff.reset();
-                peer.nextHandshakeNs = nowNs;
+                peer.retryHelloAt(nowNs);
             }
         }
     }
@@ -376,9 +369,9 @@ final class InterconnectAgent implements Agent
 
     private boolean allAcknowledged()
     {
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
-            if (peer.state == Peer.ESTABLISHED && (peer.pending != null || !peer.batch.isEmpty() ||
+            if (peer.isUp() && (peer.pending != null || !peer.batch.isEmpty() ||
                 peer.outbound.size() > 0 ||
                 !peer.bulkLane.isEmpty() ||
                 peer.dataAcked < peer.dataSent || peer.bulkAcked < peer.bulkSent))
@@ -408,6 +401,18 @@ final class InterconnectAgent implements Agent
     }
 
     /**
+     * Ends an established session from this side: the last acks first, on the same stream, so that the peer does not
+     * report as lost what this node has, then the goodbye.
+     *
+     * @return whether the goodbye was taken by the control publication.
+     */
+    boolean sayGoodbye(final Peer peer, final GoodbyeReason reason, final String detail)
+    {
+        flushAcks(peer);
+        return sessions.sendGoodbye(peer, reason, detail);
+    }
+
+    /**
      * Acknowledges, now, what has arrived from a peer since the last ack, up to the first tracked envelope the
      * actor system is not done with yet.
      */
@@ -431,32 +436,28 @@ final class InterconnectAgent implements Agent
 
     // ------------------------------------------------------------------ session ends and notices
 
-    /** The session with a peer is over: tell subscribers, and account for everything not known delivered. */
+    /**
+     * The session with a peer is over (if one was up): account for everything not known delivered, then tell
+     * subscribers. What the session leaves is counted before the peer turns down for other threads
+     * ({@link PeerSession#sessionLost} writes the flag last), and reported after: a thread that sees the peer down
+     * sees the loss, the unsure events and the round trip's reset counted, and one that hears of an undelivered
+     * event sees the peer down.
+     */
     void sessionLost(final Peer peer, final String why)
     {
-        final boolean wasUp = peer.state == Peer.ESTABLISHED;
-        peer.established = false;
-        peer.state = Peer.DISCONNECTED;
-        peer.sealer = null;
-        peer.opener = null;
-        if (peer.peerSessionId != 0)
-        {
-            if (peer.attempt != Peer.CONFIRM_SENT || peer.attemptSessionId != peer.peerSessionId)
-            {
-                peersBySession.remove(peer.peerSessionId); // (an attempt under way from the same session keeps it)
-            }
-            peer.peerSessionId = 0;
-        }
-        if (!wasUp)
+        if (!peer.isUp())
         {
             return;
         }
-        peer.sessionsDown++;
+        peer.lostUnsure += peer.dataInFlight.size() + peer.bulkInFlight.size();
+        peer.resetRtt();
+        peer.sessionLost(why);
         credit.onSessionLost(peer.nodeId);
-        LOG.info("node {}: session with node {} (incarnation {}) ended: {}", nodeId, peer.nodeId, peer.peerIncarnation,
+        LOG.info("node {}: session with node {} (incarnation {}) ended: {}", nodeId, peer.nodeId, peer.incarnation(),
             why);
         final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.DISCONNECTED, true);
-        peer.lostUnsure += peer.dataInFlight.failAll(unsure) + peer.bulkInFlight.failAll(unsure);
+        peer.dataInFlight.failAll(unsure);
+        peer.bulkInFlight.failAll(unsure);
         failQueued(peer, UndeliveredReason.DISCONNECTED);
         Arrays.fill(peer.bulkUntil, 0);
         Arrays.fill(peer.dataUntil, 0);
@@ -476,17 +477,20 @@ final class InterconnectAgent implements Agent
         peer.bulkReceipts.clear();
         peer.ackedDataPositionSent = 0;
         peer.ackedBulkPositionSent = 0;
-        peer.resetRtt();
         for (final ActorId subscriber : peer.subscribers)
         {
             notifySubscriber(subscriber, new NodeDisconnected(peer.nodeId), NodeDisconnected.TYPE);
         }
     }
 
-    /** Reports what is queued for a peer (pending included) and empties the queue. */
+    /**
+     * Reports what is queued for a peer (pending included) and empties the queue. Each frame is counted in
+     * {@code lostQueued} before it is reported or its credit repaid, so a thread that sees the report or the credit
+     * back sees the frame counted.
+     */
     void failQueued(final Peer peer, final UndeliveredReason reason)
     {
-        long lost = 0;
+        peer.lostQueued += peer.batch.frames() + (peer.pending != null ? 1 : 0) + peer.bulkLane.size();
         for (final Envelope envelope : peer.batch.tracked())
         {
             notifyUndelivered(envelope, reason, false);
@@ -495,18 +499,15 @@ final class InterconnectAgent implements Agent
         {
             peer.batch.chargedAccount(i).repay(peer.batch.chargedCost(i));
         }
-        lost += peer.batch.frames();
         peer.batch.clear();
         if (peer.pending != null)
         {
-            lost++;
             report(peer.pending, reason);
             peer.pending = null;
         }
         OutboundFrame laneFrame;
         while ((laneFrame = peer.bulkLane.pollFirst()) != null)
         {
-            lost++;
             report(laneFrame, reason);
         }
         Arrays.fill(peer.bulkLaneCount, 0);
@@ -519,7 +520,7 @@ final class InterconnectAgent implements Agent
             OutboundFrame frame;
             while ((frame = queue.receive()) != null)
             {
-                lost++;
+                peer.lostQueued++;
                 report(frame, reason);
             }
         }
@@ -528,10 +529,10 @@ final class InterconnectAgent implements Agent
             outbound.replaceCollapsedQueue(peer, queue);
         }
         queue.releaseTaken();
-        peer.lostQueued += lost;
     }
 
-    private void report(final OutboundFrame frame, final UndeliveredReason reason)
+    /** Reports one frame that will not be sent, repays what it was charged, and returns it to the pool. */
+    void report(final OutboundFrame frame, final UndeliveredReason reason)
     {
         if (frame.tracked != null)
         {
@@ -568,7 +569,7 @@ final class InterconnectAgent implements Agent
     /** A subscriber turned out to be gone: it is dropped from every peer's subscribers. */
     void forgetSubscriber(final ActorId subscriber)
     {
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
             if (peer.subscribers.remove(subscriber))
             {
@@ -578,17 +579,14 @@ final class InterconnectAgent implements Agent
     }
 
     /**
-     * A session is up: both sides have verified each other's handshake and hold its keys (see {@link Sessions}).
+     * A session came up ({@link PeerSession#confirmed} or {@link PeerSession#firstSealedFrameSeen}): both sides
+     * have verified each other's handshake and hold its keys (see {@link Sessions}).
      */
     void sessionUp(final Peer peer)
     {
-        peer.state = Peer.ESTABLISHED;
-        peer.sessionsUp++;
         peer.backoff.reset();
         peer.detector.reset(clock.nanoTime());
-        peersBySession.put(peer.peerSessionId, peer);
-        peer.established = true;
-        LOG.info("node {}: session with node {} (incarnation {}) is up", nodeId, peer.nodeId, peer.peerIncarnation);
+        LOG.info("node {}: session with node {} (incarnation {}) is up", nodeId, peer.nodeId, peer.incarnation());
         for (final ActorId subscriber : peer.subscribers)
         {
             notifySubscriber(subscriber, new NodeConnected(peer.nodeId), NodeConnected.TYPE);
@@ -597,7 +595,7 @@ final class InterconnectAgent implements Agent
 
     void subscribe(final int peerNodeId, final ActorId subscriber)
     {
-        final Peer peer = peersById.get(peerNodeId);
+        final Peer peer = roster.byId(peerNodeId);
         if (peer == null)
         {
             notifySubscriber(subscriber, new NodeDisconnected(peerNodeId), NodeDisconnected.TYPE);
@@ -615,7 +613,7 @@ final class InterconnectAgent implements Agent
         if (peer.subscribers.add(subscriber))
         {
             peer.subscriberCount = peer.subscribers.size();
-            if (peer.state == Peer.ESTABLISHED)
+            if (peer.isUp())
             {
                 notifySubscriber(subscriber, new NodeConnected(peerNodeId), NodeConnected.TYPE);
             }
@@ -628,7 +626,7 @@ final class InterconnectAgent implements Agent
 
     void unsubscribe(final int peerNodeId, final ActorId subscriber)
     {
-        final Peer peer = peersById.get(peerNodeId);
+        final Peer peer = roster.byId(peerNodeId);
         if (peer != null && peer.subscribers.remove(subscriber))
         {
             peer.subscriberCount = peer.subscribers.size();
@@ -642,21 +640,20 @@ final class InterconnectAgent implements Agent
     void close()
     {
         closing = true;
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
-            if (peer.state == Peer.ESTABLISHED)
+            if (peer.isUp())
             {
-                flushAcks(peer);
-                if (sessions.sendGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down"))
+                if (sayGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down"))
                 {
                     peer.goodbyePosition = peer.control.position();
                 }
+                peer.sessionLost("this node is shutting down");
             }
             final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.SHUTDOWN, true);
             peer.dataInFlight.failAll(unsure);
             peer.bulkInFlight.failAll(unsure);
             failQueued(peer, UndeliveredReason.SHUTDOWN);
-            peer.established = false;
         }
     }
 
@@ -695,17 +692,17 @@ final class InterconnectAgent implements Agent
         LOG.warn("node {}: the session with node {} is damaged: {}; ending it", nodeId, peer.nodeId, why);
         sessions.sendGoodbye(peer, GoodbyeReason.PROTOCOL_ERROR, "node " + nodeId + ": " + why);
         sessionLost(peer, why);
-        peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
+        peer.retryHelloAt(clock.nanoTime() + peer.backoff.nextDelayNs());
     }
 
     /** Looks at the peer's inbound data and bulk streams, once a heartbeat interval (see {@link StreamStallWatch}). */
     private int checkStalls(final Peer peer, final long nowNs)
     {
         peer.nextStallCheckNs = nowNs + heartbeatIntervalNs;
-        String stalled = stallWatch.check(dataSubscription, peer.peerSessionId, peer.dataStall, nowNs);
+        String stalled = stallWatch.check(dataSubscription, peer.sessionId(), peer.dataStall, nowNs);
         if (stalled == null)
         {
-            stalled = stallWatch.check(bulkSubscription, peer.peerSessionId, peer.bulkStall, nowNs);
+            stalled = stallWatch.check(bulkSubscription, peer.sessionId(), peer.bulkStall, nowNs);
         }
         if (stalled == null)
         {
@@ -763,11 +760,11 @@ final class InterconnectAgent implements Agent
         chunkFramesDropped.incrementAndGet();
         final String why = "the memory quota could not hold a large frame it was sending in chunks";
         LOG.warn("node {}: ending the session with node {}: {}", nodeId, peer.nodeId, why);
-        if (peer.state == Peer.ESTABLISHED)
+        if (peer.isUp())
         {
             sessions.sendGoodbye(peer, GoodbyeReason.OVERLOADED, "node " + nodeId + ": " + why);
             sessionLost(peer, why);
-            peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
+            peer.retryHelloAt(clock.nanoTime() + peer.backoff.nextDelayNs());
         }
     }
 
