@@ -20,6 +20,7 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.memquota.CollapseReason;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQuotaException;
 import io.troupe.serialization.EventCodecRegistry;
@@ -38,8 +39,11 @@ import org.slf4j.LoggerFactory;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -82,6 +86,12 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private boolean started;
     /** This node's peers: senders find theirs here. */
     private final PeerRoster peers;
+    /**
+     * The peers as the API has been told of them, by node id: changed only under its own lock, together with the
+     * queueing of the command that makes the change on the agent's thread, so the agent applies changes in the order
+     * the API accepted them (the one lock here, taken only by {@link #addPeer} and {@link #removePeer}).
+     */
+    private final Map<Integer, PeerAddress> members = new HashMap<>();
     private final long incarnation;
     private final int largestEventBytes;
     /** Encodes what senders send, on their own threads. */
@@ -117,6 +127,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         for (final PeerAddress address : config.peers())
         {
             peers.open(address, sessionId);
+            members.put(address.nodeId(), address);
         }
         final AvailableImageHandler available = guard::onAvailable;
         final UnavailableImageHandler unavailable = image ->
@@ -314,7 +325,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         catch (final CollapsedException ex)
         {
             frames.release(outbound);
-            return UndeliveredReason.COLLAPSED;
+            // a queue closed because its peer was removed refuses as a send to any node that is not a peer
+            return ex.reason() == CollapseReason.RECEIVER_DROPPED ? UndeliveredReason.DISCONNECTED :
+                UndeliveredReason.COLLAPSED;
         }
         catch (final MemoryQuotaException ex)
         {
@@ -365,6 +378,99 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
+     * Makes a node a peer of this one while it runs: publications to it open and, if this node has the lower id, its
+     * handshakes start. Applied on the interconnect's thread, in order with every other change of peers; the peer
+     * must name this node among its own (configured or added) for a session to come up. Any thread.
+     *
+     * @param address where the node listens.
+     * @return completes once the peer is added (on the interconnect's thread); exceptionally if that failed.
+     * @throws IllegalArgumentException if the address is invalid, names this node, or the node is a peer already.
+     * @throws IllegalStateException    if the interconnect is closed or its command queue is full.
+     */
+    public CompletableFuture<Void> addPeer(final PeerAddress address)
+    {
+        InterconnectConfigChecks.checkPeer(address, system.nodeId());
+        final CompletableFuture<Void> applied = new CompletableFuture<>();
+        synchronized (members)
+        {
+            if (closed)
+            {
+                throw new IllegalStateException("the interconnect is closed");
+            }
+            if (members.containsKey(address.nodeId()))
+            {
+                throw new IllegalArgumentException("node " + address.nodeId() + " is a peer of node " +
+                    system.nodeId() + " already (" + members.get(address.nodeId()) + ")");
+            }
+            guard.addPeer(address); // before the handshake can start: its images are let in
+            if (!agent.command(() -> apply(applied, () -> agent.membership.add(address))))
+            {
+                guard.removePeer(address);
+                throw new IllegalStateException("the interconnect's command queue is full");
+            }
+            members.put(address.nodeId(), address);
+        }
+        agentIdle.signal();
+        return applied;
+    }
+
+    /**
+     * Removes a peer while the node runs: its session, if up, ends with a goodbye; what was sent to it and not
+     * acknowledged, or still queued, is reported {@code Undelivered(DISCONNECTED)} (untracked events are dropped
+     * and counted, {@link InterconnectCounters#lostToRemovedPeers}); the credit it held is written off; its
+     * handshakes stop; its publications close; {@link #peerCounters} no longer lists it; and a send to its node is
+     * refused as to any node that is not a peer. Applied on the interconnect's thread, in order with every other
+     * change of peers. Any thread.
+     *
+     * @param nodeId the peer's node id.
+     * @return completes once the peer is removed (on the interconnect's thread); exceptionally if that failed.
+     * @throws IllegalArgumentException if the node is not a peer.
+     * @throws IllegalStateException    if the interconnect is closed or its command queue is full.
+     */
+    public CompletableFuture<Void> removePeer(final int nodeId)
+    {
+        final CompletableFuture<Void> applied = new CompletableFuture<>();
+        synchronized (members)
+        {
+            if (closed)
+            {
+                throw new IllegalStateException("the interconnect is closed");
+            }
+            final PeerAddress address = members.get(nodeId);
+            if (address == null)
+            {
+                throw new IllegalArgumentException("node " + nodeId + " is not a peer of node " + system.nodeId());
+            }
+            if (!agent.command(() -> apply(applied, () ->
+            {
+                agent.membership.remove(nodeId);
+                guard.removePeer(address);
+            })))
+            {
+                throw new IllegalStateException("the interconnect's command queue is full");
+            }
+            members.remove(nodeId);
+        }
+        agentIdle.signal();
+        return applied;
+    }
+
+    /** Runs a change of peers on the agent's thread and completes its future: a failure is the caller's to see. */
+    private void apply(final CompletableFuture<Void> applied, final Runnable change)
+    {
+        try
+        {
+            change.run();
+            applied.complete(null);
+        }
+        catch (final RuntimeException ex)
+        {
+            LOG.warn("node {}: a change of peers failed", system.nodeId(), ex);
+            applied.completeExceptionally(ex);
+        }
+    }
+
+    /**
      * This node's incarnation: new on every start.
      *
      * @return the incarnation.
@@ -397,7 +503,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /**
      * Per-peer counters.
      *
-     * @return one entry per configured peer.
+     * @return one entry per peer (configured, or added and not removed).
      */
     public List<PeerCounters> peerCounters()
     {
@@ -666,6 +772,12 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     Peer peerState(final int nodeId)
     {
         return peers.find(nodeId);
+    }
+
+    /** For tests: HELLOs this node has sent (first tries and retries), read racily. */
+    long hellosSent()
+    {
+        return agent.sessions.hellosSent;
     }
 
     /** For tests: the agent's credit ledger (read racily; only while credit traffic is quiet). */

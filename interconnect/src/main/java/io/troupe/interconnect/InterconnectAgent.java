@@ -53,6 +53,8 @@ final class InterconnectAgent implements Agent
     private final long failureTimeoutNs;
     /** This node's peers: the agent adds and removes them; senders find them there. */
     final PeerRoster roster;
+    /** Applies the peers added and removed at run time. */
+    final PeerMembership membership;
     final Sessions sessions;
     final FrameEncoder encoder = new FrameEncoder();
     /** Credit accounts across nodes: deltas to owners, debt held by peers. */
@@ -152,6 +154,7 @@ final class InterconnectAgent implements Agent
         this.transportErrors = new AgentErrorLog(LOG, "node " + system.nodeId() + ": transport",
             system.errorRecorder());
         this.roster = roster;
+        this.membership = new PeerMembership(this);
         this.driverInvoker = driverInvoker;
         this.clientInvoker = clientInvoker;
         this.controlSubscription = controlSubscription;
@@ -241,6 +244,7 @@ final class InterconnectAgent implements Agent
             }
         }
         work += credit.onTick(nowNs);
+        work += membership.drainRetiring();
         if (lingering)
         {
             flushed = allAcknowledged();

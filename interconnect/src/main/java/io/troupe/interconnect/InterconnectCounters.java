@@ -39,6 +39,18 @@ public final class InterconnectCounters
     }
 
     /**
+     * Events that were queued for peers when they were removed ({@link Interconnect#removePeer}), or that a sender
+     * linked into a removed peer's queue as it went: dropped, tracked ones reported as {@code Undelivered
+     * (DISCONNECTED)}. (A removed peer's own counters are no longer listed.)
+     *
+     * @return the count.
+     */
+    public long lostToRemovedPeers()
+    {
+        return agent.membership.lostToRemovedPeers.get();
+    }
+
+    /**
      * Subscriptions to a peer's node notices refused because {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} actors
      * watched it.
      *

@@ -122,6 +122,30 @@ final class PeerRoster implements PeerSession.Index
         return peer;
     }
 
+    /**
+     * Unlists a removed peer and closes its publications (what they hold still goes out: the media driver drains a
+     * closed publication). Its session and queue were ended before. The agent's thread.
+     */
+    void close(final Peer peer)
+    {
+        if (byId.get(peer.nodeId) != peer)
+        {
+            throw new IllegalStateException("node " + peer.nodeId + " is not a peer");
+        }
+        byId.remove(peer.nodeId);
+        final Peer[] fewer = new Peer[all.length - 1];
+        int at = 0;
+        for (final Peer other : all)
+        {
+            if (other != peer)
+            {
+                fewer[at++] = other;
+            }
+        }
+        publish(fewer);
+        publications.close(peer);
+    }
+
     /** A fresh outbound queue for a peer, on its account (at start, or after the memory quota reclaimed one). */
     OutboundQueue newOutboundQueue(final Peer peer)
     {

@@ -54,6 +54,8 @@ final class Sessions
     private final long handshakeTimeoutNs;
     /** Handshakes this node refused because the peer binds one of its type ids to another type. */
     final AtomicLong typeConflicts = new AtomicLong();
+    /** HELLOs this node sent, first tries and retries (read by tests, on the agent's thread or racily). */
+    volatile long hellosSent;
 
     Sessions(final InterconnectAgent agent, final HandshakeAuth auth, final EventCodecRegistry codecs)
     {
@@ -423,6 +425,7 @@ final class Sessions
         final byte[] challenge = peer.attempt() == PeerSession.Attempt.HELLO_SENT ? peer.ourChallenge() :
             auth.newChallenge();
         peer.helloSent(challenge);
+        hellosSent++;
         final byte[] proof = auth.prove(HandshakePhase.HELLO, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             0L, challenge, NONE, protection);
         send(peer, new Handshake(HandshakePhase.HELLO, clusterId, agent.nodeId, agent.incarnation, peer.nodeId, 0L,
