@@ -60,7 +60,7 @@ final class DirectorySender
         {
             updatesDropped.addAndGet(peer.directoryJobs.size() + 1);
             peer.directoryJobs.clear();
-            agent.streamDamaged(peer, MAX_PENDING + " directory updates waited for its control stream");
+            agent.lifecycle.streamDamaged(peer, MAX_PENDING + " directory updates waited for its control stream");
             return;
         }
         peer.directoryJobs.add(new Job(version, snapshot, entries));

@@ -39,8 +39,6 @@ import org.slf4j.LoggerFactory;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -86,12 +84,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private boolean started;
     /** This node's peers: senders find theirs here. */
     private final PeerRoster peers;
-    /**
-     * The peers as the API has been told of them, by node id: changed only under its own lock, together with the
-     * queueing of the command that makes the change on the agent's thread, so the agent applies changes in the order
-     * the API accepted them (the one lock here, taken only by {@link #addPeer} and {@link #removePeer}).
-     */
-    private final Map<Integer, PeerAddress> members = new HashMap<>();
+    /** Checks and queues the changes of peers ({@link #addPeer}, {@link #removePeer}). */
+    private final PeerChanges changes;
     private final long incarnation;
     private final int largestEventBytes;
     /** Encodes what senders send, on their own threads. */
@@ -127,7 +121,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         for (final PeerAddress address : config.peers())
         {
             peers.open(address, sessionId);
-            members.put(address.nodeId(), address);
         }
         final AvailableImageHandler available = guard::onAvailable;
         final UnavailableImageHandler unavailable = image ->
@@ -150,15 +143,16 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             new HandshakeAuth(config.clusterSecret()), codecs, rejections, publications, aeron.countersReader());
         this.agentOrNull = agent;
         this.counters = new InterconnectCounters(agent);
+        this.changes = new PeerChanges(agent, guard, config.peers());
         // hears the Undelivered of a node notice to a subscriber that is gone, so the subscriber is forgotten
         final InterconnectAgent forAgent = agent;
-        agent.janitor = system.register((ctx, envelope) ->
+        agent.notices.janitor = system.register((ctx, envelope) ->
         {
             if (envelope.event() instanceof Undelivered notice &&
                 (notice.type() == NodeConnected.TYPE || notice.type() == NodeDisconnected.TYPE) &&
                 notice.reason() != UndeliveredReason.SHUTDOWN)
             {
-                forAgent.command(() -> forAgent.forgetSubscriber(notice.recipient()));
+                forAgent.command(() -> forAgent.notices.forgetSubscriber(notice.recipient()));
             }
         });
         this.agentIdle = new AgentIdle();
@@ -350,7 +344,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     @Override
     public void subscribe(final int nodeId, final ActorId subscriber)
     {
-        if (!agent.command(() -> agent.subscribe(nodeId, subscriber)))
+        if (!agent.command(() -> agent.notices.subscribe(nodeId, subscriber)))
         {
             LOG.warn("node {}: interconnect command queue full; subscription of {} to node {} dropped",
                 system.nodeId(), subscriber, nodeId);
@@ -361,7 +355,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     @Override
     public void unsubscribe(final int nodeId, final ActorId subscriber)
     {
-        agent.command(() -> agent.unsubscribe(nodeId, subscriber));
+        agent.command(() -> agent.notices.unsubscribe(nodeId, subscriber));
         agentIdle.signal();
     }
 
@@ -389,27 +383,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      */
     public CompletableFuture<Void> addPeer(final PeerAddress address)
     {
-        InterconnectConfigChecks.checkPeer(address, system.nodeId());
-        final CompletableFuture<Void> applied = new CompletableFuture<>();
-        synchronized (members)
-        {
-            if (closed)
-            {
-                throw new IllegalStateException("the interconnect is closed");
-            }
-            if (members.containsKey(address.nodeId()))
-            {
-                throw new IllegalArgumentException("node " + address.nodeId() + " is a peer of node " +
-                    system.nodeId() + " already (" + members.get(address.nodeId()) + ")");
-            }
-            guard.addPeer(address); // before the handshake can start: its images are let in
-            if (!agent.command(() -> apply(applied, () -> agent.membership.add(address))))
-            {
-                guard.removePeer(address);
-                throw new IllegalStateException("the interconnect's command queue is full");
-            }
-            members.put(address.nodeId(), address);
-        }
+        final CompletableFuture<Void> applied = changes.add(address, () -> closed);
         agentIdle.signal();
         return applied;
     }
@@ -429,45 +403,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      */
     public CompletableFuture<Void> removePeer(final int nodeId)
     {
-        final CompletableFuture<Void> applied = new CompletableFuture<>();
-        synchronized (members)
-        {
-            if (closed)
-            {
-                throw new IllegalStateException("the interconnect is closed");
-            }
-            final PeerAddress address = members.get(nodeId);
-            if (address == null)
-            {
-                throw new IllegalArgumentException("node " + nodeId + " is not a peer of node " + system.nodeId());
-            }
-            if (!agent.command(() -> apply(applied, () ->
-            {
-                agent.membership.remove(nodeId);
-                guard.removePeer(address);
-            })))
-            {
-                throw new IllegalStateException("the interconnect's command queue is full");
-            }
-            members.remove(nodeId);
-        }
+        final CompletableFuture<Void> applied = changes.remove(nodeId, () -> closed);
         agentIdle.signal();
         return applied;
-    }
-
-    /** Runs a change of peers on the agent's thread and completes its future: a failure is the caller's to see. */
-    private void apply(final CompletableFuture<Void> applied, final Runnable change)
-    {
-        try
-        {
-            change.run();
-            applied.complete(null);
-        }
-        catch (final RuntimeException ex)
-        {
-            LOG.warn("node {}: a change of peers failed", system.nodeId(), ex);
-            applied.completeExceptionally(ex);
-        }
     }
 
     /**

@@ -6,14 +6,9 @@ import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
-import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
-import io.troupe.actor.NodeConnected;
-import io.troupe.actor.NodeDisconnected;
-import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.memquota.CollapsedException;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.FrameEncoder;
 import io.troupe.serialization.wire.GoodbyeReason;
@@ -66,10 +61,10 @@ final class InterconnectAgent implements Agent
     final int largestSealedMessage;
     /** Largest body one offer may carry on the bulk stream, seal excluded; larger frames go as chunks. */
     final int bulkMessageLimit;
-    /** The actor that hears of subscribers that are gone (set once the interconnect registered it). */
-    volatile ActorId janitor = ActorId.NONE;
-    /** Subscriptions refused because a peer had {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} already. */
-    final AtomicLong subscriptionsRefused = new AtomicLong();
+    /** The Undelivered and node notices to actors of this node, and the peers' subscribers. */
+    final NodeNotices notices;
+    /** What happens around a session's coming up and going down. */
+    final SessionLifecycle lifecycle;
     /** Inbound streams found stalled (each ended the session with its peer). */
     final AtomicLong streamsStalled = new AtomicLong();
     /** Times this node renewed its publications to a peer that found a stream of ours stalled. */
@@ -120,7 +115,7 @@ final class InterconnectAgent implements Agent
      */
     final OutboundFramePool frames;
     /** Moves each peer's queued frames onto its publications. */
-    private final OutboundSender outbound;
+    final OutboundSender outboundSender;
 
     InterconnectAgent(
         final InterconnectConfig config,
@@ -175,7 +170,9 @@ final class InterconnectAgent implements Agent
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
         this.ackIntervalNs = config.ackInterval().toNanos();
         this.credit = new RemoteCredit(this, system.flow(), config.creditFlushInterval().toNanos());
-        this.outbound = new OutboundSender(this);
+        this.outboundSender = new OutboundSender(this);
+        this.notices = new NodeNotices(this);
+        this.lifecycle = new SessionLifecycle(this);
         this.directory = new DirectorySender(this, InterconnectConfig.maxMessageLength(config.controlTermLength()));
     }
 
@@ -226,12 +223,12 @@ final class InterconnectAgent implements Agent
             work += sessions.onTick(peer, nowNs);
             if (peer.chunks != null && peer.chunks.reclaimRequested() && peer.chunks.onReclaimed())
             {
-                chunksDropped(peer);
+                lifecycle.chunksDropped(peer);
                 work++;
             }
             if (peer.isUp())
             {
-                work += outbound.drain(peer);
+                work += outboundSender.drain(peer);
                 work += sendAcks(peer, nowNs);
                 if (!peer.directoryJobs.isEmpty())
                 {
@@ -278,7 +275,7 @@ final class InterconnectAgent implements Agent
         transportErrors.onError(new IllegalStateException(why));
         for (final Peer peer : roster.all())
         {
-            sessionLost(peer, why);
+            lifecycle.sessionLost(peer, why);
         }
         onTransportLost.accept(why);
         return 1;
@@ -297,8 +294,8 @@ final class InterconnectAgent implements Agent
         {
             if (peer.isUp())
             {
-                sessionLost(peer, "this node stood still for " + stillNs / 1_000_000 + " ms, longer than the " +
-                    "failure timeout: its peers have ended their sessions with it");
+                lifecycle.sessionLost(peer, "this node stood still for " + stillNs / 1_000_000 + " ms, longer than " +
+                    "the failure timeout: its peers have ended their sessions with it");
                 renewPublications(peer, "this node stood still");
                 peer.backoff.reset();
                 peer.retryHelloAt(nowNs);
@@ -438,205 +435,6 @@ final class InterconnectAgent implements Agent
         return work;
     }
 
-    // ------------------------------------------------------------------ session ends and notices
-
-    /**
-     * The session with a peer is over (if one was up): account for everything not known delivered, then tell
-     * subscribers. What the session leaves is counted before the peer turns down for other threads
-     * ({@link PeerSession#sessionLost} writes the flag last), and reported after: a thread that sees the peer down
-     * sees the loss, the unsure events and the round trip's reset counted, and one that hears of an undelivered
-     * event sees the peer down.
-     */
-    void sessionLost(final Peer peer, final String why)
-    {
-        if (!peer.isUp())
-        {
-            return;
-        }
-        peer.lostUnsure += peer.dataInFlight.size() + peer.bulkInFlight.size();
-        peer.resetRtt();
-        peer.sessionLost(why);
-        credit.onSessionLost(peer.nodeId);
-        LOG.info("node {}: session with node {} (incarnation {}) ended: {}", nodeId, peer.nodeId, peer.incarnation(),
-            why);
-        final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.DISCONNECTED, true);
-        peer.dataInFlight.failAll(unsure);
-        peer.bulkInFlight.failAll(unsure);
-        failQueued(peer, UndeliveredReason.DISCONNECTED);
-        Arrays.fill(peer.bulkUntil, 0);
-        Arrays.fill(peer.dataUntil, 0);
-        peer.chunkOffset = 0;
-        directory.onSessionLost(peer);
-        if (peer.chunks != null)
-        {
-            peer.chunks.reset();
-        }
-        peer.bulkAcked = 0;
-        peer.dataAcked = 0;
-        peer.bulkSent = 0;
-        peer.dataSent = 0;
-        peer.receivedDataPosition = 0;
-        peer.receivedBulkPosition = 0;
-        peer.dataReceipts.clear();
-        peer.bulkReceipts.clear();
-        peer.ackedDataPositionSent = 0;
-        peer.ackedBulkPositionSent = 0;
-        for (final ActorId subscriber : peer.subscribers)
-        {
-            notifySubscriber(subscriber, new NodeDisconnected(peer.nodeId), NodeDisconnected.TYPE);
-        }
-    }
-
-    /**
-     * Reports what is queued for a peer (pending included) and empties the queue. Each frame is counted in
-     * {@code lostQueued} before it is reported or its credit repaid, so a thread that sees the report or the credit
-     * back sees the frame counted.
-     */
-    void failQueued(final Peer peer, final UndeliveredReason reason)
-    {
-        peer.lostQueued += peer.batch.frames() + (peer.pending != null ? 1 : 0) + peer.bulkLane.size();
-        for (final Envelope envelope : peer.batch.tracked())
-        {
-            notifyUndelivered(envelope, reason, false);
-        }
-        for (int i = 0; i < peer.batch.chargedCount(); i++)
-        {
-            peer.batch.chargedAccount(i).repay(peer.batch.chargedCost(i));
-        }
-        peer.batch.clear();
-        if (peer.pending != null)
-        {
-            report(peer.pending, reason);
-            peer.pending = null;
-        }
-        OutboundFrame laneFrame;
-        while ((laneFrame = peer.bulkLane.pollFirst()) != null)
-        {
-            report(laneFrame, reason);
-        }
-        Arrays.fill(peer.bulkLaneCount, 0);
-        peer.bulkLaneBytes = 0;
-        peer.bulkLaneSize = 0;
-        peer.chunkOffset = 0;
-        final OutboundQueue queue = peer.outbound;
-        try
-        {
-            OutboundFrame frame;
-            while ((frame = queue.receive()) != null)
-            {
-                peer.lostQueued++;
-                report(frame, reason);
-            }
-        }
-        catch (final CollapsedException ex)
-        {
-            outbound.replaceCollapsedQueue(peer, queue);
-        }
-        queue.releaseTaken();
-    }
-
-    /** Reports one frame that will not be sent, repays what it was charged, and returns it to the pool. */
-    void report(final OutboundFrame frame, final UndeliveredReason reason)
-    {
-        if (frame.tracked != null)
-        {
-            notifyUndelivered(frame.tracked, reason, false);
-        }
-        frame.repay();
-        frames.release(frame);
-    }
-
-    /** Sends the sender of a tracked envelope its {@link Undelivered}, on behalf of the recipient. */
-    void notifyUndelivered(final Envelope envelope, final UndeliveredReason reason, final boolean unsure)
-    {
-        if (envelope.sender().isNone())
-        {
-            return;
-        }
-        final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason,
-            unsure);
-        system.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(),
-            notice, null));
-    }
-
-    /**
-     * Tells a subscriber of a change, tracked: if it is gone, the janitor (see {@link Interconnect}) hears of it and
-     * the subscriber is forgotten.
-     */
-    void notifySubscriber(final ActorId subscriber, final Object event, final int type)
-    {
-        final ActorId from = janitor;
-        system.send(new Envelope(subscriber, from, type, from.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L, event,
-            null));
-    }
-
-    /** A subscriber turned out to be gone: it is dropped from every peer's subscribers. */
-    void forgetSubscriber(final ActorId subscriber)
-    {
-        for (final Peer peer : roster.all())
-        {
-            if (peer.subscribers.remove(subscriber))
-            {
-                peer.subscriberCount = peer.subscribers.size();
-            }
-        }
-    }
-
-    /**
-     * A session came up ({@link PeerSession#confirmed} or {@link PeerSession#firstSealedFrameSeen}): both sides
-     * have verified each other's handshake and hold its keys (see {@link Sessions}).
-     */
-    void sessionUp(final Peer peer)
-    {
-        peer.backoff.reset();
-        peer.detector.reset(clock.nanoTime());
-        LOG.info("node {}: session with node {} (incarnation {}) is up", nodeId, peer.nodeId, peer.incarnation());
-        for (final ActorId subscriber : peer.subscribers)
-        {
-            notifySubscriber(subscriber, new NodeConnected(peer.nodeId), NodeConnected.TYPE);
-        }
-    }
-
-    void subscribe(final int peerNodeId, final ActorId subscriber)
-    {
-        final Peer peer = roster.byId(peerNodeId);
-        if (peer == null)
-        {
-            notifySubscriber(subscriber, new NodeDisconnected(peerNodeId), NodeDisconnected.TYPE);
-            return;
-        }
-        if (!peer.subscribers.contains(subscriber) && peer.subscribers.size() >= Interconnect.MAX_SUBSCRIBERS_PER_PEER)
-        {
-            if (subscriptionsRefused.getAndIncrement() == 0)
-            {
-                LOG.warn("node {}: {} actors already watch node {}; the subscription of {} is refused (further " +
-                    "ones are only counted)", nodeId, peer.subscribers.size(), peerNodeId, subscriber);
-            }
-            return;
-        }
-        if (peer.subscribers.add(subscriber))
-        {
-            peer.subscriberCount = peer.subscribers.size();
-            if (peer.isUp())
-            {
-                notifySubscriber(subscriber, new NodeConnected(peerNodeId), NodeConnected.TYPE);
-            }
-            else
-            {
-                notifySubscriber(subscriber, new NodeDisconnected(peerNodeId), NodeDisconnected.TYPE);
-            }
-        }
-    }
-
-    void unsubscribe(final int peerNodeId, final ActorId subscriber)
-    {
-        final Peer peer = roster.byId(peerNodeId);
-        if (peer != null && peer.subscribers.remove(subscriber))
-        {
-            peer.subscriberCount = peer.subscribers.size();
-        }
-    }
-
     /**
      * Says goodbye to every connected peer and reports what is still queued as SHUTDOWN. The last acks go out
      * first, on the same stream, so that the peer does not report events this node has as lost.
@@ -654,10 +452,11 @@ final class InterconnectAgent implements Agent
                 }
                 peer.sessionLost("this node is shutting down");
             }
-            final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.SHUTDOWN, true);
+            final Consumer<Envelope> unsure =
+                envelope -> notices.undelivered(envelope, UndeliveredReason.SHUTDOWN, true);
             peer.dataInFlight.failAll(unsure);
             peer.bulkInFlight.failAll(unsure);
-            failQueued(peer, UndeliveredReason.SHUTDOWN);
+            lifecycle.failQueued(peer, UndeliveredReason.SHUTDOWN);
         }
     }
 
@@ -686,19 +485,6 @@ final class InterconnectAgent implements Agent
         killed = true;
     }
 
-    /**
-     * A verified message skipped a sequence number: one before it never arrived, so the stream is not whole and
-     * what was acknowledged on it could be wrong. The session ends (the peer is told with a goodbye, and reports
-     * what it had in flight as unsure); a new handshake follows.
-     */
-    void streamDamaged(final Peer peer, final String why)
-    {
-        LOG.warn("node {}: the session with node {} is damaged: {}; ending it", nodeId, peer.nodeId, why);
-        sessions.sendGoodbye(peer, GoodbyeReason.PROTOCOL_ERROR, "node " + nodeId + ": " + why);
-        sessionLost(peer, why);
-        peer.retryHelloAt(clock.nanoTime() + peer.backoff.nextDelayNs());
-    }
-
     /** Looks at the peer's inbound data and bulk streams, once a heartbeat interval (see {@link StreamStallWatch}). */
     private int checkStalls(final Peer peer, final long nowNs)
     {
@@ -715,7 +501,7 @@ final class InterconnectAgent implements Agent
         streamsStalled.incrementAndGet();
         peer.dataStall.reset();
         peer.bulkStall.reset();
-        streamDamaged(peer, stalled);
+        lifecycle.streamDamaged(peer, stalled);
         return 1;
     }
 
@@ -751,25 +537,6 @@ final class InterconnectAgent implements Agent
         publicationsRenewed.incrementAndGet();
         LOG.debug("node {}: publications to node {} renewed (Aeron session {}): {}", nodeId, peer.nodeId, sessionId,
             why);
-    }
-
-    /**
-     * The memory quota could not hold a large frame the peer was sending in chunks, so it was dropped unfinished.
-     * It may have been a tracked event that no acknowledgement may now pass over, so the session ends: the peer
-     * reports what it has not seen acknowledged as {@code Undelivered(DISCONNECTED, unsure)} and a new session
-     * follows.
-     */
-    void chunksDropped(final Peer peer)
-    {
-        chunkFramesDropped.incrementAndGet();
-        final String why = "the memory quota could not hold a large frame it was sending in chunks";
-        LOG.warn("node {}: ending the session with node {}: {}", nodeId, peer.nodeId, why);
-        if (peer.isUp())
-        {
-            sessions.sendGoodbye(peer, GoodbyeReason.OVERLOADED, "node " + nodeId + ": " + why);
-            sessionLost(peer, why);
-            peer.retryHelloAt(clock.nanoTime() + peer.backoff.nextDelayNs());
-        }
     }
 
     /** Counts something that arrived and was dropped. */

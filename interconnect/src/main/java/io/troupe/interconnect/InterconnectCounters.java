@@ -58,7 +58,7 @@ public final class InterconnectCounters
      */
     public long subscriptionsRefused()
     {
-        return agent.subscriptionsRefused.get();
+        return agent.notices.subscriptionsRefused.get();
     }
 
     /**
@@ -69,7 +69,7 @@ public final class InterconnectCounters
      */
     public long foreignAccountArrivals()
     {
-        return agent.inbound.foreignOwners.get();
+        return agent.inbound.charges.foreignOwners.get();
     }
 
     /**
@@ -79,7 +79,7 @@ public final class InterconnectCounters
      */
     public long clampedCosts()
     {
-        return agent.inbound.clampedCosts.get();
+        return agent.inbound.charges.clampedCosts.get();
     }
 
     /**
@@ -112,7 +112,7 @@ public final class InterconnectCounters
      */
     public long directoryEntriesRefused()
     {
-        return agent.inbound.directoryEntriesRefused.get();
+        return agent.inbound.directory.directoryEntriesRefused.get();
     }
 
     /**

@@ -244,7 +244,7 @@ final class OutboundSender
     {
         if (frame.tracked != null)
         {
-            agent.notifyUndelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
+            agent.notices.undelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
         }
         frame.repay();
         frames.release(frame);

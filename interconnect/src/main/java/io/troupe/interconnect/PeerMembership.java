@@ -62,10 +62,11 @@ final class PeerMembership
         if (peer.isUp())
         {
             agent.sayGoodbye(peer, GoodbyeReason.SHUTDOWN, why);
-            agent.sessionLost(peer, why);
+            agent.lifecycle.sessionLost(peer, why);
         }
         peer.peerRemoved();
-        agent.failQueued(peer, UndeliveredReason.DISCONNECTED); // what a sender queued as the session went down
+        // what a sender queued as the session went down
+        agent.lifecycle.failQueued(peer, UndeliveredReason.DISCONNECTED);
         lostToRemovedPeers.addAndGet(peer.lostQueued - lostBefore);
         agent.credit.onSessionLost(nodeId); // nothing is held without a session; its shadows go
         agent.directory.onSessionLost(peer);
@@ -108,6 +109,6 @@ final class PeerMembership
     private void dropRemoved(final OutboundFrame frame)
     {
         lostToRemovedPeers.incrementAndGet();
-        agent.report(frame, UndeliveredReason.DISCONNECTED);
+        agent.lifecycle.report(frame, UndeliveredReason.DISCONNECTED);
     }
 }

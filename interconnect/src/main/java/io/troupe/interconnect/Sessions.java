@@ -83,7 +83,8 @@ final class Sessions
         {
             if (!peer.detector.isAlive(nowNs))
             {
-                agent.sessionLost(peer, "nothing heard for " + peer.detector.silenceNs(nowNs) / 1_000_000 + " ms");
+                agent.lifecycle.sessionLost(peer,
+                    "nothing heard for " + peer.detector.silenceNs(nowNs) / 1_000_000 + " ms");
                 agent.renewPublications(peer, "the session ended in silence");
                 peer.retryHelloAt(nowNs + peer.backoff.nextDelayNs());
                 return work + 1;
@@ -296,7 +297,7 @@ final class Sessions
     {
         if (peer.isUp())
         {
-            agent.sessionLost(peer, peer.incarnation() != peer.attemptIncarnation() ?
+            agent.lifecycle.sessionLost(peer, peer.incarnation() != peer.attemptIncarnation() ?
                 "node restarted (incarnation " + peer.incarnation() + " -> " + peer.attemptIncarnation() + ")" :
                 "replaced by " + why);
         }
@@ -305,7 +306,7 @@ final class Sessions
         final boolean up = sealer == null ? peer.firstSealedFrameSeen() : peer.confirmed(sealer, opener);
         if (up)
         {
-            agent.sessionUp(peer);
+            agent.lifecycle.sessionUp(peer);
         }
         return up;
     }
