@@ -51,7 +51,7 @@ final class DirectorySender
     /** Queues an update for a peer; dropped (and counted) if no session is up. */
     void queue(final Peer peer, final long version, final boolean snapshot, final List<DirectoryEntry> entries)
     {
-        if (peer.state != Peer.ESTABLISHED)
+        if (!peer.isUp())
         {
             updatesDropped.incrementAndGet();
             return;
@@ -60,7 +60,7 @@ final class DirectorySender
         {
             updatesDropped.addAndGet(peer.directoryJobs.size() + 1);
             peer.directoryJobs.clear();
-            agent.streamDamaged(peer, MAX_PENDING + " directory updates waited for its control stream");
+            agent.lifecycle.streamDamaged(peer, MAX_PENDING + " directory updates waited for its control stream");
             return;
         }
         peer.directoryJobs.add(new Job(version, snapshot, entries));

@@ -5,7 +5,6 @@ import io.aeron.Image;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,9 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <ul>
  * <li>on one of the node's three streams, with a term length no longer than the node's own for that stream (a
  *     peer of this configuration never uses a longer one);</li>
- * <li>while its source address holds fewer images on that stream than two per peer configured at that address
- *     (a restarting peer briefly has two) plus {@link #SPARE_IMAGES}; an address where no peer is configured gets
- *     the spare ones only.</li>
+ * <li>while its source address holds fewer images on that stream than two per peer at that address (configured, or
+ *     added at run time; a restarting peer briefly has two) plus {@link #SPARE_IMAGES}; an address where no peer is
+ *     gets the spare ones only.</li>
  * <li>or, on a client stream ({@link ClientStreamSettings#imagesPerAddress} above 0), with a term length no longer
  *     than {@link ClientStreamSettings#termLength} while its source address holds fewer images on that stream
  *     than {@code imagesPerAddress};</li>
@@ -37,8 +36,8 @@ final class ImageGuard
     static final int SPARE_IMAGES = 2;
 
     private final InterconnectConfig config;
-    /** Peers configured per source address (as InetAddress writes it). */
-    private final Map<String, Integer> peersByAddress = new HashMap<>();
+    /** Peers per source address (as InetAddress writes it): the configured ones, and those added at run time. */
+    private final Map<String, Integer> peersByAddress = new ConcurrentHashMap<>();
     /** Images held now, by stream and source address. */
     private final ConcurrentHashMap<String, AtomicInteger> images = new ConcurrentHashMap<>();
     private final Rejections rejections;
@@ -57,6 +56,18 @@ final class ImageGuard
         {
             peersByAddress.merge(address(peer.host()), 1, Integer::sum);
         }
+    }
+
+    /** A peer was added at run time ({@link Interconnect#addPeer}): its address may hold two more images. */
+    void addPeer(final PeerAddress peer)
+    {
+        peersByAddress.merge(address(peer.host()), 1, Integer::sum);
+    }
+
+    /** A peer was removed at run time ({@link Interconnect#removePeer}). */
+    void removePeer(final PeerAddress peer)
+    {
+        peersByAddress.computeIfPresent(address(peer.host()), (address, count) -> count > 1 ? count - 1 : null);
     }
 
     /** Images allowed at once per stream from an address. */

@@ -5,15 +5,10 @@ import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.logbuffer.Header;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
-import io.troupe.actor.ServiceId;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.actor.Chargeable;
-import io.troupe.actor.FlowControl;
 import io.troupe.serialization.wire.AckFrame;
 import io.troupe.serialization.wire.ChunkFrame;
 import io.troupe.serialization.wire.CreditDeltasFrame;
-import io.troupe.serialization.wire.DirectoryEntry;
-import io.troupe.serialization.wire.DirectoryOp;
 import io.troupe.serialization.wire.DirectoryUpdateFrame;
 import io.troupe.serialization.wire.EnvelopeCompaction;
 import io.troupe.serialization.wire.EnvelopeFrame;
@@ -33,8 +28,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -46,9 +39,6 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class InboundFrames implements FrameHandler
 {
-    /** The largest cost an arriving frame may charge; larger ones are clamped (counted). */
-    static final int MAX_REMOTE_COST = 1 << 20;
-
     private static final Logger LOG = LoggerFactory.getLogger(InboundFrames.class);
 
     private final InterconnectAgent agent;
@@ -63,13 +53,10 @@ final class InboundFrames implements FrameHandler
     private final UnsafeBuffer opened;
     /** Envelopes naming an event type this node has no codec for: never delivered, never decoded. */
     final AtomicLong unknownTypes = new AtomicLong();
-    /** Arrivals charged to an account of a node this one has no session with: charged to this node's instead. */
-    final AtomicLong foreignOwners = new AtomicLong();
-    /** Arrivals whose cost was outside 0..{@link #MAX_REMOTE_COST}, clamped. */
-    final AtomicLong clampedCosts = new AtomicLong();
-    /** Entries of directory updates naming another node's service or actor, or an unknown operation. */
-    final AtomicLong directoryEntriesRefused = new AtomicLong();
-    private boolean loggedListenerFailure;
+    /** Charges arriving events to the credit accounts their frames name. */
+    final ArrivalCharges charges;
+    /** Hands the peers' directory updates to the service directory. */
+    final DirectoryReceiver directory;
     /** The peer whose verified message is being decoded; null while an unsealed one is (a handshake step). */
     private Peer verified;
     private int streamId;
@@ -80,11 +67,6 @@ final class InboundFrames implements FrameHandler
     private boolean loggedBadFrame;
     /** Unknown types already logged (at most 64 kept: a hostile peer cannot grow it). */
     private final IntHashSet loggedUnknownTypes = new IntHashSet();
-    /** The account the last charged arrival named (see {@link #resolve}). */
-    private Chargeable lastAccount;
-    private int lastOwner;
-    private long lastAccountId;
-    private long lastGeneration;
 
     InboundFrames(final InterconnectAgent agent, final EventCodecRegistry codecs)
     {
@@ -95,6 +77,8 @@ final class InboundFrames implements FrameHandler
         this.decoder = new FrameDecoder(this, maxFrameBytes);
         this.wholeDecoder = new FrameDecoder(this, maxFrameBytes);
         this.opened = new UnsafeBuffer(new byte[agent.largestSealedMessage]);
+        this.charges = new ArrivalCharges(agent);
+        this.directory = new DirectoryReceiver(agent);
     }
 
     FrameDecoder decoder()
@@ -135,21 +119,19 @@ final class InboundFrames implements FrameHandler
             return -1;
         }
         final int session = header.sessionId();
-        final Peer peer = agent.peersBySession.get(session);
+        final Peer peer = agent.roster.bySession(session);
         if (peer == null)
         {
             agent.reject(FrameRejection.UNKNOWN_SESSION);
             return -1;
         }
-        final boolean attempt = peer.pendingOpener != null && peer.pendingOpener.keyId() == keyId &&
-            peer.attemptSessionId == session;
-        final FrameSeal.Opener opener = attempt ? peer.pendingOpener :
-            peer.opener != null && peer.opener.keyId() == keyId && peer.peerSessionId == session ? peer.opener : null;
+        final FrameSeal.Opener opener = peer.openerFor(keyId, session);
         if (opener == null)
         {
             agent.reject(FrameRejection.STALE_KEY);
             return -1;
         }
+        final boolean attempt = peer.isAttemptOpener(opener);
         if (length > opened.capacity())
         {
             peer.rejectedFrames++;
@@ -175,11 +157,12 @@ final class InboundFrames implements FrameHandler
                 agent.reject(FrameRejection.SEQUENCE_GAP);
                 if (attempt)
                 {
-                    agent.sessions.abandonAttempt(peer);
+                    peer.attemptEnded();
                 }
                 else
                 {
-                    agent.streamDamaged(peer, "a message on stream " + streamId + " is missing (lost or displaced)");
+                    agent.lifecycle.streamDamaged(peer,
+                        "a message on stream " + streamId + " is missing (lost or displaced)");
                 }
             }
             return -1;
@@ -323,7 +306,7 @@ final class InboundFrames implements FrameHandler
     private Peer verifiedSender()
     {
         final Peer peer = verified;
-        if (peer == null || peer.state != Peer.ESTABLISHED)
+        if (peer == null || !peer.isUp())
         {
             agent.reject(FrameRejection.UNSEALED);
             return null;
@@ -401,7 +384,7 @@ final class InboundFrames implements FrameHandler
             }
             if (envelope.isTracked())
             {
-                agent.notifyUndelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);
+                agent.notices.undelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);
             }
             return;
         }
@@ -413,11 +396,11 @@ final class InboundFrames implements FrameHandler
             agent.reject(FrameRejection.NOT_FOR_THIS_NODE);
             if (envelope.isTracked())
             {
-                agent.notifyUndelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);
+                agent.notices.undelivered(envelope, UndeliveredReason.ACTOR_UNKNOWN, false);
             }
             return;
         }
-        chargeArrival(envelope, frame, peer);
+        charges.charge(envelope, frame, peer);
         if (envelope.isTracked())
         {
             // acknowledged only once the actor system is done with it (see Receipts)
@@ -425,72 +408,6 @@ final class InboundFrames implements FrameHandler
             receipts.add(positionBefore, envelope.payload());
         }
         agent.system.send(envelope);
-    }
-
-    private boolean hasSession(final int nodeId)
-    {
-        final Peer peer = agent.peersById.get(nodeId);
-        return peer != null && peer.state == Peer.ESTABLISHED;
-    }
-
-    /**
-     * Charges an arriving event to the account its frame names: this node's own account if it owns it, else this
-     * node's shadow of the owner's, whose net delta goes back to the owner. An event from the owner itself is
-     * not charged again: the owner kept the debt when it wrote the frame and counts it as held by this node
-     * until this node's repayment reaches it. An uncharged frame, one naming an account this node does not have
-     * open, one naming an owner this node has no session with, or one past the shadows kept per owner
-     * ({@code FlowControlConfig.maxShadowsPerOwner}) is charged to the node's own account when it is sent on. A
-     * cost outside 0..{@link #MAX_REMOTE_COST} is clamped.
-     */
-    private void chargeArrival(final Envelope envelope, final EnvelopeFrame frame, final Peer from)
-    {
-        final int owner = frame.accountOwnerNode();
-        final FlowControl flow = agent.system.flow();
-        if (owner == 0 || !flow.isEnabled())
-        {
-            return;
-        }
-        if (owner != from.nodeId && owner != agent.nodeId && !hasSession(owner))
-        {
-            // an owner this node has no session with: its shadow could never report nor be written off
-            foreignOwners.incrementAndGet();
-            return;
-        }
-        final Chargeable account = resolve(flow, owner, frame.accountId());
-        if (account == null)
-        {
-            return;
-        }
-        final int named = frame.cost();
-        final int cost = named < 0 ? 0 : Math.min(named, MAX_REMOTE_COST);
-        if (cost != named)
-        {
-            clampedCosts.incrementAndGet();
-        }
-        if (owner == from.nodeId)
-        {
-            envelope.carryCharge(account, cost);
-        }
-        else
-        {
-            envelope.chargeTo(account, cost);
-        }
-    }
-
-    /** {@link FlowControl#resolve}, remembering the last answer while the flow control's generation holds. */
-    private Chargeable resolve(final FlowControl flow, final int owner, final long accountId)
-    {
-        final long generation = flow.generation();
-        if (lastAccount != null && owner == lastOwner && accountId == lastAccountId && generation == lastGeneration)
-        {
-            return lastAccount;
-        }
-        final Chargeable account = flow.resolve(owner, accountId);
-        lastOwner = owner;
-        lastAccountId = accountId;
-        lastGeneration = generation;
-        lastAccount = account;
-        return account;
     }
 
     @Override
@@ -501,7 +418,7 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer == null || frame.incarnation() != peer.peerIncarnation || frame.nodeId() != peer.nodeId)
+        if (peer == null || frame.incarnation() != peer.incarnation() || frame.nodeId() != peer.nodeId)
         {
             if (peer != null)
             {
@@ -531,7 +448,7 @@ final class InboundFrames implements FrameHandler
         final int length = peer.chunks.onChunk(frame);
         if (length == InboundChunks.NO_MEMORY)
         {
-            agent.chunksDropped(peer);
+            agent.lifecycle.chunksDropped(peer);
         }
         else if (length < 0)
         {
@@ -571,7 +488,7 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer != null && (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.peerIncarnation))
+        if (peer != null && (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.incarnation()))
         {
             peer.rejectedFrames++;
         }
@@ -589,7 +506,7 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer == null || frame.incarnation() != peer.peerIncarnation)
+        if (peer == null || frame.incarnation() != peer.incarnation())
         {
             return;
         }
@@ -614,49 +531,9 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer == null)
+        if (peer != null)
         {
-            return;
-        }
-        if (frame.nodeId() != peer.nodeId || frame.incarnation() != peer.peerIncarnation)
-        {
-            peer.rejectedFrames++;
-            agent.reject(FrameRejection.MALFORMED); // a node announces its own directory, in its own session
-            return;
-        }
-        final DirectoryListener listener = agent.directoryListener;
-        if (listener == null)
-        {
-            return; // no directory on this node
-        }
-        final int count = frame.count();
-        final List<DirectoryEntry> entries = new ArrayList<>(count);
-        for (int i = 0; i < count; i++)
-        {
-            final ActorId service = frame.service(i);
-            final ActorId actor = frame.actor(i);
-            final DirectoryOp op = frame.op(i);
-            if (!(service instanceof ServiceId name) || service.nodeId() != peer.nodeId || actor.isService() ||
-                actor.nodeId() != peer.nodeId || op == DirectoryOp.UNKNOWN)
-            {
-                directoryEntriesRefused.incrementAndGet();
-                continue;
-            }
-            entries.add(new DirectoryEntry(name, actor, op));
-        }
-        try
-        {
-            listener.onDirectoryUpdate(new DirectoryUpdate(peer.nodeId, peer.peerIncarnation, frame.directoryVersion(),
-                frame.snapshot(), entries));
-        }
-        catch (final RuntimeException ex)
-        {
-            if (!loggedListenerFailure)
-            {
-                loggedListenerFailure = true;
-                LOG.warn("node {}: the directory listener failed on an update from node {} (further failures are not " +
-                    "logged)", agent.nodeId, peer.nodeId, ex);
-            }
+            directory.onUpdate(peer, frame);
         }
     }
 
@@ -668,11 +545,11 @@ final class InboundFrames implements FrameHandler
             return;
         }
         final Peer peer = verifiedSender();
-        if (peer != null && frame.incarnation() == peer.peerIncarnation)
+        if (peer != null && frame.incarnation() == peer.incarnation())
         {
-            agent.sessionLost(peer,
+            agent.lifecycle.sessionLost(peer,
                 "goodbye (" + frame.reason() + (frame.detail().isEmpty() ? "" : ": " + frame.detail()) + ")");
-            peer.nextHandshakeNs = agent.clock.nanoTime() + peer.backoff.nextDelayNs();
+            peer.retryHelloAt(agent.clock.nanoTime() + peer.backoff.nextDelayNs());
             if (frame.reason() == GoodbyeReason.PROTOCOL_ERROR)
             {
                 agent.renewPublications(peer, "it found a stream of ours damaged"); // the next session gets fresh ones

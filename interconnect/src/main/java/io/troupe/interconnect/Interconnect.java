@@ -20,12 +20,12 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.memquota.CollapseReason;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQuotaException;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.DirectoryEntry;
 import org.agrona.CloseHelper;
-import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
@@ -41,7 +41,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -82,7 +82,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /** Whether the caller runs the duty cycles ({@link #dutyCycle()}) rather than a thread of our own. */
     private final boolean callerDriven;
     private boolean started;
-    private final Int2ObjectHashMap<Peer> peers = new Int2ObjectHashMap<>();
+    /** This node's peers: senders find theirs here. */
+    private final PeerRoster peers;
+    /** Checks and queues the changes of peers ({@link #addPeer}, {@link #removePeer}). */
+    private final PeerChanges changes;
     private final long incarnation;
     private final int largestEventBytes;
     /** Encodes what senders send, on their own threads. */
@@ -113,7 +116,12 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         this.encoder = new OutboundEncoder(codecs, largestEventBytes);
         this.guard = guard;
         final PeerPublications publications = new PeerPublications(aeron, config);
-        final Peer[] peerArray = openPeers(publications, PeerPublications.newSessionId(0));
+        this.peers = new PeerRoster(config, system, publications);
+        final int sessionId = PeerPublications.newSessionId(0);
+        for (final PeerAddress address : config.peers())
+        {
+            peers.open(address, sessionId);
+        }
         final AvailableImageHandler available = guard::onAvailable;
         final UnavailableImageHandler unavailable = image ->
         {
@@ -130,26 +138,23 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             unavailable);
         final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId(), available,
             unavailable);
-        this.agent = new InterconnectAgent(config, system, incarnation, clock, peerArray,
+        this.agent = new InterconnectAgent(config, system, incarnation, clock, peers,
             driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk,
             new HandshakeAuth(config.clusterSecret()), codecs, rejections, publications, aeron.countersReader());
         this.agentOrNull = agent;
         this.counters = new InterconnectCounters(agent);
+        this.changes = new PeerChanges(agent, guard, config.peers());
         // hears the Undelivered of a node notice to a subscriber that is gone, so the subscriber is forgotten
         final InterconnectAgent forAgent = agent;
-        agent.janitor = system.register((ctx, envelope) ->
+        agent.notices.janitor = system.register((ctx, envelope) ->
         {
             if (envelope.event() instanceof Undelivered notice &&
                 (notice.type() == NodeConnected.TYPE || notice.type() == NodeDisconnected.TYPE) &&
                 notice.reason() != UndeliveredReason.SHUTDOWN)
             {
-                forAgent.command(() -> forAgent.forgetSubscriber(notice.recipient()));
+                forAgent.command(() -> forAgent.notices.forgetSubscriber(notice.recipient()));
             }
         });
-        for (final Peer peer : peerArray)
-        {
-            peer.outbound = newOutboundQueue(peer, config, system);
-        }
         this.agentIdle = new AgentIdle();
         // a shadow whose pending delta passes the bound wakes the agent to flush it
         system.flow().onFlushRequest(agentIdle::signal);
@@ -271,40 +276,16 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         return System.currentTimeMillis() * 1000 + new SecureRandom().nextInt(1000);
     }
 
-    private Peer[] openPeers(final PeerPublications publications, final int sessionId)
-    {
-        final List<Peer> list = new ArrayList<>();
-        for (final PeerAddress address : config.peers())
-        {
-            final Peer peer = new Peer(address, system.nodeId() < address.nodeId(), system.memoryQuota().newAccount(),
-                new FailureDetector(config.heartbeatInterval().toNanos(), config.failureTimeout().toNanos()),
-                new RetryBackoff(config.handshakeRetryMin().toNanos(), config.handshakeRetryMax().toNanos(),
-                    new SplittableRandom()));
-            publications.open(peer, sessionId);
-            // a sealed batch fits one datagram
-            peer.batch = new OutboundBatch(peer.data.maxPayloadLength() - FrameSeal.OVERHEAD,
-                config.bulkThresholdBytes());
-            peers.put(address.nodeId(), peer);
-            list.add(peer);
-        }
-        return list.toArray(new Peer[0]);
-    }
-
     private String inboundChannel()
     {
         return new ChannelUriStringBuilder().media("udp").endpoint(config.bindHost() + ':' + config.bindPort()).build();
     }
 
-    static OutboundQueue newOutboundQueue(final Peer peer, final InterconnectConfig config, final ActorSystem system)
-    {
-        return new OutboundQueue(peer.account, system.memoryQuota().clock(), config.outboundQueueCapacity());
-    }
-
     @Override
     public UndeliveredReason send(final Envelope envelope)
     {
-        final Peer peer = peers.get(envelope.recipient().nodeId());
-        if (peer == null || !peer.established || closed)
+        final Peer peer = peers.find(envelope.recipient().nodeId());
+        if (peer == null || !peer.isEstablished() || closed)
         {
             if (peer != null)
             {
@@ -338,7 +319,9 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         catch (final CollapsedException ex)
         {
             frames.release(outbound);
-            return UndeliveredReason.COLLAPSED;
+            // a queue closed because its peer was removed refuses as a send to any node that is not a peer
+            return ex.reason() == CollapseReason.RECEIVER_DROPPED ? UndeliveredReason.DISCONNECTED :
+                UndeliveredReason.COLLAPSED;
         }
         catch (final MemoryQuotaException ex)
         {
@@ -361,7 +344,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     @Override
     public void subscribe(final int nodeId, final ActorId subscriber)
     {
-        if (!agent.command(() -> agent.subscribe(nodeId, subscriber)))
+        if (!agent.command(() -> agent.notices.subscribe(nodeId, subscriber)))
         {
             LOG.warn("node {}: interconnect command queue full; subscription of {} to node {} dropped",
                 system.nodeId(), subscriber, nodeId);
@@ -372,7 +355,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     @Override
     public void unsubscribe(final int nodeId, final ActorId subscriber)
     {
-        agent.command(() -> agent.unsubscribe(nodeId, subscriber));
+        agent.command(() -> agent.notices.unsubscribe(nodeId, subscriber));
         agentIdle.signal();
     }
 
@@ -384,8 +367,45 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
      */
     public boolean isConnected(final int nodeId)
     {
-        final Peer peer = peers.get(nodeId);
-        return peer != null && peer.established;
+        final Peer peer = peers.find(nodeId);
+        return peer != null && peer.isEstablished();
+    }
+
+    /**
+     * Makes a node a peer of this one while it runs: publications to it open and, if this node has the lower id, its
+     * handshakes start. Applied on the interconnect's thread, in order with every other change of peers; the peer
+     * must name this node among its own (configured or added) for a session to come up. Any thread.
+     *
+     * @param address where the node listens.
+     * @return completes once the peer is added (on the interconnect's thread); exceptionally if that failed.
+     * @throws IllegalArgumentException if the address is invalid, names this node, or the node is a peer already.
+     * @throws IllegalStateException    if the interconnect is closed or its command queue is full.
+     */
+    public CompletableFuture<Void> addPeer(final PeerAddress address)
+    {
+        final CompletableFuture<Void> applied = changes.add(address, () -> closed);
+        agentIdle.signal();
+        return applied;
+    }
+
+    /**
+     * Removes a peer while the node runs: its session, if up, ends with a goodbye; what was sent to it and not
+     * acknowledged, or still queued, is reported {@code Undelivered(DISCONNECTED)} (untracked events are dropped
+     * and counted, {@link InterconnectCounters#lostToRemovedPeers}); the credit it held is written off; its
+     * handshakes stop; its publications close; {@link #peerCounters} no longer lists it; and a send to its node is
+     * refused as to any node that is not a peer. Applied on the interconnect's thread, in order with every other
+     * change of peers. Any thread.
+     *
+     * @param nodeId the peer's node id.
+     * @return completes once the peer is removed (on the interconnect's thread); exceptionally if that failed.
+     * @throws IllegalArgumentException if the node is not a peer.
+     * @throws IllegalStateException    if the interconnect is closed or its command queue is full.
+     */
+    public CompletableFuture<Void> removePeer(final int nodeId)
+    {
+        final CompletableFuture<Void> applied = changes.remove(nodeId, () -> closed);
+        agentIdle.signal();
+        return applied;
     }
 
     /**
@@ -421,12 +441,12 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /**
      * Per-peer counters.
      *
-     * @return one entry per configured peer.
+     * @return one entry per peer (configured, or added and not removed).
      */
     public List<PeerCounters> peerCounters()
     {
         final List<PeerCounters> list = new ArrayList<>();
-        for (final Peer peer : agent.peers)
+        for (final Peer peer : peers.all())
         {
             list.add(peer.counters());
         }
@@ -468,7 +488,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                     "services and actors, not " + entry);
             }
         }
-        final Peer peer = peers.get(nodeId);
+        final Peer peer = peers.find(nodeId);
         if (peer == null)
         {
             return false;
@@ -634,7 +654,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             return; // the transport is gone (see transportLost): no goodbye went out, and its counters are unmapped
         }
         final long deadlineNs = System.nanoTime() + GOODBYE_SEND_LIMIT_NS;
-        for (final Peer peer : agent.peers)
+        for (final Peer peer : peers.all())
         {
             final long goodbyePosition = peer.goodbyePosition;
             final int counterId = goodbyePosition > 0 ? StreamCounters.find(aeron.countersReader(),
@@ -689,7 +709,13 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     /** For tests of a caller-driven interconnect: a peer's session state, read on the thread that drives it. */
     Peer peerState(final int nodeId)
     {
-        return agent.peersById.get(nodeId);
+        return peers.find(nodeId);
+    }
+
+    /** For tests: HELLOs this node has sent (first tries and retries), read racily. */
+    long hellosSent()
+    {
+        return agent.sessions.hellosSent;
     }
 
     /** For tests: the agent's credit ledger (read racily; only while credit traffic is quiet). */

@@ -6,19 +6,13 @@ import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.FragmentAssembler;
 import io.aeron.Subscription;
-import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
-import io.troupe.actor.NodeConnected;
-import io.troupe.actor.NodeDisconnected;
-import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
-import io.troupe.memquota.CollapsedException;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.FrameEncoder;
 import io.troupe.serialization.wire.GoodbyeReason;
 import org.agrona.ErrorHandler;
-import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
@@ -52,10 +46,10 @@ final class InterconnectAgent implements Agent
     long cycleNs;
     /** A gap between two duty cycles longer than this means this node stood still (see {@link #doWork}). */
     private final long failureTimeoutNs;
-    final Peer[] peers;
-    final Int2ObjectHashMap<Peer> peersById = new Int2ObjectHashMap<>();
-    /** Peer by the Aeron session id of its publications, once its handshake completed. */
-    final Int2ObjectHashMap<Peer> peersBySession = new Int2ObjectHashMap<>();
+    /** This node's peers: the agent adds and removes them; senders find them there. */
+    final PeerRoster roster;
+    /** Applies the peers added and removed at run time. */
+    final PeerMembership membership;
     final Sessions sessions;
     final FrameEncoder encoder = new FrameEncoder();
     /** Credit accounts across nodes: deltas to owners, debt held by peers. */
@@ -67,10 +61,10 @@ final class InterconnectAgent implements Agent
     final int largestSealedMessage;
     /** Largest body one offer may carry on the bulk stream, seal excluded; larger frames go as chunks. */
     final int bulkMessageLimit;
-    /** The actor that hears of subscribers that are gone (set once the interconnect registered it). */
-    volatile ActorId janitor = ActorId.NONE;
-    /** Subscriptions refused because a peer had {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} already. */
-    final AtomicLong subscriptionsRefused = new AtomicLong();
+    /** The Undelivered and node notices to actors of this node, and the peers' subscribers. */
+    final NodeNotices notices;
+    /** What happens around a session's coming up and going down. */
+    final SessionLifecycle lifecycle;
     /** Inbound streams found stalled (each ended the session with its peer). */
     final AtomicLong streamsStalled = new AtomicLong();
     /** Times this node renewed its publications to a peer that found a stream of ours stalled. */
@@ -121,14 +115,14 @@ final class InterconnectAgent implements Agent
      */
     final OutboundFramePool frames;
     /** Moves each peer's queued frames onto its publications. */
-    private final OutboundSender outbound;
+    final OutboundSender outboundSender;
 
     InterconnectAgent(
         final InterconnectConfig config,
         final ActorSystem system,
         final long incarnation,
         final NanoClock clock,
-        final Peer[] peers,
+        final PeerRoster roster,
         final AgentInvoker driverInvoker,
         final AgentInvoker clientInvoker,
         final Subscription controlSubscription,
@@ -154,11 +148,8 @@ final class InterconnectAgent implements Agent
             system.errorRecorder());
         this.transportErrors = new AgentErrorLog(LOG, "node " + system.nodeId() + ": transport",
             system.errorRecorder());
-        this.peers = peers;
-        for (final Peer peer : peers)
-        {
-            peersById.put(peer.nodeId, peer);
-        }
+        this.roster = roster;
+        this.membership = new PeerMembership(this);
         this.driverInvoker = driverInvoker;
         this.clientInvoker = clientInvoker;
         this.controlSubscription = controlSubscription;
@@ -179,7 +170,9 @@ final class InterconnectAgent implements Agent
         this.heartbeatIntervalNs = config.heartbeatInterval().toNanos();
         this.ackIntervalNs = config.ackInterval().toNanos();
         this.credit = new RemoteCredit(this, system.flow(), config.creditFlushInterval().toNanos());
-        this.outbound = new OutboundSender(this);
+        this.outboundSender = new OutboundSender(this);
+        this.notices = new NodeNotices(this);
+        this.lifecycle = new SessionLifecycle(this);
         this.directory = new DirectorySender(this, InterconnectConfig.maxMessageLength(config.controlTermLength()));
     }
 
@@ -194,10 +187,10 @@ final class InterconnectAgent implements Agent
     {
         final long nowNs = clock.nanoTime();
         cycleNs = nowNs;
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
             peer.detector.reset(nowNs);
-            peer.nextHandshakeNs = nowNs;
+            peer.retryHelloAt(nowNs);
         }
     }
 
@@ -225,17 +218,17 @@ final class InterconnectAgent implements Agent
         {
             work += runDuty(duty);
         }
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
             work += sessions.onTick(peer, nowNs);
             if (peer.chunks != null && peer.chunks.reclaimRequested() && peer.chunks.onReclaimed())
             {
-                chunksDropped(peer);
+                lifecycle.chunksDropped(peer);
                 work++;
             }
-            if (peer.state == Peer.ESTABLISHED)
+            if (peer.isUp())
             {
-                work += outbound.drain(peer);
+                work += outboundSender.drain(peer);
                 work += sendAcks(peer, nowNs);
                 if (!peer.directoryJobs.isEmpty())
                 {
@@ -248,6 +241,7 @@ final class InterconnectAgent implements Agent
             }
         }
         work += credit.onTick(nowNs);
+        work += membership.drainRetiring();
         if (lingering)
         {
             flushed = allAcknowledged();
@@ -279,9 +273,9 @@ final class InterconnectAgent implements Agent
             "node out): no peer can be reached";
         transportLostReason = why;
         transportErrors.onError(new IllegalStateException(why));
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
-            sessionLost(peer, why);
+            lifecycle.sessionLost(peer, why);
         }
         onTransportLost.accept(why);
         return 1;
@@ -296,15 +290,15 @@ final class InterconnectAgent implements Agent
      */
     private void stoodStill(final long nowNs, final long stillNs)
     {
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
-            if (peer.state == Peer.ESTABLISHED)
+            if (peer.isUp())
             {
-                sessionLost(peer, "this node stood still for " + stillNs / 1_000_000 + " ms, longer than the " +
-                    "failure timeout: its peers have ended their sessions with it");
+                lifecycle.sessionLost(peer, "this node stood still for " + stillNs / 1_000_000 + " ms, longer than " +
+                    "the failure timeout: its peers have ended their sessions with it");
                 renewPublications(peer, "this node stood still");
                 peer.backoff.reset();
-                peer.nextHandshakeNs = nowNs;
+                peer.retryHelloAt(nowNs);
             }
         }
     }
@@ -376,9 +370,9 @@ final class InterconnectAgent implements Agent
 
     private boolean allAcknowledged()
     {
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
-            if (peer.state == Peer.ESTABLISHED && (peer.pending != null || !peer.batch.isEmpty() ||
+            if (peer.isUp() && (peer.pending != null || !peer.batch.isEmpty() ||
                 peer.outbound.size() > 0 ||
                 !peer.bulkLane.isEmpty() ||
                 peer.dataAcked < peer.dataSent || peer.bulkAcked < peer.bulkSent))
@@ -408,6 +402,18 @@ final class InterconnectAgent implements Agent
     }
 
     /**
+     * Ends an established session from this side: the last acks first, on the same stream, so that the peer does not
+     * report as lost what this node has, then the goodbye.
+     *
+     * @return whether the goodbye was taken by the control publication.
+     */
+    boolean sayGoodbye(final Peer peer, final GoodbyeReason reason, final String detail)
+    {
+        flushAcks(peer);
+        return sessions.sendGoodbye(peer, reason, detail);
+    }
+
+    /**
      * Acknowledges, now, what has arrived from a peer since the last ack, up to the first tracked envelope the
      * actor system is not done with yet.
      */
@@ -429,212 +435,6 @@ final class InterconnectAgent implements Agent
         return work;
     }
 
-    // ------------------------------------------------------------------ session ends and notices
-
-    /** The session with a peer is over: tell subscribers, and account for everything not known delivered. */
-    void sessionLost(final Peer peer, final String why)
-    {
-        final boolean wasUp = peer.state == Peer.ESTABLISHED;
-        peer.established = false;
-        peer.state = Peer.DISCONNECTED;
-        peer.sealer = null;
-        peer.opener = null;
-        if (peer.peerSessionId != 0)
-        {
-            if (peer.attempt != Peer.CONFIRM_SENT || peer.attemptSessionId != peer.peerSessionId)
-            {
-                peersBySession.remove(peer.peerSessionId); // (an attempt under way from the same session keeps it)
-            }
-            peer.peerSessionId = 0;
-        }
-        if (!wasUp)
-        {
-            return;
-        }
-        peer.sessionsDown++;
-        credit.onSessionLost(peer.nodeId);
-        LOG.info("node {}: session with node {} (incarnation {}) ended: {}", nodeId, peer.nodeId, peer.peerIncarnation,
-            why);
-        final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.DISCONNECTED, true);
-        peer.lostUnsure += peer.dataInFlight.failAll(unsure) + peer.bulkInFlight.failAll(unsure);
-        failQueued(peer, UndeliveredReason.DISCONNECTED);
-        Arrays.fill(peer.bulkUntil, 0);
-        Arrays.fill(peer.dataUntil, 0);
-        peer.chunkOffset = 0;
-        directory.onSessionLost(peer);
-        if (peer.chunks != null)
-        {
-            peer.chunks.reset();
-        }
-        peer.bulkAcked = 0;
-        peer.dataAcked = 0;
-        peer.bulkSent = 0;
-        peer.dataSent = 0;
-        peer.receivedDataPosition = 0;
-        peer.receivedBulkPosition = 0;
-        peer.dataReceipts.clear();
-        peer.bulkReceipts.clear();
-        peer.ackedDataPositionSent = 0;
-        peer.ackedBulkPositionSent = 0;
-        peer.resetRtt();
-        for (final ActorId subscriber : peer.subscribers)
-        {
-            notifySubscriber(subscriber, new NodeDisconnected(peer.nodeId), NodeDisconnected.TYPE);
-        }
-    }
-
-    /** Reports what is queued for a peer (pending included) and empties the queue. */
-    void failQueued(final Peer peer, final UndeliveredReason reason)
-    {
-        long lost = 0;
-        for (final Envelope envelope : peer.batch.tracked())
-        {
-            notifyUndelivered(envelope, reason, false);
-        }
-        for (int i = 0; i < peer.batch.chargedCount(); i++)
-        {
-            peer.batch.chargedAccount(i).repay(peer.batch.chargedCost(i));
-        }
-        lost += peer.batch.frames();
-        peer.batch.clear();
-        if (peer.pending != null)
-        {
-            lost++;
-            report(peer.pending, reason);
-            peer.pending = null;
-        }
-        OutboundFrame laneFrame;
-        while ((laneFrame = peer.bulkLane.pollFirst()) != null)
-        {
-            lost++;
-            report(laneFrame, reason);
-        }
-        Arrays.fill(peer.bulkLaneCount, 0);
-        peer.bulkLaneBytes = 0;
-        peer.bulkLaneSize = 0;
-        peer.chunkOffset = 0;
-        final OutboundQueue queue = peer.outbound;
-        try
-        {
-            OutboundFrame frame;
-            while ((frame = queue.receive()) != null)
-            {
-                lost++;
-                report(frame, reason);
-            }
-        }
-        catch (final CollapsedException ex)
-        {
-            outbound.replaceCollapsedQueue(peer, queue);
-        }
-        queue.releaseTaken();
-        peer.lostQueued += lost;
-    }
-
-    private void report(final OutboundFrame frame, final UndeliveredReason reason)
-    {
-        if (frame.tracked != null)
-        {
-            notifyUndelivered(frame.tracked, reason, false);
-        }
-        frame.repay();
-        frames.release(frame);
-    }
-
-    /** Sends the sender of a tracked envelope its {@link Undelivered}, on behalf of the recipient. */
-    void notifyUndelivered(final Envelope envelope, final UndeliveredReason reason, final boolean unsure)
-    {
-        if (envelope.sender().isNone())
-        {
-            return;
-        }
-        final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason,
-            unsure);
-        system.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(),
-            notice, null));
-    }
-
-    /**
-     * Tells a subscriber of a change, tracked: if it is gone, the janitor (see {@link Interconnect}) hears of it and
-     * the subscriber is forgotten.
-     */
-    void notifySubscriber(final ActorId subscriber, final Object event, final int type)
-    {
-        final ActorId from = janitor;
-        system.send(new Envelope(subscriber, from, type, from.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L, event,
-            null));
-    }
-
-    /** A subscriber turned out to be gone: it is dropped from every peer's subscribers. */
-    void forgetSubscriber(final ActorId subscriber)
-    {
-        for (final Peer peer : peers)
-        {
-            if (peer.subscribers.remove(subscriber))
-            {
-                peer.subscriberCount = peer.subscribers.size();
-            }
-        }
-    }
-
-    /**
-     * A session is up: both sides have verified each other's handshake and hold its keys (see {@link Sessions}).
-     */
-    void sessionUp(final Peer peer)
-    {
-        peer.state = Peer.ESTABLISHED;
-        peer.sessionsUp++;
-        peer.backoff.reset();
-        peer.detector.reset(clock.nanoTime());
-        peersBySession.put(peer.peerSessionId, peer);
-        peer.established = true;
-        LOG.info("node {}: session with node {} (incarnation {}) is up", nodeId, peer.nodeId, peer.peerIncarnation);
-        for (final ActorId subscriber : peer.subscribers)
-        {
-            notifySubscriber(subscriber, new NodeConnected(peer.nodeId), NodeConnected.TYPE);
-        }
-    }
-
-    void subscribe(final int peerNodeId, final ActorId subscriber)
-    {
-        final Peer peer = peersById.get(peerNodeId);
-        if (peer == null)
-        {
-            notifySubscriber(subscriber, new NodeDisconnected(peerNodeId), NodeDisconnected.TYPE);
-            return;
-        }
-        if (!peer.subscribers.contains(subscriber) && peer.subscribers.size() >= Interconnect.MAX_SUBSCRIBERS_PER_PEER)
-        {
-            if (subscriptionsRefused.getAndIncrement() == 0)
-            {
-                LOG.warn("node {}: {} actors already watch node {}; the subscription of {} is refused (further " +
-                    "ones are only counted)", nodeId, peer.subscribers.size(), peerNodeId, subscriber);
-            }
-            return;
-        }
-        if (peer.subscribers.add(subscriber))
-        {
-            peer.subscriberCount = peer.subscribers.size();
-            if (peer.state == Peer.ESTABLISHED)
-            {
-                notifySubscriber(subscriber, new NodeConnected(peerNodeId), NodeConnected.TYPE);
-            }
-            else
-            {
-                notifySubscriber(subscriber, new NodeDisconnected(peerNodeId), NodeDisconnected.TYPE);
-            }
-        }
-    }
-
-    void unsubscribe(final int peerNodeId, final ActorId subscriber)
-    {
-        final Peer peer = peersById.get(peerNodeId);
-        if (peer != null && peer.subscribers.remove(subscriber))
-        {
-            peer.subscriberCount = peer.subscribers.size();
-        }
-    }
-
     /**
      * Says goodbye to every connected peer and reports what is still queued as SHUTDOWN. The last acks go out
      * first, on the same stream, so that the peer does not report events this node has as lost.
@@ -642,21 +442,21 @@ final class InterconnectAgent implements Agent
     void close()
     {
         closing = true;
-        for (final Peer peer : peers)
+        for (final Peer peer : roster.all())
         {
-            if (peer.state == Peer.ESTABLISHED)
+            if (peer.isUp())
             {
-                flushAcks(peer);
-                if (sessions.sendGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down"))
+                if (sayGoodbye(peer, GoodbyeReason.SHUTDOWN, "node " + nodeId + " is shutting down"))
                 {
                     peer.goodbyePosition = peer.control.position();
                 }
+                peer.sessionLost("this node is shutting down");
             }
-            final Consumer<Envelope> unsure = envelope -> notifyUndelivered(envelope, UndeliveredReason.SHUTDOWN, true);
+            final Consumer<Envelope> unsure =
+                envelope -> notices.undelivered(envelope, UndeliveredReason.SHUTDOWN, true);
             peer.dataInFlight.failAll(unsure);
             peer.bulkInFlight.failAll(unsure);
-            failQueued(peer, UndeliveredReason.SHUTDOWN);
-            peer.established = false;
+            lifecycle.failQueued(peer, UndeliveredReason.SHUTDOWN);
         }
     }
 
@@ -685,27 +485,14 @@ final class InterconnectAgent implements Agent
         killed = true;
     }
 
-    /**
-     * A verified message skipped a sequence number: one before it never arrived, so the stream is not whole and
-     * what was acknowledged on it could be wrong. The session ends (the peer is told with a goodbye, and reports
-     * what it had in flight as unsure); a new handshake follows.
-     */
-    void streamDamaged(final Peer peer, final String why)
-    {
-        LOG.warn("node {}: the session with node {} is damaged: {}; ending it", nodeId, peer.nodeId, why);
-        sessions.sendGoodbye(peer, GoodbyeReason.PROTOCOL_ERROR, "node " + nodeId + ": " + why);
-        sessionLost(peer, why);
-        peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
-    }
-
     /** Looks at the peer's inbound data and bulk streams, once a heartbeat interval (see {@link StreamStallWatch}). */
     private int checkStalls(final Peer peer, final long nowNs)
     {
         peer.nextStallCheckNs = nowNs + heartbeatIntervalNs;
-        String stalled = stallWatch.check(dataSubscription, peer.peerSessionId, peer.dataStall, nowNs);
+        String stalled = stallWatch.check(dataSubscription, peer.sessionId(), peer.dataStall, nowNs);
         if (stalled == null)
         {
-            stalled = stallWatch.check(bulkSubscription, peer.peerSessionId, peer.bulkStall, nowNs);
+            stalled = stallWatch.check(bulkSubscription, peer.sessionId(), peer.bulkStall, nowNs);
         }
         if (stalled == null)
         {
@@ -714,7 +501,7 @@ final class InterconnectAgent implements Agent
         streamsStalled.incrementAndGet();
         peer.dataStall.reset();
         peer.bulkStall.reset();
-        streamDamaged(peer, stalled);
+        lifecycle.streamDamaged(peer, stalled);
         return 1;
     }
 
@@ -750,25 +537,6 @@ final class InterconnectAgent implements Agent
         publicationsRenewed.incrementAndGet();
         LOG.debug("node {}: publications to node {} renewed (Aeron session {}): {}", nodeId, peer.nodeId, sessionId,
             why);
-    }
-
-    /**
-     * The memory quota could not hold a large frame the peer was sending in chunks, so it was dropped unfinished.
-     * It may have been a tracked event that no acknowledgement may now pass over, so the session ends: the peer
-     * reports what it has not seen acknowledged as {@code Undelivered(DISCONNECTED, unsure)} and a new session
-     * follows.
-     */
-    void chunksDropped(final Peer peer)
-    {
-        chunkFramesDropped.incrementAndGet();
-        final String why = "the memory quota could not hold a large frame it was sending in chunks";
-        LOG.warn("node {}: ending the session with node {}: {}", nodeId, peer.nodeId, why);
-        if (peer.state == Peer.ESTABLISHED)
-        {
-            sessions.sendGoodbye(peer, GoodbyeReason.OVERLOADED, "node " + nodeId + ": " + why);
-            sessionLost(peer, why);
-            peer.nextHandshakeNs = clock.nanoTime() + peer.backoff.nextDelayNs();
-        }
     }
 
     /** Counts something that arrived and was dropped. */

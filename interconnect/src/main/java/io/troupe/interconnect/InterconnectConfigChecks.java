@@ -88,13 +88,23 @@ final class InterconnectConfigChecks
         final Set<Integer> ids = new HashSet<>();
         for (final PeerAddress peer : peers)
         {
-            check(peer != null && peer.nodeId() >= 1 && peer.nodeId() <= ActorId.MAX_NODE_ID, "peers",
-                peer, "node ids 1.." + ActorId.MAX_NODE_ID);
-            check(peer.nodeId() != nodeId, "peers", peer, "other nodes than this one (" + nodeId + ")");
+            checkPeer(peer, nodeId);
             check(ids.add(peer.nodeId()), "peers", peer, "one entry per node id");
-            check(peer.host() != null && !peer.host().isBlank(), "peers", peer, "a host for every peer");
-            check(peer.port() >= 1 && peer.port() <= 65535, "peers", peer, "ports 1..65535");
         }
+    }
+
+    /**
+     * Checks one peer's address: a node id in range and not this node's, a host, a port.
+     *
+     * @throws ConfigurationException if it is not valid.
+     */
+    static void checkPeer(final PeerAddress peer, final int nodeId)
+    {
+        check(peer != null && peer.nodeId() >= 1 && peer.nodeId() <= ActorId.MAX_NODE_ID, "peers",
+            peer, "node ids 1.." + ActorId.MAX_NODE_ID);
+        check(peer.nodeId() != nodeId, "peers", peer, "other nodes than this one (" + nodeId + ")");
+        check(peer.host() != null && !peer.host().isBlank(), "peers", peer, "a host for every peer");
+        check(peer.port() >= 1 && peer.port() <= 65535, "peers", peer, "ports 1..65535");
     }
 
     static void check(final boolean ok, final String name, final Object value, final String allowed)

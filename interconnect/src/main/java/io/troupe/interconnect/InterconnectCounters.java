@@ -39,6 +39,18 @@ public final class InterconnectCounters
     }
 
     /**
+     * Events that were queued for peers when they were removed ({@link Interconnect#removePeer}), or that a sender
+     * linked into a removed peer's queue as it went: dropped, tracked ones reported as {@code Undelivered
+     * (DISCONNECTED)}. (A removed peer's own counters are no longer listed.)
+     *
+     * @return the count.
+     */
+    public long lostToRemovedPeers()
+    {
+        return agent.membership.lostToRemovedPeers.get();
+    }
+
+    /**
      * Subscriptions to a peer's node notices refused because {@link Interconnect#MAX_SUBSCRIBERS_PER_PEER} actors
      * watched it.
      *
@@ -46,7 +58,7 @@ public final class InterconnectCounters
      */
     public long subscriptionsRefused()
     {
-        return agent.subscriptionsRefused.get();
+        return agent.notices.subscriptionsRefused.get();
     }
 
     /**
@@ -57,7 +69,7 @@ public final class InterconnectCounters
      */
     public long foreignAccountArrivals()
     {
-        return agent.inbound.foreignOwners.get();
+        return agent.inbound.charges.foreignOwners.get();
     }
 
     /**
@@ -67,7 +79,7 @@ public final class InterconnectCounters
      */
     public long clampedCosts()
     {
-        return agent.inbound.clampedCosts.get();
+        return agent.inbound.charges.clampedCosts.get();
     }
 
     /**
@@ -100,7 +112,7 @@ public final class InterconnectCounters
      */
     public long directoryEntriesRefused()
     {
-        return agent.inbound.directoryEntriesRefused.get();
+        return agent.inbound.directory.directoryEntriesRefused.get();
     }
 
     /**

@@ -389,6 +389,15 @@ final class OutboundQueue extends OutboundQueuePadEnd implements Participant
         return COLLAPSING;
     }
 
+    /**
+     * Closes the queue for good (its peer was removed): as a collapse with {@link CollapseReason#RECEIVER_DROPPED},
+     * later sends are refused and the agent drains what is left with {@link #drainCollapsed}. Any thread.
+     */
+    void close()
+    {
+        collapse(CollapseReason.RECEIVER_DROPPED);
+    }
+
     private void collapse(final CollapseReason reason)
     {
         synchronized (this)

@@ -236,7 +236,7 @@ final class OutboundSender
         // the same account, once no sender can still be linking into the old one (else on a later cycle)
         if (collapsed.drainCollapsed(dropCollapsed) && peer.outbound == collapsed)
         {
-            peer.outbound = Interconnect.newOutboundQueue(peer, agent.config, agent.system);
+            peer.outbound = agent.roster.newOutboundQueue(peer);
         }
     }
 
@@ -244,7 +244,7 @@ final class OutboundSender
     {
         if (frame.tracked != null)
         {
-            agent.notifyUndelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
+            agent.notices.undelivered(frame.tracked, UndeliveredReason.COLLAPSED, false);
         }
         frame.repay();
         frames.release(frame);

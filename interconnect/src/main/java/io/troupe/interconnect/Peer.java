@@ -14,31 +14,17 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Everything the interconnect knows about one peer node. The session state is owned by the interconnect
- * agent; senders read only {@link #established} and {@link #outbound}, and bump the sender-side counters.
+ * Everything the interconnect knows about one peer node. The session's state is its {@link PeerSession}'s (a
+ * superclass rather than a field, so that a sender's read of {@link #isEstablished} stays one load on the peer
+ * it found, as before); the rest is owned by the interconnect agent. Senders read only {@link #isEstablished}
+ * and {@link #outbound}, and bump the sender-side counters.
  */
-final class Peer
+final class Peer extends PeerSession
 {
-    /** No session: nothing but handshake steps is taken from the peer or sent to it. */
-    static final int DISCONNECTED = 0;
-    /** Both sides have verified each other and hold the session's keys. */
-    static final int ESTABLISHED = 3;
-
-    /** No handshake attempt under way. */
-    static final int NO_ATTEMPT = 0;
-    /** We initiate: HELLO sent, waiting for a WELCOME that answers it. */
-    static final int HELLO_SENT = 1;
-    /** We answered a HELLO with a WELCOME, waiting for the CONFIRM that answers it. */
-    static final int WELCOME_SENT = 2;
-    /** We confirmed: keys derived, waiting for the first frame the peer seals with them. */
-    static final int CONFIRM_SENT = 3;
-
     /** Buckets of the sticky-bulk table (a power of 2); a collision only sends more frames on the bulk stream. */
     static final int PAIR_BUCKETS = 4096;
 
     final PeerAddress address;
-    final int nodeId;
-    final boolean initiator;
     final Account account;
     final FailureDetector detector;
     final RetryBackoff backoff;
@@ -46,31 +32,8 @@ final class Peer
     ExclusivePublication data;
     ExclusivePublication bulk;
 
-    volatile boolean established;
     volatile OutboundQueue outbound;
 
-    // ---- agent thread only: the session
-    int state = DISCONNECTED;
-    long peerIncarnation;
-    int peerSessionId;
-    /** The session's seal for what we send and opener for what the peer sends; null while disconnected. */
-    FrameSeal.Sealer sealer;
-    FrameSeal.Opener opener;
-    /** The highest incarnation of the peer that completed a handshake with us: an older one's HELLO is stale. */
-    long latestVerifiedIncarnation;
-    long nextHandshakeNs;
-
-    // ---- agent thread only: the handshake attempt, apart from the session (which it replaces only when done)
-    int attempt = NO_ATTEMPT;
-    /** The challenge we sent in this attempt (HELLO or WELCOME), and the peer's (WELCOME or HELLO). */
-    byte[] ourChallenge;
-    byte[] theirChallenge;
-    long attemptIncarnation;
-    int attemptSessionId;
-    long attemptDeadlineNs;
-    /** Keys of the attempt once derived (CONFIRM_SENT): the first frame the peer seals with them completes it. */
-    FrameSeal.Sealer pendingSealer;
-    FrameSeal.Opener pendingOpener;
     /** Verified HELLOs of this peer's id answered: at most a burst, then a steady rate. */
     final TokenBucket hellos = new TokenBucket(Sessions.HELLO_BURST, Sessions.HELLO_REFILL_NS);
     /** REFUSEs sent to this peer's address, separately: a flood of forged steps cannot use up the HELLO budget. */
@@ -132,8 +95,6 @@ final class Peer
     volatile long eventsIn;
     volatile long bytesIn;
     volatile long backPressured;
-    volatile long sessionsUp;
-    volatile long sessionsDown;
     volatile long rejectedFrames;
     volatile long handshakesRefused;
     /** The last refusal either way since the last session came up ({@link PeerCounters#refusal}), or null. */
@@ -148,11 +109,10 @@ final class Peer
     final AtomicLong refusedDown = new AtomicLong();
 
     Peer(final PeerAddress address, final boolean initiator, final Account account, final FailureDetector detector,
-        final RetryBackoff backoff)
+        final RetryBackoff backoff, final PeerSession.Index index)
     {
+        super(address.nodeId(), initiator, index);
         this.address = address;
-        this.nodeId = address.nodeId();
-        this.initiator = initiator;
         this.account = account;
         this.detector = detector;
         this.backoff = backoff;
@@ -206,6 +166,7 @@ final class Peer
         final int length,
         final UnsafeBuffer sealBuffer)
     {
+        final FrameSeal.Sealer sealer = sealer();
         if (sealer == null)
         {
             return Publication.NOT_CONNECTED;
@@ -222,9 +183,10 @@ final class Peer
     PeerCounters counters()
     {
         final OutboundQueue queue = outbound;
-        return new PeerCounters(nodeId, established, peerIncarnation, eventsOut, bytesOut, eventsIn, bytesIn,
-            backPressured, (queue == null ? 0 : queue.size()) + bulkLaneSize, sessionsUp, sessionsDown, rejectedFrames,
-            handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs, rttSmoothedNs,
-            rttMinNs, subscriberCount, refusal);
+        final boolean established = isEstablished(); // first: what follows is at least as new
+        return new PeerCounters(nodeId, established, incarnation(), eventsOut, bytesOut, eventsIn, bytesIn,
+            backPressured, (queue == null ? 0 : queue.size()) + bulkLaneSize, sessionsUp(), sessionsDown(),
+            rejectedFrames, handshakesRefused, shed.get(), refusedDown.get(), lostUnsure, lostQueued, rttLastNs,
+            rttSmoothedNs, rttMinNs, subscriberCount, refusal);
     }
 }

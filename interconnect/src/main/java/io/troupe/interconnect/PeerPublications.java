@@ -60,6 +60,12 @@ final class PeerPublications
         return sessionId;
     }
 
+    /** Closes the peer's publications for good (a removed peer); the media driver still sends what they hold. */
+    void close(final Peer peer)
+    {
+        CloseHelper.quietCloseAll(peer.control, peer.data, peer.bulk);
+    }
+
     private ExclusivePublication publication(
         final PeerAddress address, final int termLength, final int sessionId, final int streamId)
     {

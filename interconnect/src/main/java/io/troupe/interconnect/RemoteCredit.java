@@ -96,8 +96,8 @@ final class RemoteCredit implements ShadowDeltaSink
     public boolean accept(final ShadowAccount shadow, final long delta)
     {
         final int ownerNode = shadow.ownerNode();
-        final Peer peer = agent.peersById.get(ownerNode);
-        if (peer == null || peer.state != Peer.ESTABLISHED)
+        final Peer peer = agent.roster.byId(ownerNode);
+        if (peer == null || !peer.isUp())
         {
             // no session with the owner: it writes off what this node held, so the delta has nothing to correct
             deltasDroppedOwnerDown++;

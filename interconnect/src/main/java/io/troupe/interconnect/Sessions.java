@@ -14,7 +14,6 @@ import io.troupe.serialization.wire.TypeTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -55,6 +54,8 @@ final class Sessions
     private final long handshakeTimeoutNs;
     /** Handshakes this node refused because the peer binds one of its type ids to another type. */
     final AtomicLong typeConflicts = new AtomicLong();
+    /** HELLOs this node sent, first tries and retries (read by tests, on the agent's thread or racily). */
+    volatile long hellosSent;
 
     Sessions(final InterconnectAgent agent, final HandshakeAuth auth, final EventCodecRegistry codecs)
     {
@@ -72,19 +73,20 @@ final class Sessions
     int onTick(final Peer peer, final long nowNs)
     {
         int work = 0;
-        if (peer.attempt != Peer.NO_ATTEMPT && peer.attempt != Peer.HELLO_SENT && nowNs - peer.attemptDeadlineNs >= 0)
+        if (peer.attemptExpired(nowNs))
         {
-            abandonAttempt(peer); // no CONFIRM, or no sealed frame after ours: the next HELLO starts afresh
-            peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+            peer.attemptEnded(); // no CONFIRM, or no sealed frame after ours: the next HELLO starts afresh
+            peer.retryHelloAt(nowNs + peer.backoff.nextDelayNs());
             work++;
         }
-        if (peer.state == Peer.ESTABLISHED)
+        if (peer.isUp())
         {
             if (!peer.detector.isAlive(nowNs))
             {
-                agent.sessionLost(peer, "nothing heard for " + peer.detector.silenceNs(nowNs) / 1_000_000 + " ms");
+                agent.lifecycle.sessionLost(peer,
+                    "nothing heard for " + peer.detector.silenceNs(nowNs) / 1_000_000 + " ms");
                 agent.renewPublications(peer, "the session ended in silence");
-                peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+                peer.retryHelloAt(nowNs + peer.backoff.nextDelayNs());
                 return work + 1;
             }
             if (peer.detector.heartbeatDue(nowNs))
@@ -97,11 +99,10 @@ final class Sessions
             }
             return work;
         }
-        if (peer.initiator && !agent.isClosing() &&
-            (peer.attempt == Peer.NO_ATTEMPT || peer.attempt == Peer.HELLO_SENT) && nowNs - peer.nextHandshakeNs >= 0)
+        if (!agent.isClosing() && peer.helloDue(nowNs))
         {
-            sendHello(peer, nowNs);
-            peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+            sendHello(peer);
+            peer.retryHelloAt(nowNs + peer.backoff.nextDelayNs());
             work++;
         }
         return work;
@@ -110,7 +111,7 @@ final class Sessions
     /** A handshake step, unsealed, from the Aeron session {@code sessionId}. */
     void onHandshake(final HandshakeFrame frame, final int sessionId, final long nowNs)
     {
-        final Peer peer = agent.peersById.get(frame.nodeId());
+        final Peer peer = agent.roster.byId(frame.nodeId());
         if (peer == null)
         {
             agent.reject(FrameRejection.UNKNOWN_NODE); // no publication to answer on: counted and logged once
@@ -181,7 +182,7 @@ final class Sessions
             refuse(peer, WRONG_SECRET, frame.incarnation(), nowNs);
             return;
         }
-        if (frame.incarnation() < peer.latestVerifiedIncarnation)
+        if (peer.isStaleHello(frame.incarnation()))
         {
             agent.reject(FrameRejection.STALE_HANDSHAKE); // a copy of an earlier incarnation's HELLO
             return;
@@ -195,31 +196,27 @@ final class Sessions
             agent.reject(FrameRejection.HELLO_RATE_LIMITED); // each answer costs a proof and a fresh challenge
             return;
         }
-        final boolean repeat = peer.attempt == Peer.WELCOME_SENT && peer.attemptIncarnation == frame.incarnation() &&
-            peer.attemptSessionId == sessionId && Arrays.equals(peer.theirChallenge, challenge);
-        if (!repeat)
+        if (!peer.isRepeatedHello(frame.incarnation(), sessionId, challenge))
         {
             // a new attempt; a session with the peer, if any, stays until the attempt completes
-            abandonAttempt(peer);
-            peer.attempt = Peer.WELCOME_SENT;
-            peer.attemptIncarnation = frame.incarnation();
-            peer.attemptSessionId = sessionId;
-            peer.theirChallenge = challenge;
-            peer.ourChallenge = auth.newChallenge();
-            peer.attemptDeadlineNs = nowNs + handshakeTimeoutNs;
+            peer.attemptEnded();
+            if (!peer.helloAnswered(frame.incarnation(), sessionId, challenge, auth.newChallenge(),
+                nowNs + handshakeTimeoutNs))
+            {
+                return; // refused and counted by the peer's session: nothing to answer with
+            }
         }
         // a repeated HELLO (the initiator retried, or we were paused) gets the same WELCOME again
         final byte[] proof = auth.prove(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation,
             peer.nodeId, frame.incarnation(), challenge, ourTypes, protection);
         send(peer, new Handshake(HandshakePhase.WELCOME, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             frame.incarnation(), InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
-            peer.ourChallenge, proof, "", ourTypes, protection, challenge));
+            peer.ourChallenge(), proof, "", ourTypes, protection, challenge));
     }
 
     private void onWelcome(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
     {
-        if (!peer.initiator || peer.attempt != Peer.HELLO_SENT || frame.peerIncarnation() != agent.incarnation ||
-            !Arrays.equals(frame.echo(), peer.ourChallenge))
+        if (!peer.initiator || frame.peerIncarnation() != agent.incarnation || !peer.answersOurHello(frame.echo()))
         {
             agent.reject(FrameRejection.STALE_HANDSHAKE); // an answer to an earlier HELLO of ours, or to none
             return;
@@ -228,8 +225,8 @@ final class Sessions
         if (problem != null)
         {
             refuse(peer, problem, frame.incarnation(), nowNs);
-            abandonAttempt(peer);
-            peer.nextHandshakeNs = nowNs + peer.backoff.nextDelayNs();
+            peer.attemptEnded();
+            peer.retryHelloAt(nowNs + peer.backoff.nextDelayNs());
             return;
         }
         if (!agent.hearsStreamsOf(sessionId))
@@ -241,20 +238,18 @@ final class Sessions
         send(peer, new Handshake(HandshakePhase.CONFIRM, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
             frame.incarnation(), InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION,
             NONE, proof, "", ourTypes, protection, frame.challenge()));
-        peer.theirChallenge = frame.challenge();
-        peer.attemptIncarnation = frame.incarnation();
-        peer.attemptSessionId = sessionId;
-        peer.attempt = Peer.CONFIRM_SENT;
-        peer.attemptDeadlineNs = nowNs + handshakeTimeoutNs;
-        deriveKeys(peer, true);
-        agent.peersBySession.put(sessionId, peer); // its sealed frames may come now
+        final SessionKeys keys = SessionKeys.derive(secret, clusterId, protection, agent.nodeId, agent.incarnation,
+            peer.nodeId, frame.incarnation(), peer.ourChallenge(), frame.challenge());
+        // its sealed frames may come now
+        peer.welcomeReceived(frame.incarnation(), sessionId, frame.challenge(), sealer(keys, true), opener(keys, true),
+            nowNs + handshakeTimeoutNs);
+        keys.destroy();
     }
 
     private void onConfirm(final Peer peer, final HandshakeFrame frame, final int sessionId, final long nowNs)
     {
-        if (peer.attempt != Peer.WELCOME_SENT || frame.incarnation() != peer.attemptIncarnation ||
-            frame.peerIncarnation() != agent.incarnation || sessionId != peer.attemptSessionId ||
-            !Arrays.equals(frame.echo(), peer.ourChallenge))
+        if (!peer.answersOurWelcome(frame.incarnation(), sessionId, frame.echo()) ||
+            frame.peerIncarnation() != agent.incarnation)
         {
             agent.reject(FrameRejection.STALE_HANDSHAKE); // answers a WELCOME that is not our current one
             return;
@@ -264,11 +259,18 @@ final class Sessions
         if (problem != null)
         {
             refuse(peer, problem, frame.incarnation(), nowNs);
-            abandonAttempt(peer);
+            peer.attemptEnded();
             return;
         }
-        deriveKeys(peer, false);
-        completeAttempt(peer, "a new handshake of incarnation " + frame.incarnation());
+        final SessionKeys keys = SessionKeys.derive(secret, clusterId, protection, peer.nodeId,
+            peer.attemptIncarnation(), agent.nodeId, agent.incarnation, peer.theirChallenge(), peer.ourChallenge());
+        final FrameSeal.Sealer sealer = sealer(keys, false);
+        final FrameSeal.Opener opener = opener(keys, false);
+        keys.destroy();
+        if (!completeAttempt(peer, sealer, opener, "a new handshake of incarnation " + frame.incarnation()))
+        {
+            return;
+        }
         if (sendHeartbeat(peer, nowNs)) // tells the initiator, now, that its session is up here
         {
             peer.detector.onHeartbeatSent(nowNs);
@@ -281,57 +283,42 @@ final class Sessions
      */
     void onFirstSealedFrame(final Peer peer)
     {
-        completeAttempt(peer, "a new handshake of incarnation " + peer.attemptIncarnation);
+        completeAttempt(peer, null, null, "a new handshake of incarnation " + peer.attemptIncarnation());
     }
 
-    /** The attempt's keys become the session's; a session it replaces ends first. */
-    private void completeAttempt(final Peer peer, final String why)
+    /**
+     * The attempt's keys become the session's (the acceptor's, given; the initiator's, pending since its CONFIRM);
+     * a session it replaces ends first.
+     *
+     * @return whether the session is up (false: the peer's session machine refused, and counted, the move).
+     */
+    private boolean completeAttempt(final Peer peer, final FrameSeal.Sealer sealer, final FrameSeal.Opener opener,
+        final String why)
     {
-        if (peer.state == Peer.ESTABLISHED)
+        if (peer.isUp())
         {
-            agent.sessionLost(peer, peer.peerIncarnation != peer.attemptIncarnation ?
-                "node restarted (incarnation " + peer.peerIncarnation + " -> " + peer.attemptIncarnation + ")" :
+            agent.lifecycle.sessionLost(peer, peer.incarnation() != peer.attemptIncarnation() ?
+                "node restarted (incarnation " + peer.incarnation() + " -> " + peer.attemptIncarnation() + ")" :
                 "replaced by " + why);
         }
-        peer.peerIncarnation = peer.attemptIncarnation;
-        peer.peerSessionId = peer.attemptSessionId;
-        peer.latestVerifiedIncarnation = Math.max(peer.latestVerifiedIncarnation, peer.attemptIncarnation);
-        peer.sealer = peer.pendingSealer;
-        peer.opener = peer.pendingOpener;
-        peer.pendingSealer = null;
-        peer.pendingOpener = null;
-        peer.attempt = Peer.NO_ATTEMPT;
-        peer.ourChallenge = null;
-        peer.theirChallenge = null;
         refusals.clear(peer.nodeId);
         peer.refusal = null;
-        agent.sessionUp(peer);
-    }
-
-    /** Drops the attempt under way, if any; the session, if any, is untouched. */
-    void abandonAttempt(final Peer peer)
-    {
-        if (peer.attempt == Peer.CONFIRM_SENT && peer.attemptSessionId != peer.peerSessionId)
+        final boolean up = sealer == null ? peer.firstSealedFrameSeen() : peer.confirmed(sealer, opener);
+        if (up)
         {
-            agent.peersBySession.remove(peer.attemptSessionId);
+            agent.lifecycle.sessionUp(peer);
         }
-        peer.attempt = Peer.NO_ATTEMPT;
-        peer.pendingSealer = null;
-        peer.pendingOpener = null;
-        peer.ourChallenge = null;
-        peer.theirChallenge = null;
+        return up;
     }
 
-    private void deriveKeys(final Peer peer, final boolean initiator)
+    private FrameSeal.Sealer sealer(final SessionKeys keys, final boolean initiator)
     {
-        final SessionKeys keys = initiator ?
-            SessionKeys.derive(secret, clusterId, protection, agent.nodeId, agent.incarnation, peer.nodeId,
-                peer.attemptIncarnation, peer.ourChallenge, peer.theirChallenge) :
-            SessionKeys.derive(secret, clusterId, protection, peer.nodeId, peer.attemptIncarnation, agent.nodeId,
-                agent.incarnation, peer.theirChallenge, peer.ourChallenge);
-        peer.pendingSealer = new FrameSeal.Sealer(protection, keys.sealKey(initiator), keys.sealKeyId(initiator));
-        peer.pendingOpener = new FrameSeal.Opener(protection, keys.openKey(initiator), keys.openKeyId(initiator));
-        keys.destroy();
+        return new FrameSeal.Sealer(protection, keys.sealKey(initiator), keys.sealKeyId(initiator));
+    }
+
+    private FrameSeal.Opener opener(final SessionKeys keys, final boolean initiator)
+    {
+        return new FrameSeal.Opener(protection, keys.openKey(initiator), keys.openKeyId(initiator));
     }
 
     /**
@@ -349,7 +336,7 @@ final class Sessions
         }
         final byte[] theirTypes = frame.types();
         if (!auth.verify(phase, clusterId, peer.nodeId, frame.incarnation(), agent.nodeId, agent.incarnation,
-            peer.ourChallenge, theirTypes, frame.protection(), frame.proof()))
+            peer.ourChallenge(), theirTypes, frame.protection(), frame.proof()))
         {
             agent.reject(FrameRejection.BAD_PROOF);
             return WRONG_SECRET;
@@ -433,18 +420,17 @@ final class Sessions
             "node " + agent.nodeId + " refused: " + problem, NONE, protection, NONE));
     }
 
-    private void sendHello(final Peer peer, final long nowNs)
+    private void sendHello(final Peer peer)
     {
-        if (peer.attempt != Peer.HELLO_SENT)
-        {
-            // a retry keeps its challenge: a WELCOME answering the first HELLO still fits
-            peer.ourChallenge = auth.newChallenge();
-            peer.attempt = Peer.HELLO_SENT;
-        }
+        // a retry keeps its challenge: a WELCOME answering the first HELLO still fits
+        final byte[] challenge = peer.attempt() == PeerSession.Attempt.HELLO_SENT ? peer.ourChallenge() :
+            auth.newChallenge();
+        peer.helloSent(challenge);
+        hellosSent++;
         final byte[] proof = auth.prove(HandshakePhase.HELLO, clusterId, agent.nodeId, agent.incarnation, peer.nodeId,
-            0L, peer.ourChallenge, NONE, protection);
+            0L, challenge, NONE, protection);
         send(peer, new Handshake(HandshakePhase.HELLO, clusterId, agent.nodeId, agent.incarnation, peer.nodeId, 0L,
-            InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, peer.ourChallenge, proof, "",
+            InterconnectConfig.MIN_PROTOCOL_VERSION, InterconnectConfig.PROTOCOL_VERSION, challenge, proof, "",
             NONE, protection, NONE));
     }
 

@@ -139,7 +139,7 @@ class CallerDrivenAgentTest
     void theHandshakeCompletesInDutyCyclesAndTheSessionIsAnnounced()
     {
         handshake();
-        assertThat(one.peerState(2).state).isEqualTo(Peer.ESTABLISHED);
+        assertThat(one.peerState(2).state()).isEqualTo(PeerSession.State.ESTABLISHED);
     }
 
     @Test

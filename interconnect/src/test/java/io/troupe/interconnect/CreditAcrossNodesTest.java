@@ -279,12 +279,12 @@ class CreditAcrossNodesTest
 
         Await.until(() -> !one.interconnect.isConnected(2), WAIT, "node 1 declares node 2 down");
         Await.until(() -> account.debt() == 0, WAIT, "every charge is settled");
-        // the queue's count is added after the last of its frames is repaid: wait for the count itself
-        Await.until(() -> account.writtenOff() + one.interconnect.peerCounters().get(0).lostQueued() +
-            one.interconnect.peerCounters().get(0).refusedDown() == total, WAIT,
-            () -> "each event written off, dropped from the queue or refused, exactly once: " + account.writtenOff() +
-                " + " + one.interconnect.peerCounters().get(0));
+        // each queued frame is counted before it is repaid: once the last charge is settled, every count is in
         final PeerCounters peer = one.interconnect.peerCounters().get(0);
+        assertThat(account.writtenOff() + peer.lostQueued() + peer.refusedDown())
+            .as("each event written off, dropped from the queue or refused, exactly once: %s + %s",
+                account.writtenOff(), peer)
+            .isEqualTo(total);
         assertThat(peer.lostQueued()).as("frames were still queued when the session died").isPositive();
         assertThat(account.writtenOff()).as("frames written before the end are written off, the rest repaid")
             .isLessThan(total);

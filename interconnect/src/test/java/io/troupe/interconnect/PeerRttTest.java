@@ -13,7 +13,7 @@ class PeerRttTest
 
     private final Peer peer = new Peer(new PeerAddress(2, "127.0.0.1", 40_002), true, null,
         new FailureDetector(50_000_000L, TIMEOUT_NS),
-        new RetryBackoff(1_000_000L, 2_000_000L, new SplittableRandom(1)));
+        new RetryBackoff(1_000_000L, 2_000_000L, new SplittableRandom(1)), new PeerSessionTest.RecordingIndex());
 
     @Test
     void aHeartbeatWithoutAnEchoIsRememberedAndMeasuresNothing()

@@ -87,7 +87,26 @@ public final class TestCluster implements AutoCloseable
      */
     public InterconnectConfig config(final Node node, final Map<Integer, Integer> ports)
     {
-        final InterconnectConfig config = new InterconnectConfig()
+        final InterconnectConfig config = configWithoutPeers(node);
+        for (final Node peer : nodes)
+        {
+            if (peer != node)
+            {
+                config.peer(new PeerAddress(peer.id, "127.0.0.1", ports.getOrDefault(peer.id, peer.port)));
+            }
+        }
+        return config;
+    }
+
+    /**
+     * A node's settings with no peers: a node that starts alone, whose peers are added at run time.
+     *
+     * @param node the node.
+     * @return the settings.
+     */
+    public InterconnectConfig configWithoutPeers(final Node node)
+    {
+        return new InterconnectConfig()
             .clusterId(clusterId)
             .clusterSecret(SECRET)
             .bindHost("127.0.0.1")
@@ -97,14 +116,17 @@ public final class TestCluster implements AutoCloseable
             .failureTimeout(Duration.ofMillis(1000))
             .handshakeRetryMin(Duration.ofMillis(20))
             .handshakeRetryMax(Duration.ofMillis(200));
-        for (final Node peer : nodes)
-        {
-            if (peer != node)
-            {
-                config.peer(new PeerAddress(peer.id, "127.0.0.1", ports.getOrDefault(peer.id, peer.port)));
-            }
-        }
-        return config;
+    }
+
+    /**
+     * Where a node listens, as its peers name it.
+     *
+     * @param node the node.
+     * @return its address.
+     */
+    public PeerAddress address(final Node node)
+    {
+        return new PeerAddress(node.id, "127.0.0.1", node.port);
     }
 
     public TestCluster startAll()
