@@ -51,7 +51,11 @@ public enum InterconnectCounter implements CounterDescriptor.Of<Interconnect>
         "largest event that fits in a frame", Interconnect::largestEventBytes),
     /** Handshake steps deferred until the peer's streams were heard. */
     HANDSHAKE_STEPS_DEFERRED(513, "handshake_steps_deferred", Kind.COUNT, "",
-        "handshake steps deferred until the peer's streams were heard", i -> i.counters().handshakeStepsDeferred());
+        "handshake steps deferred until the peer's streams were heard", i -> i.counters().handshakeStepsDeferred()),
+    /** Events queued for peers when they were removed at run time (tracked ones reported Undelivered). */
+    LOST_TO_REMOVED_PEERS(514, "lost_to_removed_peers", Kind.COUNT, "",
+        "events queued for peers when they were removed (tracked ones reported Undelivered)",
+        i -> i.counters().lostToRemovedPeers());
 
     private final Declaration declaration;
     private final ToLongFunction<Interconnect> reader;
