@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.aeron.Image;
 import io.troupe.actor.AgentErrorLog;
 import io.troupe.interconnect.seal.HandshakeAuth;
@@ -550,7 +551,8 @@ final class InterconnectAgent implements Agent
         }
         final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason,
             unsure);
-        system.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(),
+        ActorSystemSpi.of(system).send(
+            new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(),
             notice, null));
     }
 
@@ -561,7 +563,8 @@ final class InterconnectAgent implements Agent
     void notifySubscriber(final ActorId subscriber, final Object event, final int type)
     {
         final ActorId from = janitor;
-        system.send(new Envelope(subscriber, from, type, from.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L, event,
+        ActorSystemSpi.of(system).send(
+            new Envelope(subscriber, from, type, from.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L, event,
             null));
     }
 
