@@ -157,45 +157,12 @@ public abstract class ActorSystem implements AutoCloseable
     public abstract FlowControl flow();
 
     /**
-     * Attaches the transport to other nodes (the interconnect does this when it starts). Until one is attached,
-     * and after {@link #detachRemote}, every send to another node is undeliverable as
-     * {@link UndeliveredReason#DISCONNECTED}.
-     *
-     * @param transport the transport.
-     * @throws IllegalStateException if another transport is attached.
-     */
-    public abstract void attachRemote(RemoteTransport transport);
-
-    /**
-     * Detaches the transport to other nodes, if it is the one attached.
-     *
-     * @param transport the transport.
-     */
-    public abstract void detachRemote(RemoteTransport transport);
-
-    /**
-     * The attached transport to other nodes.
-     *
-     * @return the transport, or null.
-     */
-    public abstract RemoteTransport remote();
-
-    /**
      * Whether a node id is this node (or 0, "this node").
      *
      * @param nodeId the node id.
      * @return true if local.
      */
     public abstract boolean isLocalNode(int nodeId);
-
-    /**
-     * Sends a prepared envelope from outside any actor. An envelope not yet charged to an account is charged to
-     * the node's own account (see {@link FlowControl#nodeAccount()}) with its type's cost.
-     *
-     * @param envelope the envelope; must not have been sent before.
-     * @return false if the system is shutting down and refused the event (its cost is repaid).
-     */
-    public abstract boolean send(Envelope envelope);
 
     /**
      * Sends an event and returns the first event sent back to the asker.

@@ -25,7 +25,7 @@ public final class Envelope extends QueueLink
     public static final int FLAG_FORWARD_ON_NONDELIVERY = 1 << 1;
     /**
      * For a recipient on another node: subscribe the sender to the session with that node, as with
-     * {@link RemoteTransport#subscribe} ({@link NodeConnected} / {@link NodeDisconnected}).
+     * {@code RemoteTransport.subscribe} ({@link NodeConnected} / {@link NodeDisconnected}).
      */
     public static final int FLAG_SUBSCRIBE_ON_SESSION = 1 << 2;
     /** First bit of the interconnect channel. */

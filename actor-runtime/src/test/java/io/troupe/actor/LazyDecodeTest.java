@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -73,7 +74,7 @@ class LazyDecodeTest
             seen.add(new Seen(Thread.currentThread().getName(), first, second, typed, failure));
         });
 
-        assertThat(system.send(serialized(recipient, ActorId.NONE, 0, "from the wire"))).isTrue();
+        assertThat(ActorSystemSpi.of(system).send(serialized(recipient, ActorId.NONE, 0, "from the wire"))).isTrue();
         final Seen result = Await.next(seen);
 
         assertThat(result.first()).isEqualTo("from the wire");
@@ -99,8 +100,8 @@ class LazyDecodeTest
         final ActorId recipient = system.register((ctx, envelope) -> recorder.receive(ctx, new Envelope(
             envelope.recipient(), envelope.sender(), envelope.type(), 0, 0L, envelope.event(), null)));
 
-        system.send(serialized(recipient, ActorId.NONE, 0, "!broken"));
-        system.send(serialized(recipient, ActorId.NONE, 0, "fine"));
+        ActorSystemSpi.of(system).send(serialized(recipient, ActorId.NONE, 0, "!broken"));
+        ActorSystemSpi.of(system).send(serialized(recipient, ActorId.NONE, 0, "fine"));
 
         final TestActors.Failure failure = Await.next(failures.received);
         assertThat(failure.actor()).isEqualTo(recipient);
@@ -117,7 +118,7 @@ class LazyDecodeTest
         final ActorId probeId = system.register(probe);
         final ActorId nobody = ActorId.of(NODE, 987_654, 3_000);
 
-        system.send(serialized(nobody, probeId, Envelope.FLAG_TRACK_DELIVERY, "lost"));
+        ActorSystemSpi.of(system).send(serialized(nobody, probeId, Envelope.FLAG_TRACK_DELIVERY, "lost"));
 
         assertUndelivered(probe.next(), probeId, nobody, USER_TYPE, 42L, UndeliveredReason.ACTOR_UNKNOWN);
         assertThat(decoder.calls()).isZero();

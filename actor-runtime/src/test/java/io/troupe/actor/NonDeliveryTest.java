@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -178,7 +179,7 @@ class NonDeliveryTest
     void forwardOnNondeliveryWorksFromOutsideAndForEventsQueuedBehindAPassAway() throws Exception
     {
         final ActorId nobody = ActorId.of(NODE, 424_242, 4_000);
-        assertThat(system.send(new Envelope(
+        assertThat(ActorSystemSpi.of(system).send(new Envelope(
             nobody, ActorId.NONE, USER_TYPE, Envelope.FLAG_FORWARD_ON_NONDELIVERY, 1L, "outside", liveId))).isTrue();
         assertThat(live.next().event()).isEqualTo("outside");
 

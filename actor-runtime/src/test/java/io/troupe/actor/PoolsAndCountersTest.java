@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -158,7 +159,7 @@ class PoolsAndCountersTest
         };
         final ActorId ping = system.register(bounce);
         final ActorId pong = system.register(bounce);
-        system.send(new Envelope(ping, pong, 0, 0, 0L, "ball", null));
+        ActorSystemSpi.of(system).send(new Envelope(ping, pong, 0, 0, 0L, "ball", null));
         Await.until(() -> bounces.get() > 1_000, "the pair to get going");
 
         final BlockingQueue<Long> seenByOther = new LinkedBlockingQueue<>();

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
 import io.troupe.actor.RemoteTransportTest.RecordingTransport;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -55,7 +56,7 @@ class ReceiptTest
             Await.latch(release, "the test releases the handler");
         });
         final Envelope envelope = fromTheWire(slow, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
-        system.send(envelope);
+        ActorSystemSpi.of(system).send(envelope);
         Await.latch(entered, "the handler ran");
         assertThat(envelope.payload().isSettled()).as("handling, not handled").isFalse();
         release.countDown();
@@ -66,7 +67,7 @@ class ReceiptTest
             throw new IllegalStateException("handler failure");
         });
         final Envelope failed = fromTheWire(failing, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
-        system.send(failed);
+        ActorSystemSpi.of(system).send(failed);
         Await.until(() -> failed.payload().isSettled(), "settled after the handler threw");
     }
 
@@ -75,26 +76,26 @@ class ReceiptTest
     {
         system = TestActors.start(NODE, 1);
         final RecordingTransport transport = new RecordingTransport();
-        system.attachRemote(transport);
+        ActorSystemSpi.of(system).attachRemote(transport);
         final ActorId nobody = ActorId.of(NODE, 999_999, 5);
 
         final Envelope tracked = fromTheWire(nobody, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
-        system.send(tracked);
+        ActorSystemSpi.of(system).send(tracked);
         Await.until(() -> tracked.payload().isSettled(), "an unknown recipient: Undelivered sent");
         assertThat(Await.next(transport.sent).event()).isInstanceOf(Undelivered.class);
 
         final Envelope untracked = fromTheWire(nobody, ActorId.of(OTHER, 1, 1), 0);
-        system.send(untracked);
+        ActorSystemSpi.of(system).send(untracked);
         Await.until(() -> untracked.payload().isSettled(), "an unknown recipient, untracked: dropped");
 
         final Envelope fromOutside = fromTheWire(nobody, ActorId.NONE, Envelope.FLAG_TRACK_DELIVERY);
-        system.send(fromOutside);
+        ActorSystemSpi.of(system).send(fromOutside);
         Await.until(() -> fromOutside.payload().isSettled(), "nobody to tell: a dead letter");
 
         final Envelope forwarded = new Envelope(nobody, ActorId.of(OTHER, 1, 1), USER_TYPE,
             Envelope.FLAG_TRACK_DELIVERY | Envelope.FLAG_FORWARD_ON_NONDELIVERY, 7L,
             fromTheWire(nobody, ActorId.NONE, 0).payload(), ActorId.of(OTHER, 2, 2));
-        system.send(forwarded);
+        ActorSystemSpi.of(system).send(forwarded);
         Await.until(() -> forwarded.payload().isSettled(), "forwarded to another node, whose transport took it");
     }
 
@@ -116,17 +117,17 @@ class ReceiptTest
         system.send(busy, "block the only thread");
         Await.latch(entered, "the thread is busy");
         final Envelope queued = fromTheWire(other, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
-        system.send(queued);
+        ActorSystemSpi.of(system).send(queued);
         final byte[] bytes = CountingDecoder.ascii("y");
         final WirePayload noReceipt = WirePayload.copyOf(USER_TYPE, new UnsafeBuffer(bytes), 0, bytes.length, null);
         final Envelope unasked = new Envelope(other, ActorId.NONE, USER_TYPE, 0, 0L, noReceipt, null);
-        system.send(unasked);
+        ActorSystemSpi.of(system).send(unasked);
 
         final Thread closer = new Thread(system::close);
         closer.start();
         Await.until(() -> !system.isRunning(), "shutting down");
         final Envelope refused = fromTheWire(other, ActorId.of(OTHER, 1, 1), Envelope.FLAG_TRACK_DELIVERY);
-        assertThat(system.send(refused)).isFalse();
+        assertThat(ActorSystemSpi.of(system).send(refused)).isFalse();
         assertThat(refused.payload().isSettled()).as("refused at the door: a dead letter").isTrue();
         // the handler stays stuck until close has returned: released any earlier, the worker could still handle
         // the queued events while the node drains, and the test would not be about what shutdown reports

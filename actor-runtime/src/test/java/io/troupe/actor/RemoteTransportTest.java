@@ -1,5 +1,7 @@
 package io.troupe.actor;
 
+import io.troupe.actor.spi.RemoteTransport;
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -75,7 +77,7 @@ class RemoteTransportTest
         system.send(sender, TestActors.Send.tracked(remote, "x", 5L));
 
         assertUndelivered(probe.next(), sender, remote, USER_TYPE, 5L, UndeliveredReason.DISCONNECTED);
-        assertThat(system.remote()).isNull();
+        assertThat(ActorSystemSpi.of(system).remote()).isNull();
     }
 
     @Test
@@ -83,7 +85,7 @@ class RemoteTransportTest
     {
         system = TestActors.start(NODE, 2);
         final RecordingTransport transport = new RecordingTransport();
-        system.attachRemote(transport);
+        ActorSystemSpi.of(system).attachRemote(transport);
         final TestActors.Probe probe = new TestActors.Probe();
         final ActorId sender = system.register(probe);
         final ActorId remoteActor = ActorId.of(OTHER, 10, 1);
@@ -113,7 +115,7 @@ class RemoteTransportTest
     {
         system = TestActors.start(NODE, 2);
         final RecordingTransport transport = new RecordingTransport();
-        system.attachRemote(transport);
+        ActorSystemSpi.of(system).attachRemote(transport);
         final TestActors.Probe probe = new TestActors.Probe();
         final ActorId sender = system.register(probe);
 
@@ -163,13 +165,13 @@ class RemoteTransportTest
     {
         system = TestActors.start(NODE, 1);
         final RecordingTransport one = new RecordingTransport();
-        system.attachRemote(one);
-        assertThatThrownBy(() -> system.attachRemote(new RecordingTransport()))
+        ActorSystemSpi.of(system).attachRemote(one);
+        assertThatThrownBy(() -> ActorSystemSpi.of(system).attachRemote(new RecordingTransport()))
             .isInstanceOf(IllegalStateException.class);
-        system.detachRemote(new RecordingTransport()); // not attached: no-op
-        assertThat(system.remote()).isSameAs(one);
-        system.detachRemote(one);
-        assertThat(system.remote()).isNull();
+        ActorSystemSpi.of(system).detachRemote(new RecordingTransport()); // not attached: no-op
+        assertThat(ActorSystemSpi.of(system).remote()).isSameAs(one);
+        ActorSystemSpi.of(system).detachRemote(one);
+        assertThat(ActorSystemSpi.of(system).remote()).isNull();
         assertThat(system.isLocalNode(NODE)).isTrue();
         assertThat(system.isLocalNode(0)).isTrue();
         assertThat(system.isLocalNode(OTHER)).isFalse();

@@ -1,5 +1,6 @@
 package io.troupe.actor;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -349,7 +350,8 @@ class ShutdownTest
         };
         final ActorId ping = system.register(bounce);
         final ActorId pong = system.register(bounce);
-        system.send(new Envelope(ping, pong, USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, 0L, "ball", null));
+        ActorSystemSpi.of(system).send(
+            new Envelope(ping, pong, USER_TYPE, Envelope.FLAG_TRACK_DELIVERY, 0L, "ball", null));
         Await.until(() -> bounces.get() > 10_000, "the pair to get going");
 
         final long startNs = System.nanoTime();

@@ -1,5 +1,7 @@
 package io.troupe.actor;
 
+import io.troupe.actor.spi.ActorSystemSpi;
+import io.troupe.actor.spi.RemoteTransport;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -155,7 +157,7 @@ class TypedActorTest
     void anAskWhoseSendFailsFailsAtOnceAndFreesItsSlot() throws Exception
     {
         final int otherNode = 7;
-        system.attachRemote(new RemoteTransport()
+        ActorSystemSpi.of(system).attachRemote(new RemoteTransport()
         {
             @Override
             public UndeliveredReason send(final Envelope envelope)

@@ -1,5 +1,6 @@
 package io.troupe.bench;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
@@ -78,7 +79,8 @@ final class ArrivalGenerator implements Runnable
             {
                 ref++;
                 final BrokerAsk ask = new BrokerAsk(Side.ASK, ref, null, System.nanoTime(), false);
-                system.send(new Envelope(broker, clients[client], BrokerAsk.TYPE, 0, ref, ask, null));
+                ActorSystemSpi.of(system).send(
+                    new Envelope(broker, clients[client], BrokerAsk.TYPE, 0, ref, ask, null));
                 sent.lazySet(ref);
                 client = client + 1 == clients.length ? 0 : client + 1;
                 nextOffsetNs += exponentialGapNs(random);

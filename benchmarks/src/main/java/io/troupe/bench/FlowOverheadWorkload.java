@@ -1,5 +1,6 @@
 package io.troupe.bench;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
@@ -236,7 +237,7 @@ final class FlowOverheadWorkload implements Workload
                 {
                     ball.chargeTo(sources[i], 1);
                 }
-                system.send(ball);
+                ActorSystemSpi.of(system).send(ball);
             }
             final double rate = RateWindow.perSecond(() -> system.counters().eventsHandled(), warmupNs, measureNs);
             BenchSystems.reportHealth(system);

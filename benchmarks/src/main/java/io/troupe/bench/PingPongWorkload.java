@@ -1,5 +1,6 @@
 package io.troupe.bench;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
@@ -74,12 +75,12 @@ final class PingPongWorkload implements Workload
                     final ActorRef<String> b = system.spawn(String.class, right);
                     left.partner(b);
                     right.partner(a);
-                    system.send(new Envelope(b.id(), a.id(), 0, 0, 0L, Player.BALL, null));
+                    ActorSystemSpi.of(system).send(new Envelope(b.id(), a.id(), 0, 0, 0L, Player.BALL, null));
                     continue;
                 }
                 final ActorId a = system.register(new Player());
                 final ActorId b = system.register(new Player());
-                system.send(new Envelope(b, a, 0, 0, 0L, Player.BALL, null));
+                ActorSystemSpi.of(system).send(new Envelope(b, a, 0, 0, 0L, Player.BALL, null));
             }
             TimeUnit.NANOSECONDS.sleep(warmupNs);
             final ThreadCpu cpu = ThreadCpu.start();

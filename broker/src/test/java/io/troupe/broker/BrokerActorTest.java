@@ -1,5 +1,6 @@
 package io.troupe.broker;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
@@ -242,7 +243,8 @@ class BrokerActorTest
         for (int i = 0; i <= BrokerActor.MAX_ALARM_SUBSCRIBERS; i++)
         {
             final ActorId subscriber = system.register((ctx, envelope) -> { });
-            system.send(new Envelope(broker, subscriber, AlarmSubscription.TYPE, 0, 0L, new AlarmSubscription(true),
+            ActorSystemSpi.of(system).send(
+                new Envelope(broker, subscriber, AlarmSubscription.TYPE, 0, 0L, new AlarmSubscription(true),
                 null));
         }
         Await.until(() -> actor.refusedSubscriptions() == 1, WAIT, "the one too many refused");

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.EventTypes;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.logbuffer.Header;
@@ -407,7 +408,7 @@ final class InboundFrames implements FrameHandler
             envelope.payload().awaitReceipt();
             receipts.add(positionBefore, envelope.payload());
         }
-        agent.system.send(envelope);
+        ActorSystemSpi.of(agent.system).send(envelope);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
+import io.troupe.actor.spi.RemoteTransport;
 import io.aeron.AvailableImageHandler;
 import io.aeron.Image;
 import io.aeron.UnavailableImageHandler;
@@ -18,7 +20,6 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;
-import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapseReason;
 import io.troupe.memquota.CollapsedException;
@@ -244,7 +245,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
                     return thread;
                 });
             }
-            system.attachRemote(interconnect);
+            ActorSystemSpi.of(system).attachRemote(interconnect);
             LOG.info("node {}: interconnect up on {}:{} (incarnation {}), peers {}", system.nodeId(), config.bindHost(),
                 config.bindPort(), incarnation, config.peers());
             return interconnect;
@@ -729,7 +730,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     {
         closed = true;
         agent.skipGoodbyes();
-        system.detachRemote(this);
+        ActorSystemSpi.of(system).detachRemote(this);
         CloseHelper.quietClose(runner);
         closeDriver();
     }
@@ -758,7 +759,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
         closed = true;
         linger();
-        system.detachRemote(this);
+        ActorSystemSpi.of(system).detachRemote(this);
         CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
         awaitGoodbyesSent();
         closeDriver();

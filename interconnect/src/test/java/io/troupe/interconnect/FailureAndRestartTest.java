@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
@@ -134,7 +135,7 @@ class FailureAndRestartTest
         assertThat(one.interconnect.peerCounters().get(0).incarnation()).isNotEqualTo(oldIncarnation);
         final BlockingQueue<Object> fresh = new LinkedBlockingQueue<>();
         final ActorId newSink = two.system.register((ctx, e) -> fresh.add(e.event()));
-        one.system.send(new Envelope(newSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "again", null));
+        ActorSystemSpi.of(one.system).send(new Envelope(newSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "again", null));
         assertThat(Await.next(fresh)).isEqualTo("again");
     }
 
@@ -182,7 +183,8 @@ class FailureAndRestartTest
             }
             while (!(notice instanceof NodeConnected));
             // sent the moment node 2 sees the new session up: the first event node 1's new driver can receive
-            two.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "first " + restart, null));
+            ActorSystemSpi.of(two.system).send(
+                new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "first " + restart, null));
             assertThat(Await.next(fresh)).as("restart " + restart).isEqualTo("first " + restart);
         }
     }

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.ServiceId;
@@ -77,7 +78,8 @@ class ForwardAcrossNodesTest
         final BlockingQueue<Envelope> atThree = new LinkedBlockingQueue<>();
         final ActorId target = recorder(three, atThree);
 
-        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 11L, "to 2, else 3",
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 11L, "to 2, else 3",
             target));
 
         final Envelope arrived = next(atThree);
@@ -94,7 +96,8 @@ class ForwardAcrossNodesTest
     {
         final ActorId target = nobodyOn(3);
 
-        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 12L, "lost twice",
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 12L, "lost twice",
             target));
 
         final Envelope notice = next(atOne);
@@ -113,9 +116,11 @@ class ForwardAcrossNodesTest
         final ActorId backup = recorder(one, backupLog);
         one.system.registerService(ServiceId.of(0, "backup"), backup);
 
-        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 13L, "home actor",
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 13L, "home actor",
             backup.onNode(0)));
-        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 14L, "home service",
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 14L, "home service",
             ServiceId.of(0, "backup")));
 
         assertThat(next(backupLog).event()).isEqualTo("home actor");
@@ -128,7 +133,8 @@ class ForwardAcrossNodesTest
     {
         final long droppedBefore = three.system.counters().dropped();
 
-        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, Envelope.FLAG_FORWARD_ON_NONDELIVERY, 15L,
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(nobodyOn(2), probe, TestCluster.TEXT, Envelope.FLAG_FORWARD_ON_NONDELIVERY, 15L,
             "untracked", nobodyOn(3)));
 
         Await.until(() -> three.system.counters().dropped() == droppedBefore + 1, CONNECT,
@@ -143,7 +149,8 @@ class ForwardAcrossNodesTest
         cluster.stop(three);
         Await.until(() -> !two.interconnect.isConnected(3), CONNECT, "node 2 sees node 3 leave");
 
-        one.system.send(new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 16L, "to a down node",
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(nobodyOn(2), probe, TestCluster.TEXT, TRACKED_FORWARDED, 16L, "to a down node",
             target));
 
         final Undelivered notice = (Undelivered)next(atOne).event();

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.aeron.Publication;
 import io.troupe.actor.ActorId;
@@ -184,7 +185,8 @@ class HandshakeForgeryTest
     {
         final BlockingQueue<Object> received = new LinkedBlockingQueue<>();
         final ActorId sink = two.system.register((ctx, envelope) -> received.add(envelope.event()));
-        one.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
         assertThat(received.poll(10, TimeUnit.SECONDS)).isEqualTo("still fine");
     }
 

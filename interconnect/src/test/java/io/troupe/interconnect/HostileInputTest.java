@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.serialization.wire.GoodbyeReason;
 import io.troupe.testing.Await;
@@ -145,7 +146,8 @@ class HostileInputTest
                 .as("one count per message, none for the frames in it").isEqualTo(FLOOD + COMPACT_FLOOD);
         }
 
-        one.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
         assertThat(Await.next(received)).isEqualTo("still fine");
         assertThat(received).as("nothing forged reached an actor").isEmpty();
         assertThat(two.interconnect.isConnected(1)).isTrue();

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.Undelivered;
@@ -57,8 +58,10 @@ class LargeEventTest
         assertThat(largest).isEqualTo(16 * 1024 * 1024);
 
         final String big = "0123456789abcdef".repeat(8 * 1024 * 1024 / 16); // 8 MiB of chars, ~8 MiB encoded
-        one.system.send(new Envelope(bigSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, big, null)); // encoded here
-        one.system.send(new Envelope(smallSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "small", null));
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(bigSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, big, null)); // encoded here
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(smallSink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "small", null));
 
         final long smallAt = Await.next(smallArrivals);
         assertThat(Await.next(bigArrivals)).isEqualTo(big);

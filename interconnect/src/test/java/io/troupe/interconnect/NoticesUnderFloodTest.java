@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.FlowControlConfig;
@@ -54,7 +55,8 @@ class NoticesUnderFloodTest
         {
             while (flooding.get())
             {
-                two.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "flood", null));
+                ActorSystemSpi.of(two.system).send(
+                    new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "flood", null));
             }
         }, "flood");
         flood.start();
@@ -75,7 +77,8 @@ class NoticesUnderFloodTest
             final ActorId nobody = ActorId.of(2, 987_654_321L, 0);
             for (long cookie = 1; cookie <= TRACKED; cookie++)
             {
-                one.system.send(new Envelope(nobody, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, cookie,
+                ActorSystemSpi.of(one.system).send(
+                    new Envelope(nobody, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, cookie,
                     "to nobody", null));
             }
             Await.until(() -> reported.size() == TRACKED, WAIT, "every tracked event reported");

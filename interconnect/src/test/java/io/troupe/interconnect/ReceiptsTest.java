@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
@@ -49,7 +50,7 @@ class ReceiptsTest
     /** Settles a payload the way the runtime does: an actor handles an envelope that carries it. */
     private void settle(final WirePayload payload)
     {
-        system.send(new Envelope(sink, ActorId.NONE, 1, 0, 0L, payload, null));
+        ActorSystemSpi.of(system).send(new Envelope(sink, ActorId.NONE, 1, 0, 0L, payload, null));
         Await.until(payload::isSettled, "the sink handled the envelope and settled its payload");
     }
 

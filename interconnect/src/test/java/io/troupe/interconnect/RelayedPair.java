@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.Undelivered;
@@ -58,7 +59,8 @@ final class RelayedPair implements AutoCloseable
     /** Sends event {@code cookie}, tracked, from the sender to the sink. */
     void send(final long cookie)
     {
-        one.system.send(new Envelope(sink, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, cookie, text(cookie),
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(sink, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, cookie, text(cookie),
             null));
     }
 

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.aeron.Publication;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
@@ -79,7 +80,8 @@ class RogueImageTest
         assertThat(two.interconnect.peerCounters().get(0).sessionsDown()).isZero();
         final BlockingQueue<Object> received = new LinkedBlockingQueue<>();
         final ActorId sink = two.system.register((ctx, envelope) -> received.add(envelope.event()));
-        one.system.send(new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(sink, ActorId.NONE, TestCluster.TEXT, 0, 0L, "still fine", null));
         assertThat(Await.next(received)).isEqualTo("still fine");
     }
 

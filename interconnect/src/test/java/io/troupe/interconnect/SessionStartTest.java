@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.SessionKeys;
 import io.troupe.interconnect.seal.FrameSeal;
@@ -174,7 +175,8 @@ class SessionStartTest
             Await.until(() -> one.interconnect.isConnected(2), CONNECT, "node 1 counts the session up");
 
             // and its envelopes come sealed with the other direction's key, from sequence 1
-            one.system.send(new Envelope(recipient, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 2L, "now",
+            ActorSystemSpi.of(one.system).send(
+                new Envelope(recipient, sender, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 2L, "now",
                 null));
             final UnsafeBuffer opened = new UnsafeBuffer(new byte[1 << 16]);
             Await.until(() ->

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
@@ -93,7 +94,8 @@ class TransportLossTest
             .isEqualTo(new NodeDisconnected(2));
         assertThat(one.interconnect.isConnected(2)).isFalse();
 
-        one.system.send(new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 7L,
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 7L,
             "x", null));
         final Envelope notice = Await.next(events);
         assertThat(((Undelivered)notice.event()).reason()).as("a send to a peer fails fast")

@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
@@ -106,7 +107,8 @@ class TwoNodeTest
         final ActorId remoteEcho = echo(two, atTwo);
         final ActorId localProbe = recorder(one, atOne);
 
-        one.system.send(new Envelope(remoteEcho, localProbe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 42L,
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(remoteEcho, localProbe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 42L,
             "hello", null));
 
         final Envelope arrived = next(atTwo);
@@ -134,12 +136,14 @@ class TwoNodeTest
         two.system.registerService(ServiceId.of(0, "echo"), service);
         final ActorId probe = recorder(one, atOne);
 
-        one.system.send(new Envelope(ServiceId.of(2, "echo"), probe, TestCluster.TEXT, 0, 1L, "via service", null));
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(ServiceId.of(2, "echo"), probe, TestCluster.TEXT, 0, 1L, "via service", null));
         assertThat(next(atTwo).event()).isEqualTo("via service");
         assertThat(next(atOne).event()).isEqualTo("echo:via service");
 
         final ActorId nobody = ActorId.of(2, 987_654, 4_000);
-        one.system.send(new Envelope(nobody, probe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 7L, "lost", null));
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(nobody, probe, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 7L, "lost", null));
         final Envelope notice = next(atOne);
         assertThat(notice.type()).isEqualTo(Undelivered.TYPE);
         assertThat(notice.event())
@@ -186,7 +190,8 @@ class TwoNodeTest
             .as("the goodbye is seen at once, long before node 1's %s failure timeout", PATIENT)
             .isLessThan(PATIENT.dividedBy(2));
 
-        one.system.send(new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 3L,
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(ActorId.of(2, 1, 1), watcher, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, 3L,
             "x", null));
         final Envelope notice = next(events);
         assertThat(((Undelivered)notice.event()).reason()).isEqualTo(UndeliveredReason.DISCONNECTED);

@@ -1,5 +1,6 @@
 package io.troupe.registry;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
@@ -434,7 +435,8 @@ final class Directory
     /** A notice, tracked: one that comes back undelivered tells the directory actor its subscriber is gone. */
     private void notify(final ActorId subscriber, final int type, final Object notice)
     {
-        system.send(new Envelope(subscriber, notifier, type, notifier.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L,
+        ActorSystemSpi.of(system).send(
+            new Envelope(subscriber, notifier, type, notifier.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L,
             notice, null));
     }
 }

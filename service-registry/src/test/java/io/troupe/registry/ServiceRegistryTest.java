@@ -1,5 +1,6 @@
 package io.troupe.registry;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
@@ -212,6 +213,6 @@ class ServiceRegistryTest
         assertThat(registry.pickRoundRobin(ServiceId.of(0, "nobody"))).isEmpty();
         assertThat(registry.unregister(key, one)).isTrue();
         assertThat(registry.lookup(key)).containsExactly(two);
-        system.send(new Envelope(two.id(), ActorId.NONE, 0, 0, 0L, "die", null));
+        ActorSystemSpi.of(system).send(new Envelope(two.id(), ActorId.NONE, 0, 0, 0L, "die", null));
     }
 }

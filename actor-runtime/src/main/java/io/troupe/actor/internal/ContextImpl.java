@@ -8,8 +8,8 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.WirePayload;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.NodeDisconnected;
-import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.SchedulerCookie;
+import io.troupe.actor.spi.RemoteTransport;
 
 import io.troupe.actor.internal.executor.Worker;
 import io.troupe.actor.Chargeable;

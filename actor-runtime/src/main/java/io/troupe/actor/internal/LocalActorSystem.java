@@ -16,7 +16,6 @@ import io.troupe.actor.FlowControlConfig;
 import io.troupe.actor.FundsCleared;
 import io.troupe.actor.MailboxType;
 import io.troupe.actor.PoolConfig;
-import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.SchedulerCookie;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.SystemCounter;
@@ -25,6 +24,8 @@ import io.troupe.actor.TypedBehavior;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.spi.ActorSystemSpi;
+import io.troupe.actor.spi.RemoteTransport;
 
 
 import io.troupe.actor.internal.executor.ExecutorPool;
@@ -63,7 +64,7 @@ import java.util.function.IntFunction;
  *
  * <p>Thread safety: every method is safe from any thread. Sends never block.
  */
-public final class LocalActorSystem extends ActorSystem
+public final class LocalActorSystem extends ActorSystem implements ActorSystemSpi
 {
     private static final Logger LOG = LoggerFactory.getLogger(LocalActorSystem.class);
 

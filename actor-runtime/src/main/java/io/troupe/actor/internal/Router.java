@@ -3,10 +3,10 @@ package io.troupe.actor.internal;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.DeadLetterHandler;
 import io.troupe.actor.Envelope;
-import io.troupe.actor.RemoteTransport;
 import io.troupe.actor.SystemCounter;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.spi.RemoteTransport;
 
 import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.internal.executor.ExecutorPool;

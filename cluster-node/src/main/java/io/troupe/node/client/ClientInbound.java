@@ -1,5 +1,6 @@
 package io.troupe.node.client;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.aeron.Image;
 import io.aeron.ImageControlledFragmentAssembler;
 import io.aeron.Subscription;
@@ -248,7 +249,8 @@ final class ClientInbound
         envelope.chargeTo(session.account, agent.system.flow().costOf(type));
         session.stats.eventIn();
         agent.count(ClientCounter.EVENTS_IN);
-        agent.system.send(envelope); // refused while shutting down: tracked, so the proxy hears Undelivered(SHUTDOWN)
+        ActorSystemSpi.of(agent.system).send(
+            envelope); // refused while shutting down: tracked, so the proxy hears Undelivered(SHUTDOWN)
     }
 
     /**

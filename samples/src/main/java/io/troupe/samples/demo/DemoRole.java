@@ -1,5 +1,6 @@
 package io.troupe.samples.demo;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.TypedBehavior;
 import io.troupe.actor.TypedContext;
@@ -50,7 +51,8 @@ public final class DemoRole
         @Override
         public void receive(final TypedContext<DemoEvents.StatusRequest> ctx, final DemoEvents.StatusRequest request)
         {
-            if (request.replyTo() == null || !(ctx.system().remote() instanceof Interconnect interconnect))
+            if (request.replyTo() == null ||
+                !(ActorSystemSpi.of(ctx.system()).remote() instanceof Interconnect interconnect))
             {
                 return;
             }

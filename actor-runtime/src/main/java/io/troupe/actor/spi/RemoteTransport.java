@@ -1,8 +1,15 @@
-package io.troupe.actor;
+package io.troupe.actor.spi;
+
+import io.troupe.actor.ActorId;
+import io.troupe.actor.Envelope;
+import io.troupe.actor.NodeConnected;
+import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Undelivered;
+import io.troupe.actor.UndeliveredReason;
 
 /**
  * Carries envelopes to other nodes: the interconnect implements it and attaches itself with
- * {@link ActorSystem#attachRemote}. The router calls {@link #send} for every envelope whose recipient (actor
+ * {@link ActorSystemSpi#attachRemote}. The router calls {@link #send} for every envelope whose recipient (actor
  * or service) lives on another node, on the sending thread: it must not block.
  */
 public interface RemoteTransport
