@@ -1,6 +1,5 @@
 package io.troupe.interconnect;
 
-import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.EventTypes;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.logbuffer.Header;
@@ -408,7 +407,7 @@ final class InboundFrames implements FrameHandler
             envelope.payload().awaitReceipt();
             receipts.add(positionBefore, envelope.payload());
         }
-        ActorSystemSpi.of(agent.system).send(envelope);
+        agent.host.send(envelope);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.aeron.Subscription;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.FrameEncoder;
 import io.troupe.serialization.wire.GoodbyeReason;
@@ -39,6 +40,8 @@ final class InterconnectAgent implements Agent
 
     final InterconnectConfig config;
     final ActorSystem system;
+    /** The system's transport side: what arrives from peers, and the notices about them, go in here. */
+    final ActorSystemSpi host;
     final int nodeId;
     final long incarnation;
     final NanoClock clock;
@@ -141,6 +144,7 @@ final class InterconnectAgent implements Agent
         this.config = config;
         this.frames = new OutboundFramePool(config.outboundQueueCapacity());
         this.system = system;
+        this.host = ActorSystemSpi.of(system);
         this.nodeId = system.nodeId();
         this.incarnation = incarnation;
         this.clock = clock;

@@ -59,7 +59,7 @@ final class NodeNotices
         }
         final Undelivered notice = new Undelivered(envelope.recipient(), envelope.type(), envelope.cookie(), reason,
             unsure);
-        agent.system.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(),
+        agent.host.send(new Envelope(envelope.sender(), envelope.recipient(), Undelivered.TYPE, 0, envelope.cookie(),
             notice, null));
     }
 
@@ -70,7 +70,7 @@ final class NodeNotices
     void notify(final ActorId subscriber, final Object event, final int type)
     {
         final ActorId from = janitor;
-        agent.system.send(new Envelope(subscriber, from, type, from.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L,
+        agent.host.send(new Envelope(subscriber, from, type, from.isNone() ? 0 : Envelope.FLAG_TRACK_DELIVERY, 0L,
             event, null));
     }
 

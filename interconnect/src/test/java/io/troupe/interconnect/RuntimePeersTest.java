@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
@@ -174,8 +175,10 @@ class RuntimePeersTest
         final TestCluster.Node one, final ActorId actorOne, final BlockingQueue<Envelope> atOne,
         final TestCluster.Node two, final ActorId actorTwo, final BlockingQueue<Envelope> atTwo, final String text)
     {
-        one.system.send(new Envelope(actorTwo, actorOne, TestCluster.TEXT, 0, 1L, text + " from 1", null));
-        two.system.send(new Envelope(actorOne, actorTwo, TestCluster.TEXT, 0, 2L, text + " from 2", null));
+        ActorSystemSpi.of(one.system).send(
+            new Envelope(actorTwo, actorOne, TestCluster.TEXT, 0, 1L, text + " from 1", null));
+        ActorSystemSpi.of(two.system).send(
+            new Envelope(actorOne, actorTwo, TestCluster.TEXT, 0, 2L, text + " from 2", null));
         assertThat(Await.next(atTwo, WAIT).event()).isEqualTo(text + " from 1");
         assertThat(Await.next(atOne, WAIT).event()).isEqualTo(text + " from 2");
     }
