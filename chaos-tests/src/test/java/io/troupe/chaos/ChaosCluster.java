@@ -149,6 +149,10 @@ final class ChaosCluster implements AutoCloseable
             "  data-dir = \"" + DATA_DIR + "\"\n" +
             "  bind { host = \"" + address(nodeId) + "\", port = " + PORT + " }\n" +
             "  peers = " + peers + "\n" +
+            // no Chronicle Map replica (it compiles classes as it starts: seconds of three JVMs starting on 2 cores)
+            // unless a suite asks for it (withReplica), one that reads the directory with troupe services
+            "  registry.replica = false\n" +
+            "  registry.replica = ${?CHAOS_REGISTRY_REPLICA}\n" +
             "  application { setup = [\"io.troupe.chaos.workload.ChaosWorkload\"], lib-dir = \"/opt/chaos/lib\" }\n" +
             "}\n";
     }
@@ -316,6 +320,15 @@ final class ChaosCluster implements AutoCloseable
     void env(final int nodeId, final String name, final String value)
     {
         nodes.get(nodeId).withEnv(name, value);
+    }
+
+    /** Every node keeps the directory's replica (for {@code troupe services}), before {@link #start}. */
+    void withReplica()
+    {
+        for (final int id : nodes.keySet())
+        {
+            env(id, "CHAOS_REGISTRY_REPLICA", "true");
+        }
     }
 
     /** Starts every node, in parallel. */

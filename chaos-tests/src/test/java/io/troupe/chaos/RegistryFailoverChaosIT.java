@@ -45,6 +45,7 @@ class RegistryFailoverChaosIT
         try (Scenario run = new Scenario("registry", 87, 3, ledgers, RATE))
         {
             final ChaosCluster cluster = run.cluster();
+            cluster.withReplica(); // troupe services reads it
             run.startAndAwaitMesh();
             run.awaitUntil(() -> directoryChange(run.ledger(), "SU", 0) > 0, Duration.ofSeconds(20),
                 "node 3's chaos-rx in the directories of nodes 1 and 2");

@@ -455,13 +455,21 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     }
 
     /**
-     * Sets who hears the directory updates peers send (the service directory); see {@link DirectoryListener}.
+     * Sets who hears the directory updates peers send (the service directory); see {@link DirectoryListener}. What
+     * peers sent before a listener was set (a session comes up as soon as the interconnect runs, and a peer sends
+     * its snapshot at once) waits, per peer and in order, and goes to the listener first.
      *
-     * @param listener the listener, or null for none (updates are then counted and dropped).
+     * @param listener the listener, or null for none (updates then wait for one, up to a bound per peer; past it
+     *                 they are dropped and counted, and a listener set later has that peer's session ended so that a
+     *                 new one resends its snapshot).
      */
     public void directoryListener(final DirectoryListener listener)
     {
         agent.directoryListener = listener;
+        if (listener != null)
+        {
+            agent.command(agent.inbound.directory::listenerSet);
+        }
     }
 
     /**

@@ -55,7 +55,11 @@ public enum InterconnectCounter implements CounterDescriptor.Of<Interconnect>
     /** Events queued for peers when they were removed at run time (tracked ones reported Undelivered). */
     LOST_TO_REMOVED_PEERS(514, "lost_to_removed_peers", Kind.COUNT, "",
         "events queued for peers when they were removed (tracked ones reported Undelivered)",
-        i -> i.counters().lostToRemovedPeers());
+        i -> i.counters().lostToRemovedPeers()),
+    /** Directory updates from peers held until this node's directory was ready. */
+    DIRECTORY_UPDATES_HELD(515, "directory_updates_held", Kind.COUNT, "",
+        "directory updates from peers held until this node's directory was ready",
+        i -> i.counters().directoryUpdatesHeld());
 
     private final Declaration declaration;
     private final ToLongFunction<Interconnect> reader;

@@ -95,13 +95,25 @@ public final class InterconnectCounters
     }
 
     /**
-     * Directory updates dropped: for a peer with no session, or left waiting when a session ended.
+     * Directory updates dropped: for a peer with no session, or left waiting when a session ended, or more than
+     * could wait for this node's directory to be ready.
      *
      * @return the count.
      */
     public long directoryUpdatesDropped()
     {
         return agent.directory.updatesDropped.get();
+    }
+
+    /**
+     * Directory updates from peers that arrived before this node's directory was ready (sessions come up as soon
+     * as the interconnect runs), held and handed to it once it was.
+     *
+     * @return the count.
+     */
+    public long directoryUpdatesHeld()
+    {
+        return agent.inbound.directory.held.get();
     }
 
     /**

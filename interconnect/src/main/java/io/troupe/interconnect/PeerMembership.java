@@ -70,6 +70,7 @@ final class PeerMembership
         lostToRemovedPeers.addAndGet(peer.lostQueued - lostBefore);
         agent.credit.onSessionLost(nodeId); // nothing is held without a session; its shadows go
         agent.directory.onSessionLost(peer);
+        agent.inbound.directory.onSessionLost(peer);
         if (peer.chunks != null)
         {
             peer.chunks.reset();

@@ -68,6 +68,7 @@ final class SessionLifecycle
         Arrays.fill(peer.dataUntil, 0);
         peer.chunkOffset = 0;
         agent.directory.onSessionLost(peer);
+        agent.inbound.directory.onSessionLost(peer);
         if (peer.chunks != null)
         {
             peer.chunks.reset();

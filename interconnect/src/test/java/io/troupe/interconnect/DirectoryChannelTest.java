@@ -88,6 +88,70 @@ class DirectoryChannelTest
     }
 
     @Test
+    void updatesThatArriveBeforeTheListenerIsSetWaitForItInOrder() throws Exception
+    {
+        cluster.startAll().awaitConnected(WAIT);
+        final Interconnect one = cluster.node(1).interconnect;
+        final Interconnect two = cluster.node(2).interconnect; // no listener yet: its directory is still starting
+        final DirectoryEntry first = new DirectoryEntry(ServiceId.of(1, "first"), ActorId.of(1, 10, 1),
+            DirectoryOp.REGISTER);
+        final DirectoryEntry second = new DirectoryEntry(ServiceId.of(1, "second"), ActorId.of(1, 11, 1),
+            DirectoryOp.REGISTER);
+
+        assertThat(one.sendDirectoryUpdate(2, 1, true, List.of(first))).isTrue();
+        assertThat(one.sendDirectoryUpdate(2, 2, false, List.of(second))).isTrue();
+        Await.until(() -> two.counters().directoryUpdatesHeld() == 2, WAIT, "both updates held at node 2");
+        final BlockingQueue<DirectoryUpdate> heard = new LinkedBlockingQueue<>();
+        two.directoryListener(heard::add);
+
+        final DirectoryUpdate snapshot = heard.poll(10, TimeUnit.SECONDS);
+        assertThat(snapshot.snapshot()).isTrue();
+        assertThat(snapshot.entries()).containsExactly(first);
+        final DirectoryUpdate delta = heard.poll(10, TimeUnit.SECONDS);
+        assertThat(delta.version()).isEqualTo(2);
+        assertThat(delta.entries()).containsExactly(second);
+        assertThat(two.counters().directoryUpdatesDropped()).isZero();
+    }
+
+    @Test
+    void aPeerWhoseUpdatesOverflowedBeforeTheListenerGetsANewSessionOnceOneIsSet()
+    {
+        cluster.startAll().awaitConnected(WAIT);
+        final Interconnect one = cluster.node(1).interconnect;
+        final Interconnect two = cluster.node(2).interconnect;
+        final int updates = DirectoryReceiver.MAX_WAITING + 1;
+        for (int sent = 0; sent < updates; sent++)
+        {
+            final long version = sent + 1;
+            Await.until(() -> one.sendDirectoryUpdate(2, version, false, List.of()), WAIT, "update " + version +
+                " taken by node 1");
+            if (version % 256 == 0) // paced: node 1 ends a session that lets thousands of updates pile up
+            {
+                Await.until(() -> two.counters().directoryUpdatesHeld() == version, WAIT, "node 2 holding " + version);
+            }
+        }
+        Await.until(() -> two.counters().directoryUpdatesDropped() == updates, WAIT, "node 2 dropped them all");
+        final long downBefore = sessionsDown(two, 1);
+
+        two.directoryListener(update -> { });
+
+        Await.until(() -> sessionsDown(two, 1) == downBefore + 1, WAIT, "node 2 ended its session with node 1");
+        cluster.awaitConnected(WAIT);
+    }
+
+    private static long sessionsDown(final Interconnect node, final int peer)
+    {
+        for (final PeerCounters counters : node.peerCounters())
+        {
+            if (counters.nodeId() == peer)
+            {
+                return counters.sessionsDown();
+            }
+        }
+        throw new AssertionError("no peer " + peer);
+    }
+
+    @Test
     void anUpdateForAPeerWithNoSessionIsDroppedAndCounted()
     {
         final TestCluster.Node one = cluster.node(1);
