@@ -1,5 +1,6 @@
 package io.troupe.node;
 
+import io.troupe.testing.GeneratedFile;
 import com.typesafe.config.ConfigFactory;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.ActorSystemSettings;
@@ -122,27 +123,7 @@ class DeclaredSettingsTest
     private static void assertMadeFrom(final Path file, final List<String> lines, final List<String> made)
         throws IOException
     {
-        if (made.equals(lines))
-        {
-            return;
-        }
-        if (WRITE)
-        {
-            Files.write(file, made, StandardCharsets.UTF_8);
-            return;
-        }
-        final List<String> differences = new ArrayList<>();
-        for (int i = 0; i < Math.max(lines.size(), made.size()) && differences.size() < 6; i++)
-        {
-            final String was = i < lines.size() ? lines.get(i) : "<none>";
-            final String wants = i < made.size() ? made.get(i) : "<none>";
-            if (!was.equals(wants))
-            {
-                differences.add("line " + (i + 1) + ": is   " + was + "\n           want " + wants);
-            }
-        }
-        throw new AssertionError(file + " differs from the settings declarations (" + REWRITE + " makes it " +
-            "again):\n" + String.join("\n", differences));
+        GeneratedFile.check(file, lines, made, WRITE, "the settings declarations", REWRITE);
     }
 
     /** Rewrites the entries of declared settings in the reference file: the comment above the key, and the value. */

@@ -1,5 +1,6 @@
 package io.troupe.node.counters;
 
+import io.troupe.testing.GeneratedFile;
 import io.troupe.actor.SystemCounter;
 import io.troupe.interconnect.PeerCounter;
 import io.troupe.memquota.CounterDescriptor;
@@ -65,28 +66,7 @@ class CounterTypeTest
     void docsCountersMdHasTheTableMadeFromTheDeclarations() throws IOException
     {
         final List<String> lines = Files.readAllLines(DOCS, StandardCharsets.UTF_8);
-        final List<String> made = withTable(lines);
-        if (made.equals(lines))
-        {
-            return;
-        }
-        if (WRITE)
-        {
-            Files.write(DOCS, made, StandardCharsets.UTF_8);
-            return;
-        }
-        final List<String> differences = new ArrayList<>();
-        for (int i = 0; i < Math.max(lines.size(), made.size()) && differences.size() < 6; i++)
-        {
-            final String was = i < lines.size() ? lines.get(i) : "<none>";
-            final String wants = i < made.size() ? made.get(i) : "<none>";
-            if (!was.equals(wants))
-            {
-                differences.add("line " + (i + 1) + ": is   " + was + "\n           want " + wants);
-            }
-        }
-        throw new AssertionError(DOCS + " differs from the counter declarations (" + REWRITE + " makes it " +
-            "again):\n" + String.join("\n", differences));
+        GeneratedFile.check(DOCS, lines, withTable(lines), WRITE, "the counter declarations", REWRITE);
     }
 
     /** The file with its table (from the header line to the last row) made from {@link CounterType#ALL}. */
