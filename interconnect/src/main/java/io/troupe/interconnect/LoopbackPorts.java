@@ -1,19 +1,31 @@
 package io.troupe.interconnect;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Free UDP ports on the loopback address, for nodes started together on one host (a development cluster, a
  * test). All ports of one call are bound at once
- * before any is released, so they are distinct; another process may still take one before the node binds it,
- * which shows as a node that cannot start (a clear error), never as two nodes sharing a port.
+ * before any is released, so they are distinct. They are picked below the kernel's ephemeral range where it is known
+ * ({@code /proc/sys/net/ipv4/ip_local_port_range}): a port from that range, once released, is what the kernel hands
+ * the next socket bound to port 0, such as a media driver's sending socket, so a node started a moment later could
+ * find its port taken. Another process may still take one before the node binds it, which shows as a node that
+ * cannot start (a clear error), never as two nodes sharing a port.
  */
 public final class LoopbackPorts
 {
+    /** The lowest port picked; the range ends below the ephemeral range. */
+    static final int FIRST = 10_000;
+    private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+
     private LoopbackPorts()
     {
     }
@@ -33,12 +45,17 @@ public final class LoopbackPorts
             throw new IllegalArgumentException("count " + count + " out of range 1..1024");
         }
         final DatagramSocket[] sockets = new DatagramSocket[count];
+        final int below = ephemeralStart();
         try
         {
             final int[] ports = new int[count];
             for (int i = 0; i < count; i++)
             {
-                sockets[i] = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                sockets[i] = below - FIRST >= 64 * count ? bindBelow(below) : null;
+                if (sockets[i] == null)
+                {
+                    sockets[i] = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+                }
                 ports[i] = sockets[i].getLocalPort();
             }
             return ports;
@@ -56,6 +73,39 @@ public final class LoopbackPorts
                     socket.close();
                 }
             }
+        }
+    }
+
+    /** A socket on a free port in [FIRST, below), or null if a few tries found none. */
+    private static DatagramSocket bindBelow(final int below)
+    {
+        for (int attempt = 0; attempt < 64; attempt++)
+        {
+            final int port = ThreadLocalRandom.current().nextInt(FIRST, below);
+            try
+            {
+                return new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+            }
+            catch (final IOException taken)
+            {
+                // in use: try another
+            }
+        }
+        return null;
+    }
+
+    /** The first port of the kernel's ephemeral range, or 0 where it is not known (then ports come from it). */
+    static int ephemeralStart()
+    {
+        // read by line: Files.readString trusts the size /proc reports for its files, and reads one byte
+        try (BufferedReader reader = Files.newBufferedReader(EPHEMERAL_RANGE, StandardCharsets.US_ASCII))
+        {
+            final String[] range = reader.readLine().trim().split("\\s+");
+            return Integer.parseInt(range[0]);
+        }
+        catch (final IOException | RuntimeException unknown)
+        {
+            return 0;
         }
     }
 }

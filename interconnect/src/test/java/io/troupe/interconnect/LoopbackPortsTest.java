@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 class LoopbackPortsTest
 {
@@ -15,6 +16,18 @@ class LoopbackPortsTest
         for (final int port : ports)
         {
             assertThat(port).isBetween(1, 65535);
+        }
+    }
+
+    @Test
+    void portsComeFromBelowTheEphemeralRangeWhereTheKernelSaysWhereItIs()
+    {
+        final int ephemeral = LoopbackPorts.ephemeralStart();
+        assumeTrue(ephemeral - LoopbackPorts.FIRST >= 64 * 16, "no ephemeral range known here");
+        for (final int port : LoopbackPorts.freeUdp(16))
+        {
+            // a released ephemeral port is the next one the kernel gives a socket bound to port 0
+            assertThat(port).isBetween(LoopbackPorts.FIRST, ephemeral - 1);
         }
     }
 
