@@ -69,6 +69,14 @@ class CallerDrivenAgentTest
                 sessionsAtOne.add(envelope.event());
             }
         }), "watch");
+        // the subscription is a command node 1's agent takes in a duty cycle: drive it until it has (the state then,
+        // no session yet), or a test whose rounds end quickly would wait for notices no cycle will ever send
+        Await.until(() ->
+        {
+            one.dutyCycle();
+            return !sessionsAtOne.isEmpty();
+        }, "node 1's agent to take the subscription");
+        assertThat(sessionsAtOne.poll()).isEqualTo(new NodeDisconnected(2));
     }
 
     @AfterEach
