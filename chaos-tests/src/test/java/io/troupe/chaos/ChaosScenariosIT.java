@@ -64,14 +64,16 @@ class ChaosScenariosIT
     }
 
     @Test
-    void aPauseOf1sGoesUnnoticedAndOneOf5sIsDetectedAndRecoveredOnBothSides()
+    void aPauseOfHalfASecondGoesUnnoticedAndOneOf5sIsDetectedAndRecoveredOnBothSides()
     {
         try (Scenario run = new Scenario("pause", 82, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
             Scenario.sleep(2_000);
             final long shortPause = run.faults().pause(2);
-            Scenario.sleep(1_000);
+            // a third of the failure timeout: docker's pause and unpause take their own time on a busy machine (a
+            // "1 s" pause lasted 1.27 s once, its heartbeats late besides, and node 1 gave node 2 up)
+            Scenario.sleep(500);
             final long shortEnd = run.faults().unpause(2);
             Scenario.sleep(3_000);
             Ledger ledger = run.ledger();
@@ -80,7 +82,7 @@ class ChaosScenariosIT
                 for (int peer = 1; peer <= 3; peer++)
                 {
                     run.check(peer == node || !Timing.any(ledger, node, "X", peer, shortPause, shortEnd + 3_000),
-                        "no NodeDisconnected for a 1 s pause, but node " + node + " saw node " + peer + " go");
+                        "no NodeDisconnected for a 0.5 s pause, but node " + node + " saw node " + peer + " go");
                 }
             }
             final long longPause = run.faults().pause(2);
