@@ -113,16 +113,16 @@ final class DirectoryReceiver
             agent.directory.updatesDropped.incrementAndGet();
             return;
         }
-        final ArrayDeque<DirectoryUpdate> held = waiting.computeIfAbsent(peer.nodeId, id -> new ArrayDeque<>());
-        if (held.size() >= MAX_WAITING)
+        final ArrayDeque<DirectoryUpdate> queue = waiting.computeIfAbsent(peer.nodeId, id -> new ArrayDeque<>());
+        if (queue.size() >= MAX_WAITING)
         {
-            agent.directory.updatesDropped.addAndGet(held.size() + 1L);
+            agent.directory.updatesDropped.addAndGet(queue.size() + 1L);
             waiting.remove(peer.nodeId);
             overflowed.add(peer.nodeId);
             return;
         }
-        held.add(update);
-        this.held.incrementAndGet();
+        queue.add(update);
+        held.incrementAndGet();
     }
 
     private int handOver(final DirectoryListener listener)
@@ -130,10 +130,10 @@ final class DirectoryReceiver
         int handed = 0;
         if (!waiting.isEmpty())
         {
-            for (final ArrayDeque<DirectoryUpdate> held : waiting.values())
+            for (final ArrayDeque<DirectoryUpdate> queue : waiting.values())
             {
                 DirectoryUpdate update;
-                while ((update = held.poll()) != null)
+                while ((update = queue.poll()) != null)
                 {
                     call(listener, update);
                     handed++;
