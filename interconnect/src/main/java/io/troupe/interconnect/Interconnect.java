@@ -12,7 +12,6 @@ import io.troupe.actor.Undelivered;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.Aeron;
-import io.aeron.AeronCounters;
 import io.aeron.ChannelUriStringBuilder;
 import io.aeron.Subscription;
 import io.aeron.driver.MediaDriver;
@@ -26,7 +25,6 @@ import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQuotaException;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.DirectoryEntry;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.AgentInvoker;
 import org.agrona.concurrent.AgentRunner;
@@ -62,16 +60,10 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
     /** Actors one peer's {@code NodeConnected}/{@code NodeDisconnected} may be told to at most. */
     public static final int MAX_SUBSCRIBERS_PER_PEER = 65_536;
-    /** The longest close() waits for the media driver to put the goodbyes on the wire. */
-    private static final long GOODBYE_SEND_LIMIT_NS = 500_000_000L;
     /** Each sending thread's encoder and the buffer it wraps around each frame's bytes. */
 
     private final ActorSystem system;
     private final InterconnectConfig config;
-    private final MediaDriver driver;
-    /** The embedded driver's agent when it runs on the interconnect's thread, else null. */
-    private final AgentInvoker driverInvoker;
-    private final Aeron aeron;
     private final InterconnectAgent agent;
     private final InterconnectCounters counters;
     /** The agent once made: image handlers may run while the subscriptions are added, before it exists. */
@@ -91,6 +83,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private final int largestEventBytes;
     /** Encodes what senders send, on their own threads. */
     private final OutboundEncoder encoder;
+    /** Takes the transport down: {@link #close()} and {@link #kill()}. */
+    private final InterconnectShutdown shutdown;
     private volatile boolean closed;
 
     private Interconnect(
@@ -107,11 +101,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final Rejections rejections)
     {
         this.callerDriven = callerDriven;
-        this.driverInvoker = driverInvoker;
         this.system = system;
         this.config = config;
-        this.driver = driver;
-        this.aeron = aeron;
         this.incarnation = incarnation;
         this.largestEventBytes = config.maxEventBytes();
         this.encoder = new OutboundEncoder(codecs, largestEventBytes);
@@ -162,6 +153,8 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
         this.runner = new AgentRunner(idle, new AgentErrorLog(LOG, "node " + system.nodeId() +
             ": interconnect agent", system.errorRecorder()), null, agent);
+        this.shutdown = new InterconnectShutdown(system, config, driver, driverInvoker, aeron, peers, agent, agentIdle,
+            runner);
     }
 
     /**
@@ -631,63 +624,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
     }
 
-    private void linger()
-    {
-        agent.linger();
-        agentIdle.signal();
-        final long deadlineNs = System.nanoTime() + config.failureTimeout().toNanos();
-        while (!agent.isFlushed() && System.nanoTime() - deadlineNs < 0 && runner.thread() != null &&
-            !runner.isClosed())
-        {
-            try
-            {
-                Thread.sleep(1);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /**
-     * Waits until the media driver has sent each goodbye: an embedded driver closed at once would take a goodbye
-     * still in its publication with it, and the peer would take the failure timeout to notice the departure.
-     * Reads the driver's sender position of each control publication.
-     */
-    private void awaitGoodbyesSent()
-    {
-        if (aeron.isClosed())
-        {
-            return; // the transport is gone (see transportLost): no goodbye went out, and its counters are unmapped
-        }
-        final long deadlineNs = System.nanoTime() + GOODBYE_SEND_LIMIT_NS;
-        for (final Peer peer : peers.all())
-        {
-            final long goodbyePosition = peer.goodbyePosition;
-            final int counterId = goodbyePosition > 0 ? StreamCounters.find(aeron.countersReader(),
-                AeronCounters.DRIVER_SENDER_POSITION_TYPE_ID, peer.control.registrationId()) : -1;
-            while (counterId >= 0 && aeron.countersReader().getCounterValue(counterId) < goodbyePosition &&
-                System.nanoTime() - deadlineNs < 0)
-            {
-                if (driverInvoker != null && driverInvoker.invoke() > 0)
-                {
-                    continue; // the agent has stopped: this thread runs the driver until the goodbyes are out
-                }
-                try
-                {
-                    Thread.sleep(1);
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
-
     /**
      * Runs one duty cycle of the agent on the calling thread (the first call starts it): receives, runs the
      * sessions' timers against the clock given at start, sends and acknowledges. Only for an interconnect
@@ -737,16 +673,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     void kill()
     {
         closed = true;
-        agent.skipGoodbyes();
-        ActorSystemSpi.of(system).detachRemote(this);
-        CloseHelper.quietClose(runner);
-        closeDriver();
-    }
-
-    /** Closes Aeron and the embedded driver, and deletes the driver's directory, which the node made. */
-    private void closeDriver()
-    {
-        EmbeddedDriver.close(aeron, driver, config);
+        shutdown.kill(this);
     }
 
     /**
@@ -766,10 +693,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             return;
         }
         closed = true;
-        linger();
-        ActorSystemSpi.of(system).detachRemote(this);
-        CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
-        awaitGoodbyesSent();
-        closeDriver();
+        shutdown.close(this);
     }
 }
