@@ -42,7 +42,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
     /** Actors one peer's {@code NodeConnected}/{@code NodeDisconnected} may be told to at most. */
     public static final int MAX_SUBSCRIBERS_PER_PEER = 65_536;
-    /** Each sending thread's encoder and the buffer it wraps around each frame's bytes. */
 
     private final ActorSystem system;
     private final InterconnectConfig config;
