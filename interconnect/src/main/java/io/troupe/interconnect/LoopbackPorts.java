@@ -28,8 +28,11 @@ public final class LoopbackPorts
 {
     /** The lowest port picked; the range ends below the ephemeral range. */
     static final int FIRST = 10_000;
-    /** The system property that gives this process a share of the range: {@code k/n}, 1 &le; k &le; n &le; 64. */
-    public static final String SHARE_PROPERTY = "troupe.ports.share";
+    /**
+     * The system property that gives this process a share of the range: {@code k/n}, the k-th of n slices, n at most
+     * 64; a k above n wraps (Maven's surefire numbers the forks of a build on from one module to the next).
+     */
+    public static final String SHARE_PROPERTY = "troupe.test.ports-share";
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
 
     private LoopbackPorts()
@@ -88,7 +91,7 @@ public final class LoopbackPorts
      * @param below the start of the ephemeral range, 0 if unknown (then the range is empty: the kernel picks).
      * @param share {@code k/n}, or null for the whole range.
      * @return {from, to}, to exclusive.
-     * @throws IllegalArgumentException if the share is not {@code k/n} with 1 &le; k &le; n &le; 64.
+     * @throws IllegalArgumentException if the share is not {@code k/n} with k &ge; 1 and 1 &le; n &le; 64.
      */
     static int[] range(final int below, final String share)
     {
@@ -110,14 +113,16 @@ public final class LoopbackPorts
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException(SHARE_PROPERTY + " = " + share + ": allowed k/n, 1 <= k <= n <= 64", ex);
+            throw new IllegalArgumentException(SHARE_PROPERTY + " = " + share + ": allowed k/n, k >= 1, 1 <= n <= 64",
+                ex);
         }
-        if (n < 1 || n > 64 || k < 1 || k > n)
+        if (n < 1 || n > 64 || k < 1)
         {
-            throw new IllegalArgumentException(SHARE_PROPERTY + " = " + share + ": allowed k/n, 1 <= k <= n <= 64");
+            throw new IllegalArgumentException(SHARE_PROPERTY + " = " + share + ": allowed k/n, k >= 1, 1 <= n <= 64");
         }
         final int slice = (below - FIRST) / n;
-        return new int[] {FIRST + (k - 1) * slice, FIRST + k * slice};
+        final int index = (k - 1) % n;
+        return new int[] {FIRST + index * slice, FIRST + (index + 1) * slice};
     }
 
     /** A socket on a free port in [from, to), or null if a few tries found none. */
