@@ -55,6 +55,8 @@ final class ChaosCluster implements AutoCloseable
     static final long SHM_BYTES = 256L << 20;
     /** The cluster's id. */
     static final String CLUSTER_ID = "chaos";
+    /** Where a container has the chaos workload's jar (in {@code troupe.application.lib-dir}). */
+    static final String WORKLOAD_JAR = "/opt/chaos/lib/chaos-workload.jar";
     /** The secret the nodes admit clients with ({@code troupe.client.secret}). */
     static final String CLIENT_SECRET = "chaos-client-secret-0123456789";
     private static final String SECRET = "chaos-cluster-secret-0123456789";
@@ -126,7 +128,7 @@ final class ChaosCluster implements AutoCloseable
             .withEnv("TROUPE_CLIENT_SECRET", CLIENT_SECRET)
             .withEnv("CHAOS_RATE", Integer.toString(rate))
             .withCopyToContainer(Transferable.of(config(nodeId)), "/etc/troupe/node.conf")
-            .withCopyFileToContainer(MountableFile.forHostPath(workloadJar), "/opt/chaos/lib/chaos-workload.jar")
+            .withCopyFileToContainer(MountableFile.forHostPath(workloadJar), WORKLOAD_JAR)
             .waitingFor(Wait.forLogMessage(".*troupe node " + nodeId + " is up.*\\n", 1)
                 .withStartupTimeout(Duration.ofSeconds(60)));
     }
@@ -450,6 +452,31 @@ final class ChaosCluster implements AutoCloseable
         {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", ex);
+        }
+    }
+
+    /**
+     * A node's media driver's system counters that are not zero, on one line ({@link
+     * io.troupe.chaos.workload.DriverCounters}, run in its container), for a failure report.
+     */
+    String driverCounters(final int nodeId)
+    {
+        try
+        {
+            final Container.ExecResult result = nodes.get(nodeId).execInContainer("java", "--add-exports",
+                "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", "/app/troupe.jar:" + WORKLOAD_JAR,
+                "io.troupe.chaos.workload.DriverCounters", "/dev/shm/troupe-" + CLUSTER_ID + "-node-" + nodeId);
+            return result.getExitCode() == 0 ? result.getStdout().trim() :
+                "unreadable (exit " + result.getExitCode() + ")";
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return "unreadable: " + ex;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return "interrupted";
         }
     }
 

@@ -225,8 +225,14 @@ final class Scenario implements AutoCloseable
 
     String report(final String failure)
     {
+        final StringBuilder drivers = new StringBuilder();
+        for (int node = 1; node <= cluster.size(); node++)
+        {
+            drivers.append("media driver of node ").append(node).append(": ").append(cluster.driverCounters(node))
+                .append('\n');
+        }
         return "chaos." + name + ": " + failure + "\nseed " + faults.seed() + "\ntimeline:\n" + faults.timeline() +
-            "\n" + cluster.pauses() + cluster.logs();
+            "\n" + cluster.pauses() + drivers + cluster.logs();
     }
 
     @Override

@@ -34,9 +34,9 @@ import java.util.concurrent.TimeUnit;
  * <p>
  * The delay is read from a file ({@code delayMs jitterMs seed}, absent or {@code 0 0 0} for none) every
  * {@link #SETTING_PERIOD_MS} ms, so the test switches it without touching the node. Counts go to a stats file every
- * second. Bounded: at most {@link #MAX_HELD} datagrams held (more are dropped and counted), at most
- * {@link #MAX_FLOWS} flows, each closed after {@link #FLOW_IDLE_MS} ms without traffic. One thread, daemon: it ends
- * with the node's JVM.
+ * second. Fair: at most {@link #MAX_BATCH} datagrams from one socket at a time. Bounded: at most {@link #MAX_HELD}
+ * datagrams held (more are dropped and counted), at most {@link #MAX_FLOWS} flows, each closed after
+ * {@link #FLOW_IDLE_MS} ms without traffic. One thread, daemon: it ends with the node's JVM.
  */
 final class DelayRelay implements Runnable
 {
@@ -47,6 +47,13 @@ final class DelayRelay implements Runnable
     static final long FLOW_IDLE_MS = 30_000;
     static final long SETTING_PERIOD_MS = 50;
     static final int SOCKET_BUFFER_BYTES = 2 << 20;
+    /**
+     * The most datagrams taken from one socket before the others (and the held datagrams that are due) get their
+     * turn. Without a bound, a burst of NAKs from a peer (thousands a second once a delay ends and the datagrams held
+     * arrive after newer ones) kept the relay forwarding NAKs for seconds while the held data and the retransmits
+     * that would have answered them waited: a livelock of the relay, not of the node, that ended sessions.
+     */
+    static final int MAX_BATCH = 32;
 
     /** A listening port and the peer endpoint what arrives there goes to. */
     private static final class Route
@@ -223,7 +230,7 @@ final class DelayRelay implements Runnable
     private void fromNode(final Route route) throws IOException
     {
         SocketAddress client;
-        while ((client = receive(route.channel)) != null)
+        for (int i = 0; i < MAX_BATCH && (client = receive(route.channel)) != null; i++)
         {
             final Flow flow = flow(route, client);
             if (flow == null)
@@ -254,7 +261,7 @@ final class DelayRelay implements Runnable
     /** What a peer answered a flow: to the node's socket at once. */
     private void fromPeer(final Flow flow) throws IOException
     {
-        while (receive(flow.channel) != null)
+        for (int i = 0; i < MAX_BATCH && receive(flow.channel) != null; i++)
         {
             flow.lastActiveMs = System.currentTimeMillis();
             flow.route.returned++;
