@@ -1,0 +1,147 @@
+package io.troupe.membership.internal;
+
+import io.troupe.interconnect.seal.HandshakeAuth;
+import io.troupe.serialization.wire.HandshakePhase;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * How a node proves to the membership service that it holds the cluster secret, in Aeron Cluster's
+ * challenge-response authentication: the connect request carries who the node says it is (its credentials), the
+ * service answers with a fresh challenge, the node answers with an HMAC-SHA256 over the challenge and its identity
+ * ({@link HandshakeAuth} with a label of its own, so a proof made here passes nowhere else and the reverse).
+ *
+ * <pre>
+ *   credentials: "TRM1" | int32 node id (0 for one to be assigned) | int64 incarnation | int32 length | cluster id
+ *   challenge:   32 random bytes
+ *   response:    32-byte proof = HMAC(secret, "troupe-membership-v1", CONFIRM, cluster id, node id, incarnation,
+ *                0, 0, challenge)
+ * </pre>
+ *
+ * <p>Not thread safe (one {@link HandshakeAuth} each): the authenticator uses one on the consensus module's thread,
+ * each node's client one on its own.
+ */
+public final class MembershipProof
+{
+    /** The label bound into every membership proof. */
+    public static final String DOMAIN = "troupe-membership-v1";
+    /** The longest cluster id, in UTF-8 bytes. */
+    public static final int MAX_CLUSTER_ID_BYTES = 64;
+    private static final int MAGIC = 0x54524d31; // "TRM1"
+    private static final int FIXED_BYTES = Integer.BYTES * 3 + Long.BYTES;
+
+    private final HandshakeAuth auth;
+    private final String clusterId;
+
+    /**
+     * The proof maker and checker for one cluster.
+     *
+     * @param secret    the cluster secret.
+     * @param clusterId the cluster id.
+     */
+    public MembershipProof(final byte[] secret, final String clusterId)
+    {
+        if (clusterId == null || clusterId.isEmpty() ||
+            clusterId.getBytes(StandardCharsets.UTF_8).length > MAX_CLUSTER_ID_BYTES)
+        {
+            throw new IllegalArgumentException("cluster id must have 1.." + MAX_CLUSTER_ID_BYTES + " bytes");
+        }
+        this.auth = new HandshakeAuth(secret, DOMAIN);
+        this.clusterId = clusterId;
+    }
+
+    /** Who a node says it is. */
+    record Identity(int nodeId, long incarnation, String clusterId)
+    {
+    }
+
+    /**
+     * A node's credentials for its connect request.
+     *
+     * @param nodeId      its node id, or 0.
+     * @param incarnation its incarnation.
+     * @return the encoded credentials.
+     */
+    public byte[] credentials(final int nodeId, final long incarnation)
+    {
+        final byte[] id = clusterId.getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(FIXED_BYTES + id.length).order(ByteOrder.BIG_ENDIAN)
+            .putInt(MAGIC).putInt(nodeId).putLong(incarnation).putInt(id.length).put(id).array();
+    }
+
+    /**
+     * Reads credentials from a connect request; anything malformed gives null, nothing throws.
+     *
+     * @param encoded the bytes received.
+     * @return the identity, or null.
+     */
+    static Identity read(final byte[] encoded)
+    {
+        if (encoded == null || encoded.length < FIXED_BYTES || encoded.length > FIXED_BYTES + MAX_CLUSTER_ID_BYTES)
+        {
+            return null;
+        }
+        final ByteBuffer in = ByteBuffer.wrap(encoded).order(ByteOrder.BIG_ENDIAN);
+        final int magic = in.getInt();
+        final int nodeId = in.getInt();
+        final long incarnation = in.getLong();
+        final int idLength = in.getInt();
+        if (magic != MAGIC || idLength != in.remaining() || nodeId < 0 || incarnation <= 0)
+        {
+            return null;
+        }
+        final byte[] id = new byte[idLength];
+        in.get(id);
+        return new Identity(nodeId, incarnation, new String(id, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * A fresh challenge.
+     *
+     * @return {@link HandshakeAuth#CHALLENGE_BYTES} random bytes.
+     */
+    byte[] newChallenge()
+    {
+        return auth.newChallenge();
+    }
+
+    /**
+     * The node's answer to the service's challenge.
+     *
+     * @param nodeId      the node id in its credentials.
+     * @param incarnation the incarnation in its credentials.
+     * @param challenge   the challenge received.
+     * @return the proof.
+     */
+    public byte[] prove(final int nodeId, final long incarnation, final byte[] challenge)
+    {
+        return auth.prove(HandshakePhase.CONFIRM, clusterId, nodeId, incarnation, 0, 0, challenge);
+    }
+
+    /**
+     * Checks a node's answer; inputs from the wire never throw.
+     *
+     * @param identity  who it said it is.
+     * @param challenge the challenge sent.
+     * @param proof     its answer.
+     * @return true only for a proof made with this cluster's secret over the same identity and challenge.
+     */
+    boolean verify(final Identity identity, final byte[] challenge, final byte[] proof)
+    {
+        return clusterId.equals(identity.clusterId()) &&
+            auth.verify(HandshakePhase.CONFIRM, clusterId, identity.nodeId(), identity.incarnation(), 0, 0, challenge,
+                proof);
+    }
+
+    /**
+     * The cluster id.
+     *
+     * @return the id.
+     */
+    String clusterId()
+    {
+        return clusterId;
+    }
+}

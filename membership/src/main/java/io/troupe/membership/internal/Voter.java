@@ -1,0 +1,148 @@
+package io.troupe.membership.internal;
+
+import io.aeron.archive.Archive;
+import io.aeron.archive.ArchiveThreadingMode;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.service.ClusteredServiceContainer;
+import io.aeron.security.CredentialsSupplier;
+import io.troupe.membership.VoterAddress;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.io.File;
+import java.util.function.Supplier;
+
+/**
+ * One voter of the membership service, in the node's process: an Aeron Archive (the log and snapshots, under the
+ * data directory), a consensus module and the clustered service container running {@link MembershipService},
+ * all on the membership's own media driver, each on one thread that also runs its Aeron client's conductor.
+ * Started once; closed once, in the reverse order. Restarted on the same directory it recovers from its snapshot
+ * and log and catches up with the leader.
+ */
+public final class Voter implements AutoCloseable
+{
+    private static final String LOG_CHANNEL = "aeron:udp?term-length=256k";
+    private static final String LOCAL_ARCHIVE_CHANNEL = "aeron:ipc?term-length=64k";
+    private static final int LOCAL_ARCHIVE_STREAM = 10;
+
+    private final VoterSettings settings;
+    private final VoterCounts counts;
+    private final MembershipService service;
+    private Archive archive;
+    private ConsensusModule consensus;
+    private ClusteredServiceContainer container;
+
+    private Voter(final VoterSettings settings, final VoterCounts counts)
+    {
+        this.settings = settings;
+        this.counts = counts;
+        this.service = new MembershipService(settings.lease().toMillis(), settings.leaseCheck().toMillis(),
+            settings.firstAssignedId(), settings.maxMembers(), counts);
+    }
+
+    /**
+     * Starts a voter; returns once its parts are running (an election follows on its own).
+     *
+     * @param settings what it needs.
+     * @param counts   where it counts.
+     * @param errors   where the errors of its agents go.
+     * @return the voter.
+     */
+    public static Voter launch(final VoterSettings settings, final VoterCounts counts, final ErrorHandler errors)
+    {
+        final Voter voter = new Voter(settings, counts);
+        try
+        {
+            voter.start(errors);
+            return voter;
+        }
+        catch (final RuntimeException ex)
+        {
+            voter.close();
+            throw ex;
+        }
+    }
+
+    private void start(final ErrorHandler errors)
+    {
+        final VoterAddress self = settings.self();
+        final File dir = settings.clusterDir();
+        final Supplier<IdleStrategy> idle = () -> new BackoffIdleStrategy(10, 20, 1_000,
+            settings.maxIdlePark().toNanos());
+        final CredentialsSupplier voterCredentials = new NodeCredentials(settings.proof(), self.nodeId(), 1);
+        final AeronArchive.Context archiveClient = new AeronArchive.Context()
+            .aeronDirectoryName(settings.aeronDir())
+            .controlRequestChannel(LOCAL_ARCHIVE_CHANNEL)
+            .controlRequestStreamId(LOCAL_ARCHIVE_STREAM)
+            .controlResponseChannel(LOCAL_ARCHIVE_CHANNEL)
+            .credentialsSupplier(voterCredentials);
+        archive = Archive.launch(new Archive.Context()
+            .aeronDirectoryName(settings.aeronDir())
+            .archiveDir(new File(dir, "archive"))
+            .controlChannel("aeron:udp?endpoint=" + self.host() + ":" + (self.port() + 4))
+            .localControlChannel(LOCAL_ARCHIVE_CHANNEL)
+            .localControlStreamId(LOCAL_ARCHIVE_STREAM)
+            .replicationChannel("aeron:udp?endpoint=" + self.host() + ":0")
+            .recordingEventsEnabled(false)
+            .threadingMode(ArchiveThreadingMode.SHARED)
+            .idleStrategySupplier(idle)
+            .authenticatorSupplier(() -> new MembershipAuthenticator(settings.proof(), counts,
+                VoterCounts.Figure.ARCHIVE_SESSIONS_ADMITTED, VoterCounts.Figure.ARCHIVE_SESSIONS_REJECTED))
+            .errorHandler(errors)
+            .deleteArchiveOnStart(false));
+        consensus = ConsensusModule.launch(new ConsensusModule.Context()
+            .aeronDirectoryName(settings.aeronDir())
+            .clusterDir(dir)
+            .clusterMemberId(settings.index())
+            .clusterMembers(VoterAddress.clusterMembers(settings.voters()))
+            .ingressChannel("aeron:udp")
+            .logChannel(LOG_CHANNEL)
+            .replicationChannel("aeron:udp?endpoint=" + self.host() + ":0")
+            .archiveContext(archiveClient.clone())
+            .idleStrategySupplier(idle)
+            .authenticatorSupplier(() -> new MembershipAuthenticator(settings.proof(), counts,
+                VoterCounts.Figure.SESSIONS_ADMITTED, VoterCounts.Figure.SESSIONS_REJECTED))
+            .leaderHeartbeatTimeoutNs(settings.heartbeatTimeout().toNanos())
+            .startupCanvassTimeoutNs(settings.startupCanvass().toNanos())
+            .sessionTimeoutNs(settings.sessionTimeout().toNanos())
+            .serviceCount(1)
+            .errorHandler(errors)
+            .deleteDirOnStart(false));
+        container = ClusteredServiceContainer.launch(new ClusteredServiceContainer.Context()
+            .aeronDirectoryName(settings.aeronDir())
+            .clusterDir(dir)
+            .archiveContext(archiveClient.clone())
+            .clusteredService(service)
+            .idleStrategySupplier(idle)
+            .errorHandler(errors));
+    }
+
+    /**
+     * The service this voter runs (its role, the leader's id).
+     *
+     * @return the service.
+     */
+    public MembershipService service()
+    {
+        return service;
+    }
+
+    /**
+     * What it has counted.
+     *
+     * @return the counts.
+     */
+    public VoterCounts counts()
+    {
+        return counts;
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.closeAll(container, consensus, archive);
+    }
+}

@@ -1,0 +1,212 @@
+package io.troupe.membership.internal;
+
+import io.aeron.cluster.client.AeronCluster;
+import io.aeron.cluster.client.EgressListener;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.aeron.logbuffer.Header;
+import io.troupe.membership.Member;
+import io.troupe.membership.VoterAddress;
+import io.troupe.membership.internal.sbe.ReplyCode;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Voters in this JVM, each with its own membership media driver and directory, and raw clients of the service:
+ * for the tests of the service itself, before any node is involved.
+ */
+final class MembershipHarness implements AutoCloseable
+{
+    static final byte[] SECRET = "membership-test-secret-0123456789".getBytes(StandardCharsets.US_ASCII);
+    static final String CLUSTER = "test-cluster";
+
+    private final Path dir;
+    private final List<VoterAddress> voters;
+    private final List<MediaDriver> drivers = new ArrayList<>();
+    private final Voter[] running;
+    private final VoterCounts[] counts;
+    private final List<AutoCloseable> clients = new CopyOnWriteArrayList<>();
+    final ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
+
+    MembershipHarness(final Path dir, final int voterCount)
+    {
+        this.dir = dir;
+        this.voters = VoterPorts.voters(voterCount, 1);
+        this.running = new Voter[voterCount];
+        this.counts = new VoterCounts[voterCount];
+        for (int i = 0; i < voterCount; i++)
+        {
+            drivers.add(driver(i));
+            counts[i] = new VoterCounts();
+        }
+    }
+
+    private MediaDriver driver(final int index)
+    {
+        return MediaDriver.launch(new MediaDriver.Context()
+            .aeronDirectoryName(aeronDir(index))
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000))
+            .termBufferSparseFile(true)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+    }
+
+    String aeronDir(final int index)
+    {
+        return dir.resolve("aeron-" + index).toString();
+    }
+
+    List<VoterAddress> voters()
+    {
+        return voters;
+    }
+
+    VoterSettings settings(final int index, final Duration lease)
+    {
+        return new VoterSettings(voters, index, dir.resolve("voter-" + index).toFile(), aeronDir(index),
+            new MembershipProof(SECRET, CLUSTER), lease, Duration.ofMillis(100), 100, 64, Duration.ofSeconds(3),
+            Duration.ofSeconds(6), Duration.ofSeconds(10), Duration.ofMillis(1));
+    }
+
+    Voter start(final int index, final Duration lease)
+    {
+        running[index] = Voter.launch(settings(index, lease), counts[index], errors::add);
+        return running[index];
+    }
+
+    /** Stops a voter as its process would stop: the voter, its driver, and the clients on that driver. */
+    void stop(final int index)
+    {
+        CloseHelper.close(running[index]);
+        running[index] = null;
+        if (index == 0)
+        {
+            clients.forEach(CloseHelper::quietClose);
+            clients.clear();
+        }
+        drivers.get(index).close();
+        drivers.set(index, driver(index));
+    }
+
+    VoterCounts counts(final int index)
+    {
+        return counts[index];
+    }
+
+    /** A raw client of the service, on voter 0's driver, with what it heard kept in order. */
+    Client connect(final byte[] secret, final String clusterId, final int nodeId, final long incarnation,
+        final Duration timeout)
+    {
+        final Client client = new Client();
+        client.cluster = AeronCluster.connect(new AeronCluster.Context()
+            .aeronDirectoryName(aeronDir(0))
+            .ingressChannel("aeron:udp")
+            .ingressEndpoints(VoterAddress.ingressEndpoints(voters))
+            .egressChannel("aeron:udp?endpoint=127.0.0.1:0")
+            .credentialsSupplier(new NodeCredentials(new MembershipProof(secret, clusterId), nodeId, incarnation))
+            .messageTimeoutNs(timeout.toNanos())
+            .egressListener(client));
+        clients.add(client);
+        return client;
+    }
+
+    @Override
+    public void close()
+    {
+        clients.forEach(CloseHelper::quietClose);
+        for (int i = running.length - 1; i >= 0; i--)
+        {
+            CloseHelper.quietClose(running[i]);
+        }
+        drivers.forEach(CloseHelper::quietClose);
+    }
+
+    /** A raw client: sends requests, keeps every notice. */
+    static final class Client implements EgressListener, AutoCloseable, Notices.Listener
+    {
+        AeronCluster cluster;
+        final Requests requests = new Requests();
+        final ConcurrentLinkedQueue<Object> heard = new ConcurrentLinkedQueue<>();
+        private final Notices notices = new Notices(this);
+
+        record Reply(long correlationId, long epoch, long leaseMs, int nodeId, ReplyCode code, String detail)
+        {
+        }
+
+        record TableEnd(long epoch, int memberCount, int leaderMemberId)
+        {
+        }
+
+        record TableMember(long epoch, Member member)
+        {
+        }
+
+        void send(final int length)
+        {
+            final long deadline = System.nanoTime() + 5_000_000_000L;
+            while (cluster.offer(requests.buffer(), 0, length) < 0)
+            {
+                if (System.nanoTime() > deadline)
+                {
+                    throw new IllegalStateException("the request could not be offered within 5 s");
+                }
+                cluster.pollEgress();
+                Thread.onSpinWait();
+            }
+        }
+
+        int poll()
+        {
+            return cluster.pollEgress();
+        }
+
+        @Override
+        public void onMessage(final long clusterSessionId, final long timestamp, final DirectBuffer buffer,
+            final int offset, final int length, final Header header)
+        {
+            notices.onMessage(buffer, offset, length);
+        }
+
+        @Override
+        public void onReply(final long correlationId, final long epoch, final long leaseMs, final int nodeId,
+            final ReplyCode code, final String detail)
+        {
+            heard.add(new Reply(correlationId, epoch, leaseMs, nodeId, code, detail));
+        }
+
+        @Override
+        public void onChanged(final Member member)
+        {
+            heard.add(member);
+        }
+
+        @Override
+        public void onTableMember(final long epoch, final Member member, final long leaseAgeMs)
+        {
+            heard.add(new TableMember(epoch, member));
+        }
+
+        @Override
+        public void onTableEnd(final long epoch, final long clusterTimeMs, final long leaseMs, final int memberCount,
+            final int leaderMemberId)
+        {
+            heard.add(new TableEnd(epoch, memberCount, leaderMemberId));
+        }
+
+        @Override
+        public void close()
+        {
+            CloseHelper.quietClose(cluster);
+        }
+    }
+}
