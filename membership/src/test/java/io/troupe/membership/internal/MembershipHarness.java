@@ -2,6 +2,7 @@ package io.troupe.membership.internal;
 
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.client.EgressListener;
+import io.aeron.cluster.service.Cluster;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.aeron.logbuffer.Header;
@@ -96,6 +97,12 @@ final class MembershipHarness implements AutoCloseable
         }
         drivers.get(index).close();
         drivers.set(index, driver(index));
+    }
+
+    boolean leaderIndex(final int index)
+    {
+        return running[index] != null &&
+            running[index].service().role() == Cluster.Role.LEADER;
     }
 
     VoterCounts counts(final int index)

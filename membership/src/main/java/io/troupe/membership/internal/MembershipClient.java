@@ -1,0 +1,507 @@
+package io.troupe.membership.internal;
+
+import io.aeron.Aeron;
+import io.aeron.cluster.client.AeronCluster;
+import io.aeron.cluster.client.EgressListener;
+import io.aeron.logbuffer.Header;
+import io.troupe.membership.Member;
+import io.troupe.membership.MemberStatus;
+import io.troupe.membership.VoterAddress;
+import io.troupe.membership.internal.sbe.ReplyCode;
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
+import org.agrona.concurrent.NanoClock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A node's membership: it connects to the membership service (any voter; Aeron Cluster finds the leader and
+ * follows it when it changes), joins, keeps the member view in step and tells the {@link Listener} of each change,
+ * renews the lease, and says when the node must stop because it cannot (a partition from the voters' majority, or
+ * the service downed it). An Agrona agent: everything runs on its thread, including its Aeron client's conductor;
+ * other threads reach it through {@link #ready()}, {@link #leave(boolean)} and {@link #down(int, long)}.
+ */
+public final class MembershipClient implements Agent, Notices.Listener, EgressListener
+{
+    private static final Logger LOG = LoggerFactory.getLogger(MembershipClient.class);
+
+    /** What the node hears from its membership client, on the client's thread. */
+    public interface Listener
+    {
+        /**
+         * The service recorded this node as joining: it may start serving, then call {@link #ready()}.
+         *
+         * @param nodeId its node id (assigned, if it asked for none).
+         * @param epoch  the table's epoch.
+         */
+        void onJoined(int nodeId, long epoch);
+
+        /**
+         * A member's status changed (this node's own included), in epoch order.
+         *
+         * @param member the member's new state.
+         */
+        void onChange(Member member);
+
+        /**
+         * The node cannot be a member: its join was refused, or no voter answered in time.
+         *
+         * @param why a message for the operator.
+         */
+        void onRefused(String why);
+
+        /**
+         * The node must stop now: it could not renew its lease in time, or the service downed it.
+         *
+         * @param why a message for the operator.
+         */
+        void onLeaseLost(String why);
+    }
+
+    private enum State
+    {
+        CONNECTING, JOINING, MEMBER, ENDED
+    }
+
+    private final ClientSettings settings;
+    private final Listener listener;
+    private final NanoClock clock;
+    private final Requests requests = new Requests();
+    private final Notices notices = new Notices(this);
+    private final MemberView view = new MemberView();
+    private final List<Member> changes = new ArrayList<>();
+    private final ManyToOneConcurrentLinkedQueue<Runnable> commands = new ManyToOneConcurrentLinkedQueue<>();
+    private final Long2Future pending = new Long2Future();
+    private final long startedNs;
+    private Aeron aeron;
+    private AeronCluster.AsyncConnect connecting;
+    private AeronCluster cluster;
+    private State state = State.CONNECTING;
+    private LeaseKeeper lease;
+    private int nodeId;
+    private long nextCorrelationId = 1;
+    private long joinCorrelationId;
+    private long joinSentNs;
+    private long retryAtNs;
+    private boolean readySent;
+    private volatile long epoch = -1;
+    private volatile long renewals;
+    private volatile long renewalFailures;
+
+    /**
+     * A client, not yet connected: it connects on its first duty cycles.
+     *
+     * @param settings what it needs.
+     * @param listener who hears of the membership.
+     * @param clock    its clock.
+     */
+    public MembershipClient(final ClientSettings settings, final Listener listener, final NanoClock clock)
+    {
+        this.settings = settings;
+        this.listener = listener;
+        this.clock = clock;
+        this.nodeId = settings.nodeId();
+        this.startedNs = clock.nanoTime();
+    }
+
+    @Override
+    public void onStart()
+    {
+        aeron = Aeron.connect(new Aeron.Context()
+            .aeronDirectoryName(settings.aeronDir())
+            .useConductorAgentInvoker(true)
+            .clientName("troupe-membership-" + settings.nodeId()));
+    }
+
+    @Override
+    public int doWork()
+    {
+        int work = aeron.conductorAgentInvoker().invoke();
+        Runnable command;
+        while ((command = commands.poll()) != null)
+        {
+            command.run();
+            work++;
+        }
+        final long nowNs = clock.nanoTime();
+        switch (state)
+        {
+            case CONNECTING -> work += connect(nowNs);
+            case JOINING, MEMBER -> work += serve(nowNs);
+            default ->
+            {
+            }
+        }
+        return work;
+    }
+
+    private int connect(final long nowNs)
+    {
+        if (nowNs - retryAtNs < 0)
+        {
+            return 0;
+        }
+        try
+        {
+            if (connecting == null)
+            {
+                connecting = AeronCluster.asyncConnect(new AeronCluster.Context()
+                    .aeron(aeron)
+                    .ownsAeronClient(false)
+                    .agentInvoker(aeron.conductorAgentInvoker())
+                    .ingressChannel("aeron:udp")
+                    .ingressEndpoints(VoterAddress.ingressEndpoints(settings.voters()))
+                    .egressChannel("aeron:udp?endpoint=" + settings.egressHost() + ":0")
+                    .credentialsSupplier(new NodeCredentials(settings.proof(), settings.nodeId(),
+                        settings.incarnation()))
+                    .messageTimeoutNs(settings.retryInterval().toNanos() * 4)
+                    .egressListener(this));
+            }
+            cluster = connecting.poll();
+            if (cluster == null)
+            {
+                return 1;
+            }
+            connecting = null;
+            LOG.info("membership: node {} connected to the service (leader {})", nodeId, cluster.leaderMemberId());
+            if (lease == null)
+            {
+                state = State.JOINING;
+                sendJoin(nowNs);
+            }
+            else
+            {
+                state = State.MEMBER;
+                renew(nowNs);
+                sync();
+            }
+            return 1;
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietClose(connecting);
+            connecting = null;
+            retryAtNs = nowNs + settings.retryInterval().toNanos();
+            if (lease == null && nowNs - startedNs > settings.joinTimeout().toNanos())
+            {
+                end(() -> listener.onRefused("could not join the membership service at " + settings.voters() +
+                    " within " + settings.joinTimeout().toMillis() + " ms: " + ex.getMessage()));
+            }
+            else
+            {
+                LOG.warn("membership: node {} could not connect to the service: {}", nodeId, ex.getMessage());
+            }
+            return 1;
+        }
+    }
+
+    private int serve(final long nowNs)
+    {
+        int work = cluster.pollEgress();
+        if (state == State.ENDED)
+        {
+            return work;
+        }
+        if (cluster.isClosed())
+        {
+            LOG.warn("membership: node {} lost its session with the service; connecting again", nodeId);
+            cluster = null;
+            state = State.CONNECTING;
+            return work + 1;
+        }
+        if (state == State.JOINING && nowNs - joinSentNs > settings.retryInterval().toNanos())
+        {
+            sendJoin(nowNs); // the same correlation: a join the service took already is answered again
+            work++;
+        }
+        if (lease != null)
+        {
+            if (lease.lapsed(nowNs))
+            {
+                end(() -> listener.onLeaseLost("node " + nodeId + " could not renew its membership lease in time " +
+                    "(cut off from the voters' majority?): it stops before the cluster may down it"));
+                return work + 1;
+            }
+            if (lease.renewDue(nowNs))
+            {
+                renew(nowNs);
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private void sendJoin(final long nowNs)
+    {
+        if (joinCorrelationId == 0)
+        {
+            joinCorrelationId = nextCorrelationId++;
+        }
+        joinSentNs = nowNs;
+        offer(requests.join(joinCorrelationId, settings.nodeId(), settings.incarnation(), settings.host(),
+            settings.port()));
+    }
+
+    private void renew(final long nowNs)
+    {
+        final long correlationId = nextCorrelationId++;
+        if (offer(requests.renew(correlationId, nodeId, settings.incarnation())))
+        {
+            lease.sent(correlationId, nowNs);
+        }
+        else
+        {
+            renewalFailures++;
+            lease.notSent(nowNs, settings.retryInterval().toNanos() / 4);
+        }
+    }
+
+    private void sync()
+    {
+        offer(requests.sync(nextCorrelationId++));
+    }
+
+    private boolean offer(final int length)
+    {
+        return cluster != null && !cluster.isClosed() && cluster.offer(requests.buffer(), 0, length) > 0;
+    }
+
+    private void end(final Runnable tell)
+    {
+        state = State.ENDED;
+        pending.failAll("the membership client ended");
+        tell.run();
+    }
+
+    @Override
+    public void onMessage(final long clusterSessionId, final long timestamp, final DirectBuffer buffer,
+        final int offset, final int length, final Header header)
+    {
+        notices.onMessage(buffer, offset, length);
+    }
+
+    @Override
+    public void onReply(final long correlationId, final long replyEpoch, final long leaseMs, final int replyNodeId,
+        final ReplyCode code, final String detail)
+    {
+        if (state == State.ENDED)
+        {
+            return;
+        }
+        if (correlationId == joinCorrelationId && lease == null)
+        {
+            onJoinReply(replyEpoch, leaseMs, replyNodeId, code, detail);
+            return;
+        }
+        if (pending.complete(correlationId, code, detail))
+        {
+            return;
+        }
+        if (code == ReplyCode.OK)
+        {
+            if (lease != null)
+            {
+                lease.accepted(correlationId);
+                renewals++;
+            }
+        }
+        else if (code == ReplyCode.INCARNATION_ENDED || code == ReplyCode.UNKNOWN_MEMBER)
+        {
+            end(() -> listener.onLeaseLost("the membership service ended node " + nodeId + "'s incarnation " +
+                settings.incarnation() + ": " + detail));
+        }
+        if (replyEpoch > view.epoch() && view.epoch() >= 0)
+        {
+            sync(); // a change did not reach this node
+        }
+    }
+
+    private void onJoinReply(final long replyEpoch, final long leaseMs, final int replyNodeId, final ReplyCode code,
+        final String detail)
+    {
+        if (code != ReplyCode.OK)
+        {
+            end(() -> listener.onRefused("the membership service refused node " + settings.nodeId() + " (" + code +
+                "): " + detail));
+            return;
+        }
+        nodeId = replyNodeId;
+        final long leaseNs = leaseMs * 1_000_000L;
+        lease = new LeaseKeeper(leaseNs, settings.renewInterval().toNanos(), settings.safetyMargin().toNanos());
+        lease.granted(joinSentNs);
+        state = State.MEMBER;
+        LOG.info("membership: node {} (incarnation {}) joined at epoch {}, lease {} ms", nodeId,
+            settings.incarnation(), replyEpoch, leaseMs);
+        listener.onJoined(nodeId, replyEpoch);
+    }
+
+    @Override
+    public void onChanged(final Member member)
+    {
+        changes.clear();
+        final MemberView.Applied applied = view.changed(member, changes);
+        if (applied == MemberView.Applied.GAP)
+        {
+            sync();
+        }
+        tell();
+    }
+
+    @Override
+    public void onTableMember(final long tableEpoch, final Member member, final long leaseAgeMs)
+    {
+        view.tableMember(tableEpoch, member);
+    }
+
+    @Override
+    public void onTableEnd(final long tableEpoch, final long clusterTimeMs, final long leaseMs, final int memberCount,
+        final int leaderMemberId)
+    {
+        changes.clear();
+        if (view.tableEnd(tableEpoch, memberCount, changes) == MemberView.Applied.GAP)
+        {
+            sync();
+        }
+        tell();
+    }
+
+    private void tell()
+    {
+        epoch = view.epoch();
+        for (final Member member : changes)
+        {
+            if (state == State.ENDED)
+            {
+                return;
+            }
+            listener.onChange(member);
+            if (member.nodeId() == nodeId && member.incarnation() == settings.incarnation() &&
+                member.status() == MemberStatus.DOWN)
+            {
+                end(() -> listener.onLeaseLost("the membership service downed node " + nodeId + " (incarnation " +
+                    settings.incarnation() + ")"));
+            }
+        }
+    }
+
+    /**
+     * Tells the service that this node, joined, now serves (JOINING to UP). Any thread.
+     *
+     * @return completes when the service recorded it.
+     */
+    public CompletableFuture<Void> ready()
+    {
+        final CompletableFuture<Void> done = new CompletableFuture<>();
+        commands.offer(() ->
+        {
+            if (state != State.MEMBER || readySent)
+            {
+                done.completeExceptionally(new IllegalStateException("node " + nodeId + " is not a joined member " +
+                    "waiting to be up (" + state + ")"));
+                return;
+            }
+            readySent = true;
+            request(done, requests.ready(nextCorrelationId, nodeId, settings.incarnation()));
+        });
+        return done;
+    }
+
+    /**
+     * Records a graceful leave: LEAVING (the node drains), or, {@code done}, LEFT (it goes). Any thread.
+     *
+     * @param done whether the node goes now.
+     * @return completes when the service recorded it.
+     */
+    public CompletableFuture<Void> leave(final boolean done)
+    {
+        final CompletableFuture<Void> recorded = new CompletableFuture<>();
+        commands.offer(() -> request(recorded, requests.leave(nextCorrelationId, nodeId, settings.incarnation(),
+            done)));
+        return recorded;
+    }
+
+    /**
+     * An operator's decision: down a member. Any thread.
+     *
+     * @param member      its node id.
+     * @param incarnation its incarnation, or 0 for the live one.
+     * @return completes when the service recorded it, or fails saying why not.
+     */
+    public CompletableFuture<Void> down(final int member, final long incarnation)
+    {
+        final CompletableFuture<Void> recorded = new CompletableFuture<>();
+        commands.offer(() -> request(recorded, requests.down(nextCorrelationId, member, incarnation, nodeId)));
+        return recorded;
+    }
+
+    private void request(final CompletableFuture<Void> done, final int length)
+    {
+        if (state != State.MEMBER || !offer(length))
+        {
+            done.completeExceptionally(new IllegalStateException("node " + nodeId + " has no session with the " +
+                "membership service now (" + state + "); try again"));
+            return;
+        }
+        pending.put(nextCorrelationId++, done);
+    }
+
+    /**
+     * The epoch of this node's view of the table.
+     *
+     * @return -1 before the first table.
+     */
+    public long epoch()
+    {
+        return epoch;
+    }
+
+    /**
+     * The live members as this node sees them; call on the client's thread (a listener), or copy through it.
+     *
+     * @return a read-only view.
+     */
+    public Collection<Member> members()
+    {
+        return view.members();
+    }
+
+    /**
+     * Lease renewals the service accepted.
+     *
+     * @return the count.
+     */
+    public long renewals()
+    {
+        return renewals;
+    }
+
+    /**
+     * Renewals that could not be sent (no session, back-pressure).
+     *
+     * @return the count.
+     */
+    public long renewalFailures()
+    {
+        return renewalFailures;
+    }
+
+    @Override
+    public void onClose()
+    {
+        pending.failAll("the membership client closed");
+        CloseHelper.quietCloseAll(connecting, cluster, aeron);
+    }
+
+    @Override
+    public String roleName()
+    {
+        return "troupe-membership-" + settings.nodeId();
+    }
+}

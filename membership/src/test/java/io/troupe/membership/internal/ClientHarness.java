@@ -1,0 +1,63 @@
+package io.troupe.membership.internal;
+
+import io.troupe.membership.Member;
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/** A membership client on a thread of its own, with everything its listener heard kept in order. */
+final class ClientHarness implements MembershipClient.Listener, AutoCloseable
+{
+    final ConcurrentLinkedQueue<Object> heard = new ConcurrentLinkedQueue<>();
+    final MembershipClient client;
+    private final AgentRunner runner;
+    volatile int joinedAs;
+    volatile String refused;
+    volatile String leaseLost;
+
+    ClientHarness(final MembershipHarness voters, final int driverIndex, final int nodeId, final long incarnation,
+        final int port, final Duration renewInterval, final Duration margin)
+    {
+        client = new MembershipClient(new ClientSettings(voters.voters(),
+            new MembershipProof(MembershipHarness.SECRET, MembershipHarness.CLUSTER), nodeId, incarnation,
+            "127.0.0.1", port, "127.0.0.1", voters.aeronDir(driverIndex), renewInterval, margin,
+            Duration.ofSeconds(20), Duration.ofMillis(500)), this, SystemNanoClock.INSTANCE);
+        runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000), voters.errors::add, null,
+            client);
+        AgentRunner.startOnThread(runner);
+    }
+
+    @Override
+    public void onJoined(final int nodeId, final long epoch)
+    {
+        joinedAs = nodeId;
+    }
+
+    @Override
+    public void onChange(final Member member)
+    {
+        heard.add(member);
+    }
+
+    @Override
+    public void onRefused(final String why)
+    {
+        refused = why;
+    }
+
+    @Override
+    public void onLeaseLost(final String why)
+    {
+        leaseLost = why;
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.quietClose(runner);
+    }
+}

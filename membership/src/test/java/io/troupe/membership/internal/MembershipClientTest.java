@@ -1,0 +1,123 @@
+package io.troupe.membership.internal;
+
+import io.troupe.membership.Member;
+import io.troupe.membership.MemberStatus;
+import io.troupe.testing.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Membership clients against three voters in this JVM: joins, one view, a leader killed, leases kept and lost. */
+@Timeout(180)
+class MembershipClientTest
+{
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration LEASE = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+    private MembershipHarness voters;
+    private final List<ClientHarness> clients = new ArrayList<>();
+
+    @AfterEach
+    void tearDown()
+    {
+        clients.forEach(ClientHarness::close);
+        if (voters != null)
+        {
+            voters.close();
+        }
+    }
+
+    private ClientHarness client(final int driver, final int nodeId, final long incarnation, final int port)
+    {
+        final ClientHarness client = new ClientHarness(voters, driver, nodeId, incarnation, port,
+            Duration.ofMillis(500), Duration.ofSeconds(2));
+        clients.add(client);
+        return client;
+    }
+
+    private static boolean heardStatus(final ClientHarness client, final int nodeId, final MemberStatus status)
+    {
+        return client.heard.stream().anyMatch(o -> o instanceof Member m && m.nodeId() == nodeId &&
+            m.status() == status);
+    }
+
+    @Test
+    void nodesJoinAndGoUpEveryOneSeesTheSameTableAndALeaderKilledChangesNothingForThem() throws Exception
+    {
+        voters = new MembershipHarness(dir, 3);
+        for (int i = 0; i < 3; i++)
+        {
+            voters.start(i, LEASE);
+        }
+        final ClientHarness a = client(0, 5, 1, 7005);
+        final ClientHarness b = client(1, 0, 1, 7100);
+        Await.until(() -> a.joinedAs == 5 && b.joinedAs == 100, WAIT, () -> "both joined: " + a.refused + " " +
+            b.refused + " " + voters.errors);
+        a.client.ready().get(30, TimeUnit.SECONDS);
+        b.client.ready().get(30, TimeUnit.SECONDS);
+        for (final ClientHarness client : List.of(a, b))
+        {
+            Await.until(() -> heardStatus(client, 5, MemberStatus.UP) && heardStatus(client, 100, MemberStatus.UP),
+                WAIT, () -> "both up as heard: " + client.heard);
+        }
+        Await.until(() -> a.client.epoch() == b.client.epoch() && a.client.epoch() == 4, WAIT,
+            () -> "both at epoch 4: " + a.client.epoch() + " " + b.client.epoch());
+
+        final int leader = leader();
+        voters.stop(leader);
+        final long renewalsBefore = a.client.renewals();
+        Await.until(() -> a.client.renewals() > renewalsBefore + 4 && b.client.renewals() > 4, WAIT,
+            "renewals accepted again after the leader went");
+        assertThat(a.leaseLost).isNull();
+        assertThat(b.leaseLost).isNull();
+
+        voters.start(leader, LEASE); // from its directory: it catches up with the new leader
+        final ClientHarness c = client(leader, 7, 1, 7007);
+        Await.until(() -> c.joinedAs == 7, WAIT, () -> "a third joins through the restarted voter's driver: " +
+            c.refused);
+        Await.until(() -> heardStatus(a, 7, MemberStatus.JOINING) && heardStatus(b, 7, MemberStatus.JOINING), WAIT,
+            "the others hear the third join");
+        assertThat(a.leaseLost).isNull();
+    }
+
+    @Test
+    void aNodeCutOffFromTheVotersLosesItsLeaseBeforeTheServiceCouldDownItAndTheOthersSeeItDowned()
+    {
+        voters = new MembershipHarness(dir, 1);
+        voters.start(0, LEASE);
+        final ClientHarness a = client(0, 5, 1, 7005);
+        Await.until(() -> a.joinedAs == 5, WAIT, () -> "joined: " + a.refused);
+        final ClientHarness watcher = client(0, 6, 1, 7006);
+        Await.until(() -> watcher.joinedAs == 6, WAIT, () -> "joined: " + watcher.refused);
+
+        final long cut = System.nanoTime();
+        a.close(); // its process stops renewing: from the service's side the same as a partition
+        Await.until(() -> heardStatus(watcher, 5, MemberStatus.DOWN), WAIT, () -> "5 downed: " + watcher.heard);
+        final long downedAfterMs = (System.nanoTime() - cut) / 1_000_000;
+        assertThat(downedAfterMs).isGreaterThanOrEqualTo(LEASE.toMillis() - 600);
+        assertThat(watcher.leaseLost).isNull();
+    }
+
+    private int leader()
+    {
+        for (int i = 0; i < 3; i++)
+        {
+            if (voters.leaderIndex(i))
+            {
+                return i;
+            }
+        }
+        throw new AssertionError("no leader");
+    }
+}
