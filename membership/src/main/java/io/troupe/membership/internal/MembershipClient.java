@@ -10,6 +10,7 @@ import io.troupe.membership.VoterAddress;
 import io.troupe.membership.internal.sbe.ReplyCode;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentLinkedQueue;
 import org.agrona.concurrent.NanoClock;
@@ -73,6 +74,7 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
     private final ClientSettings settings;
     private final Listener listener;
     private final NanoClock clock;
+    private final ErrorHandler errors;
     private final Requests requests = new Requests();
     private final Notices notices = new Notices(this);
     private final MemberView view = new MemberView();
@@ -101,12 +103,16 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
      * @param settings what it needs.
      * @param listener who hears of the membership.
      * @param clock    its clock.
+     * @param errors   where its Aeron client's errors go (never Aeron's default, which exits the process when the
+     *                 driver stops answering).
      */
-    public MembershipClient(final ClientSettings settings, final Listener listener, final NanoClock clock)
+    public MembershipClient(final ClientSettings settings, final Listener listener, final NanoClock clock,
+        final ErrorHandler errors)
     {
         this.settings = settings;
         this.listener = listener;
         this.clock = clock;
+        this.errors = errors;
         this.nodeId = settings.nodeId();
         this.startedNs = clock.nanoTime();
     }
@@ -117,12 +123,17 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
         aeron = Aeron.connect(new Aeron.Context()
             .aeronDirectoryName(settings.aeronDir())
             .useConductorAgentInvoker(true)
+            .errorHandler(errors)
             .clientName("troupe-membership-" + settings.nodeId()));
     }
 
     @Override
     public int doWork()
     {
+        if (aeron.isClosed())
+        {
+            return driverGone(clock.nanoTime());
+        }
         int work = aeron.conductorAgentInvoker().invoke();
         Runnable command;
         while ((command = commands.poll()) != null)
@@ -140,6 +151,22 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
             }
         }
         return work;
+    }
+
+    /** The membership media driver stopped answering: nothing can be sent; the lease runs out. */
+    private int driverGone(final long nowNs)
+    {
+        if (state == State.ENDED)
+        {
+            return 0;
+        }
+        if (lease != null ? lease.lapsed(nowNs) : nowNs - startedNs > settings.joinTimeout().toNanos())
+        {
+            end(() -> listener.onLeaseLost("node " + nodeId + "'s membership media driver stopped: it cannot " +
+                "renew its lease"));
+            return 1;
+        }
+        return 0;
     }
 
     private int connect(final long nowNs)
@@ -161,6 +188,7 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
                     .egressChannel("aeron:udp?endpoint=" + settings.egressHost() + ":0")
                     .credentialsSupplier(new NodeCredentials(settings.proof(), settings.nodeId(),
                         settings.incarnation()))
+                    .errorHandler(errors)
                     .messageTimeoutNs(settings.retryInterval().toNanos() * 4)
                     .egressListener(this));
             }

@@ -19,13 +19,13 @@ final class ClientHarness implements MembershipClient.Listener, AutoCloseable
     volatile String refused;
     volatile String leaseLost;
 
-    ClientHarness(final MembershipHarness voters, final int driverIndex, final int nodeId, final long incarnation,
-        final int port, final Duration renewInterval, final Duration margin)
+    ClientHarness(final MembershipHarness voters, final int nodeId, final long incarnation, final int port,
+        final Duration renewInterval, final Duration margin)
     {
         client = new MembershipClient(new ClientSettings(voters.voters(),
             new MembershipProof(MembershipHarness.SECRET, MembershipHarness.CLUSTER), nodeId, incarnation,
-            "127.0.0.1", port, "127.0.0.1", voters.aeronDir(driverIndex), renewInterval, margin,
-            Duration.ofSeconds(20), Duration.ofMillis(500)), this, SystemNanoClock.INSTANCE);
+            "127.0.0.1", port, "127.0.0.1", voters.clientAeronDir(), renewInterval, margin,
+            Duration.ofSeconds(20), Duration.ofMillis(500)), this, SystemNanoClock.INSTANCE, voters.errors::add);
         runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000), voters.errors::add, null,
             client);
         AgentRunner.startOnThread(runner);

@@ -38,9 +38,9 @@ class MembershipClientTest
         }
     }
 
-    private ClientHarness client(final int driver, final int nodeId, final long incarnation, final int port)
+    private ClientHarness client(final int nodeId, final long incarnation, final int port)
     {
-        final ClientHarness client = new ClientHarness(voters, driver, nodeId, incarnation, port,
+        final ClientHarness client = new ClientHarness(voters, nodeId, incarnation, port,
             Duration.ofMillis(500), Duration.ofSeconds(2));
         clients.add(client);
         return client;
@@ -60,8 +60,8 @@ class MembershipClientTest
         {
             voters.start(i, LEASE);
         }
-        final ClientHarness a = client(0, 5, 1, 7005);
-        final ClientHarness b = client(1, 0, 1, 7100);
+        final ClientHarness a = client(5, 1, 7005);
+        final ClientHarness b = client(0, 1, 7100);
         Await.until(() -> a.joinedAs == 5 && b.joinedAs == 100, WAIT, () -> "both joined: " + a.refused + " " +
             b.refused + " " + voters.errors);
         a.client.ready().get(30, TimeUnit.SECONDS);
@@ -83,8 +83,8 @@ class MembershipClientTest
         assertThat(b.leaseLost).isNull();
 
         voters.start(leader, LEASE); // from its directory: it catches up with the new leader
-        final ClientHarness c = client(leader, 7, 1, 7007);
-        Await.until(() -> c.joinedAs == 7, WAIT, () -> "a third joins through the restarted voter's driver: " +
+        final ClientHarness c = client(7, 1, 7007);
+        Await.until(() -> c.joinedAs == 7, WAIT, () -> "a third joins after the voter restarted: " +
             c.refused);
         Await.until(() -> heardStatus(a, 7, MemberStatus.JOINING) && heardStatus(b, 7, MemberStatus.JOINING), WAIT,
             "the others hear the third join");
@@ -96,9 +96,9 @@ class MembershipClientTest
     {
         voters = new MembershipHarness(dir, 1);
         voters.start(0, LEASE);
-        final ClientHarness a = client(0, 5, 1, 7005);
+        final ClientHarness a = client(5, 1, 7005);
         Await.until(() -> a.joinedAs == 5, WAIT, () -> "joined: " + a.refused);
-        final ClientHarness watcher = client(0, 6, 1, 7006);
+        final ClientHarness watcher = client(6, 1, 7006);
         Await.until(() -> watcher.joinedAs == 6, WAIT, () -> "joined: " + watcher.refused);
 
         final long cut = System.nanoTime();

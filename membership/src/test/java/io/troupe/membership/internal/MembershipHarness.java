@@ -49,6 +49,13 @@ final class MembershipHarness implements AutoCloseable
             drivers.add(driver(i));
             counts[i] = new VoterCounts();
         }
+        drivers.add(driver(voterCount)); // the clients': a voter's process stopping leaves them running
+    }
+
+    /** The media driver of the clients, as the other nodes' processes would have it. */
+    String clientAeronDir()
+    {
+        return aeronDir(running.length);
     }
 
     private MediaDriver driver(final int index)
@@ -90,11 +97,6 @@ final class MembershipHarness implements AutoCloseable
     {
         CloseHelper.close(running[index]);
         running[index] = null;
-        if (index == 0)
-        {
-            clients.forEach(CloseHelper::quietClose);
-            clients.clear();
-        }
         drivers.get(index).close();
         drivers.set(index, driver(index));
     }
@@ -110,13 +112,14 @@ final class MembershipHarness implements AutoCloseable
         return counts[index];
     }
 
-    /** A raw client of the service, on voter 0's driver, with what it heard kept in order. */
+    /** A raw client of the service, on the clients' driver, with what it heard kept in order. */
     Client connect(final byte[] secret, final String clusterId, final int nodeId, final long incarnation,
         final Duration timeout)
     {
         final Client client = new Client();
         client.cluster = AeronCluster.connect(new AeronCluster.Context()
-            .aeronDirectoryName(aeronDir(0))
+            .aeronDirectoryName(clientAeronDir())
+            .errorHandler(errors::add)
             .ingressChannel("aeron:udp")
             .ingressEndpoints(VoterAddress.ingressEndpoints(voters))
             .egressChannel("aeron:udp?endpoint=127.0.0.1:0")

@@ -1,0 +1,275 @@
+package io.troupe.membership;
+
+import io.aeron.cluster.service.Cluster;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import io.troupe.membership.internal.ClientSettings;
+import io.troupe.membership.internal.MembershipClient;
+import io.troupe.membership.internal.MembershipProof;
+import io.troupe.membership.internal.Voter;
+import io.troupe.membership.internal.VoterCounts;
+import io.troupe.membership.internal.VoterSettings;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.SystemNanoClock;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A node's membership: its own media driver, the voter it runs if it is one, and the client that joins, renews the
+ * lease and follows the member table. Start it, {@link #awaitJoined} (the node id, assigned if the node brought
+ * none), start the node's transport, then {@link #ready()}; {@link #leave(boolean)} before the node goes.
+ */
+public final class Membership implements AutoCloseable
+{
+    private static final long JOIN_POLL_MS = 50;
+
+    private final MembershipConfig config;
+    private final MediaDriver driver;
+    private final Voter voter;
+    private final VoterCounts voterCounts;
+    private final MembershipClient client;
+    private final AgentRunner clientRunner;
+    private final CountDownLatch decided = new CountDownLatch(1);
+    private volatile int nodeId;
+    private volatile String refused;
+    private volatile List<Member> members = List.of();
+
+    /** Who the node is and where it is reached: what it brings to the membership. */
+    public record Identity(int nodeId, long incarnation, String host, int port, String clusterId, byte[] secret,
+        File dataDir, String aeronDir)
+    {
+    }
+
+    private Membership(final MembershipConfig config, final Identity identity, final MembershipEvents events,
+        final ErrorHandler errors)
+    {
+        this.config = config.conclude();
+        final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, config.maxIdlePark().toNanos());
+        this.driver = MediaDriver.launch(new MediaDriver.Context()
+            .aeronDirectoryName(identity.aeronDir())
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(idle)
+            .termBufferSparseFile(true)
+            .publicationTermBufferLength(256 * 1024)
+            .ipcTermBufferLength(256 * 1024)
+            .errorHandler(errors)
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true));
+        final MembershipProof proof = new MembershipProof(identity.secret(), identity.clusterId());
+        final int voterIndex = config.voterIndex(identity.nodeId());
+        this.voterCounts = new VoterCounts();
+        Voter started = null;
+        try
+        {
+            if (voterIndex >= 0)
+            {
+                started = Voter.launch(new VoterSettings(config.voters(), voterIndex,
+                    new File(identity.dataDir(), "membership"), identity.aeronDir(), proof, config.lease(),
+                    config.leaseCheck(), config.firstAssignedId(), config.maxMembers(), config.heartbeatTimeout(),
+                    config.startupCanvass(), config.sessionTimeout(), config.maxIdlePark()), voterCounts, errors);
+            }
+            this.voter = started;
+            this.client = new MembershipClient(new ClientSettings(config.voters(), proof, identity.nodeId(),
+                identity.incarnation(), identity.host(), identity.port(), identity.host(), identity.aeronDir(),
+                config.renewInterval(), config.safetyMargin(), config.joinTimeout(), config.retryInterval()),
+                new Relay(events), SystemNanoClock.INSTANCE, errors);
+            this.clientRunner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000,
+                config.maxIdlePark().toNanos()), errors, null, client);
+        }
+        catch (final RuntimeException ex)
+        {
+            CloseHelper.quietCloseAll(started, driver);
+            throw ex;
+        }
+    }
+
+    /**
+     * Starts a node's membership: it connects to the voters and joins on its own thread.
+     *
+     * @param config   the membership settings (voters configured).
+     * @param identity who the node is.
+     * @param events   who hears of changes and of a lost lease.
+     * @param errors   where errors go.
+     * @return the membership, joining.
+     */
+    public static Membership start(final MembershipConfig config, final Identity identity,
+        final MembershipEvents events, final ErrorHandler errors)
+    {
+        final Membership membership = new Membership(config, identity, events, errors);
+        AgentRunner.startOnThread(membership.clientRunner);
+        return membership;
+    }
+
+    /**
+     * Waits until the service recorded this node, or refused it.
+     *
+     * @param timeout how long to wait at most (the join timeout applies as well).
+     * @return the node id.
+     * @throws IllegalStateException saying why if the join was refused or took too long.
+     */
+    public int awaitJoined(final Duration timeout)
+    {
+        try
+        {
+            if (!decided.await(timeout.toMillis(), TimeUnit.MILLISECONDS))
+            {
+                throw new IllegalStateException("not joined within " + timeout.toMillis() + " ms");
+            }
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while joining", ex);
+        }
+        if (refused != null)
+        {
+            throw new IllegalStateException(refused);
+        }
+        return nodeId;
+    }
+
+    /**
+     * This node serves now: JOINING becomes UP.
+     *
+     * @return completes when the service recorded it.
+     */
+    public CompletableFuture<Void> ready()
+    {
+        return client.ready();
+    }
+
+    /**
+     * A graceful leave: LEAVING while the node drains ({@code done} false), then LEFT as it goes.
+     *
+     * @param done whether the node goes now.
+     * @return completes when the service recorded it.
+     */
+    public CompletableFuture<Void> leave(final boolean done)
+    {
+        return client.leave(done);
+    }
+
+    /**
+     * An operator's decision to down a member, recorded as a lapse is.
+     *
+     * @param member      its node id.
+     * @param incarnation its incarnation, or 0 for the live one.
+     * @return completes when recorded, or fails saying why not.
+     */
+    public CompletableFuture<Void> down(final int member, final long incarnation)
+    {
+        return client.down(member, incarnation);
+    }
+
+    /**
+     * The live members as this node last heard them.
+     *
+     * @return an immutable list, in node id order.
+     */
+    public List<Member> members()
+    {
+        return members;
+    }
+
+    /**
+     * The epoch of this node's view.
+     *
+     * @return -1 before the first table.
+     */
+    public long epoch()
+    {
+        return client.epoch();
+    }
+
+    /**
+     * Whether this node runs a voter.
+     *
+     * @return true if it is one of the voters.
+     */
+    public boolean isVoter()
+    {
+        return voter != null;
+    }
+
+    /**
+     * This node's voter's role.
+     *
+     * @return its role, or null if it is no voter.
+     */
+    public Cluster.Role role()
+    {
+        return voter == null ? null : voter.service().role();
+    }
+
+    /**
+     * Lease renewals the service accepted.
+     *
+     * @return the count.
+     */
+    public long renewals()
+    {
+        return client.renewals();
+    }
+
+    /**
+     * The settings.
+     *
+     * @return the config.
+     */
+    public MembershipConfig config()
+    {
+        return config;
+    }
+
+    @Override
+    public void close()
+    {
+        CloseHelper.quietCloseAll(clientRunner, voter, driver);
+    }
+
+    /** Hears the client on its thread: records the join and the view, and passes changes on. */
+    private final class Relay implements MembershipClient.Listener
+    {
+        private final MembershipEvents events;
+
+        private Relay(final MembershipEvents events)
+        {
+            this.events = events;
+        }
+
+        @Override
+        public void onJoined(final int id, final long epoch)
+        {
+            nodeId = id;
+            decided.countDown();
+        }
+
+        @Override
+        public void onChange(final Member member)
+        {
+            members = List.copyOf(client.members());
+            events.onChange(member);
+        }
+
+        @Override
+        public void onRefused(final String why)
+        {
+            refused = why;
+            decided.countDown();
+        }
+
+        @Override
+        public void onLeaseLost(final String why)
+        {
+            events.onLeaseLost(why);
+        }
+    }
+}
