@@ -9,6 +9,7 @@ import io.troupe.membership.internal.MembershipProof;
 import io.troupe.membership.internal.Voter;
 import io.troupe.membership.internal.VoterCounts;
 import io.troupe.membership.internal.VoterSettings;
+import io.troupe.membership.table.Member;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;

@@ -1,5 +1,6 @@
 package io.troupe.membership;
 
+import io.troupe.membership.table.VoterAddress;
 import io.troupe.memquota.ConfigurationException;
 
 import java.time.Duration;

@@ -1,5 +1,8 @@
 package io.troupe.membership;
 
+import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
+
 /**
  * What a node's membership tells the node, on the membership's thread: keep the handling short (hand work to the
  * node's own threads).

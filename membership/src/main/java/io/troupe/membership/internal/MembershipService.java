@@ -7,7 +7,7 @@ import io.aeron.cluster.service.ClientSession;
 import io.aeron.cluster.service.Cluster;
 import io.aeron.cluster.service.ClusteredService;
 import io.aeron.logbuffer.Header;
-import io.troupe.membership.Member;
+import io.troupe.membership.table.Member;
 import io.troupe.membership.internal.VoterCounts.Figure;
 import io.troupe.membership.internal.sbe.DownDecoder;
 import io.troupe.membership.internal.sbe.JoinDecoder;

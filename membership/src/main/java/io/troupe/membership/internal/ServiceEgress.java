@@ -1,7 +1,7 @@
 package io.troupe.membership.internal;
 
 import io.aeron.cluster.service.ClientSession;
-import io.troupe.membership.Member;
+import io.troupe.membership.table.Member;
 import io.troupe.membership.internal.sbe.MemberChangedEncoder;
 import io.troupe.membership.internal.sbe.MemberStatusCode;
 import io.troupe.membership.internal.sbe.MessageHeaderEncoder;

@@ -6,7 +6,7 @@ import io.aeron.archive.client.AeronArchive;
 import io.aeron.cluster.ConsensusModule;
 import io.aeron.cluster.service.ClusteredServiceContainer;
 import io.aeron.security.CredentialsSupplier;
-import io.troupe.membership.VoterAddress;
+import io.troupe.membership.table.VoterAddress;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.BackoffIdleStrategy;

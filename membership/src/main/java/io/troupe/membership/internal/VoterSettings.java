@@ -1,6 +1,6 @@
 package io.troupe.membership.internal;
 
-import io.troupe.membership.VoterAddress;
+import io.troupe.membership.table.VoterAddress;
 
 import java.io.File;
 import java.time.Duration;

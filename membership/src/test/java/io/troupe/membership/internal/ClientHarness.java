@@ -1,6 +1,6 @@
 package io.troupe.membership.internal;
 
-import io.troupe.membership.Member;
+import io.troupe.membership.table.Member;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;

@@ -1,7 +1,7 @@
 package io.troupe.membership.internal;
 
-import io.troupe.membership.Member;
-import io.troupe.membership.MemberStatus;
+import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

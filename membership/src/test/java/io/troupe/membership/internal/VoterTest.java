@@ -1,8 +1,8 @@
 package io.troupe.membership.internal;
 
 import io.aeron.exceptions.AeronException;
-import io.troupe.membership.Member;
-import io.troupe.membership.MemberStatus;
+import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
 import io.troupe.membership.internal.MembershipHarness.Client;
 import io.troupe.membership.internal.VoterCounts.Figure;
 import io.troupe.membership.internal.sbe.ReplyCode;

@@ -1,4 +1,4 @@
-package io.troupe.membership;
+package io.troupe.membership.table;
 
 /**
  * Where a member is in its life, as the membership service records it. A node id's incarnation goes

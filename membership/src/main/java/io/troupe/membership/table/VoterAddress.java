@@ -1,4 +1,4 @@
-package io.troupe.membership;
+package io.troupe.membership.table;
 
 import java.util.List;
 import java.util.Objects;
