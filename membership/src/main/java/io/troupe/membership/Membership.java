@@ -10,6 +10,7 @@ import io.troupe.membership.internal.Voter;
 import io.troupe.membership.internal.VoterCounts;
 import io.troupe.membership.internal.VoterSettings;
 import io.troupe.membership.table.Member;
+import io.troupe.membership.table.VoterAddress;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
@@ -88,6 +89,13 @@ public final class Membership implements AutoCloseable
         catch (final RuntimeException ex)
         {
             CloseHelper.quietCloseAll(started, driver);
+            if (voterIndex >= 0 && String.valueOf(ex.getMessage()).contains("Address already in use"))
+            {
+                final VoterAddress self = config.voters().get(voterIndex);
+                throw new IllegalStateException("voter " + self.nodeId() + "'s ports " + self.host() + ":" +
+                    self.port() + ".." + (self.port() + VoterAddress.PORTS - 1) + " are in use (is another node " +
+                    self.nodeId() + " running on this host, or another program?)", ex);
+            }
             throw ex;
         }
     }

@@ -4,6 +4,7 @@ import io.aeron.Aeron;
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.client.EgressListener;
 import io.aeron.logbuffer.Header;
+import io.aeron.security.AuthenticationException;
 import io.troupe.membership.table.Member;
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.membership.table.VoterAddress;
@@ -217,7 +218,13 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
             CloseHelper.quietClose(connecting);
             connecting = null;
             retryAtNs = nowNs + settings.retryInterval().toNanos();
-            if (lease == null && nowNs - startedNs > settings.joinTimeout().toNanos())
+            if (lease == null && ex instanceof AuthenticationException)
+            {
+                end(() -> listener.onRefused("the membership service at " + settings.voters() + " rejected node " +
+                    nodeId + "'s proof: is troupe.cluster-secret or troupe.cluster-id ('" +
+                    settings.proof().clusterId() + "') not the cluster's? (" + ex.getMessage() + ")"));
+            }
+            else if (lease == null && nowNs - startedNs > settings.joinTimeout().toNanos())
             {
                 end(() -> listener.onRefused("could not join the membership service at " + settings.voters() +
                     " within " + settings.joinTimeout().toMillis() + " ms: " + ex.getMessage()));

@@ -140,7 +140,7 @@ public final class MembershipProof
      *
      * @return the id.
      */
-    String clusterId()
+    public String clusterId()
     {
         return clusterId;
     }
