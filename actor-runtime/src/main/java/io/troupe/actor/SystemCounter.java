@@ -2,8 +2,6 @@ package io.troupe.actor;
 
 import io.troupe.memquota.CounterDescriptor;
 
-import java.util.function.ToLongFunction;
-
 /**
  * The actor system's counters (the 100 group; the node's own are beside them in {@code NodeCounter}). The system
  * keeps them in one array indexed by declaration ({@code counters.increment(SystemCounter.DROPPED)}), except the
@@ -53,22 +51,16 @@ public enum SystemCounter implements CounterDescriptor.Of<SystemCounters>
     /** Actors that passed away (with actors registered, the churn; their difference is actors alive). */
     ACTORS_PASSED_AWAY(127, "actors_passed_away", Kind.COUNT, "", "actors that passed away");
 
-    private final Declaration declaration;
+    private final Declaration<SystemCounters> declaration;
 
     SystemCounter(final int typeId, final String metricName, final Kind kind, final String labels, final String doc)
     {
-        this.declaration = new Declaration(typeId, metricName, kind, labels, doc);
+        this.declaration = new Declaration<>(typeId, metricName, kind, labels, doc, counters -> counters.get(this));
     }
 
     @Override
-    public Declaration declaration()
+    public Declaration<SystemCounters> declaration()
     {
         return declaration;
-    }
-
-    @Override
-    public ToLongFunction<SystemCounters> reader()
-    {
-        return counters -> counters.get(this);
     }
 }

@@ -64,10 +64,11 @@ class CreditFloodChaosIT
                     maxQueue = Math.max(maxQueue, sample.longField(3));
                 }
             }
-            // the flood waits for its credit all the time (W, then R when repayments clear it): the wait that the cut
-            // ended is the last one before the session ended, after the cut took effect (some time after the command
-            // began, on a busy machine, with repayments already on their way still clearing the waits before it)
-            final long stoppedFor = lastWaitBefore(ledger, cut, detected);
+            // the flood waits for its credit all the time (W, then R when repayments clear it): the wait the cut left
+            // standing is the last one before the session ended. It may have begun after the cut command (repayments
+            // already on their way still clear the waits before it) or just before it (then no repayment came at all)
+            final long stoppedFor = lastWaitBefore(ledger, detected);
+            final long waitCleared = firstClearAfter(ledger, stoppedFor);
             // the write-off comes as the session ends, just before the NodeDisconnected notices
             long cleared = -1;
             long writtenOff = 0;
@@ -93,8 +94,10 @@ class CreditFloodChaosIT
             run.finish(QUIET);
 
             run.check(detected > 0, "node 1 saw node 2 go");
-            run.check(stoppedFor > 0 && stoppedFor < detected,
-                "the producer stopped for debt while node 2 was cut off");
+            run.check(stoppedFor > 0 && stoppedFor < detected && (waitCleared < 0 || waitCleared >= cut),
+                "the producer stopped for debt while node 2 was cut off: its last wait before the session ended at " +
+                (stoppedFor - cut) + " ms from the cut, cleared at " + (waitCleared - cut) + " ms; the " +
+                "producer from the cut:\n" + producerTimeline(ledger, cut - 200, healed));
             // a read sends a batch once the account is below its threshold: it may end one batch above it
             run.check(maxDebt <= THRESHOLD + BATCH, "debt within the credit while cut off: " + maxDebt);
             // and the ticks node 1 sent node 2 until the session ended
@@ -129,18 +132,35 @@ class CreditFloodChaosIT
         return text.toString();
     }
 
-    /** The first time at or after {@code sinceMs} node 1's producer stopped for debt, or -1. */
-    private static long lastWaitBefore(final Ledger ledger, final long sinceMs, final long untilMs)
+    /** The last time at or before {@code untilMs} node 1's producer stopped for debt, or -1. */
+    private static long lastWaitBefore(final Ledger ledger, final long untilMs)
     {
         long last = -1;
         for (final Ledger.Line line : producerLines(ledger, "W"))
         {
-            if (line.epochMs() >= sinceMs && line.epochMs() <= untilMs)
+            if (line.epochMs() <= untilMs)
             {
                 last = line.epochMs();
             }
         }
         return last;
+    }
+
+    /** The first time at or after {@code sinceMs} node 1's producer's debt cleared, or -1 (or -1 if none since). */
+    private static long firstClearAfter(final Ledger ledger, final long sinceMs)
+    {
+        if (sinceMs < 0)
+        {
+            return -1;
+        }
+        for (final Ledger.Line line : producerLines(ledger, "R"))
+        {
+            if (line.epochMs() >= sinceMs)
+            {
+                return line.epochMs();
+            }
+        }
+        return -1;
     }
 
     /** What node 2's sink counted by {@code atMs}, over its incarnations (one here). */

@@ -1,43 +1,23 @@
 package io.troupe.interconnect;
 
-import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.spi.RemoteTransport;
-import io.aeron.AvailableImageHandler;
 import io.aeron.Image;
-import io.aeron.UnavailableImageHandler;
-import io.troupe.actor.AgentErrorLog;
-import io.troupe.actor.NodeConnected;
-import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.Undelivered;
-import io.troupe.interconnect.seal.HandshakeAuth;
-import io.troupe.interconnect.seal.FrameSeal;
-import io.aeron.Aeron;
-import io.aeron.AeronCounters;
-import io.aeron.ChannelUriStringBuilder;
-import io.aeron.Subscription;
-import io.aeron.driver.MediaDriver;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
-import io.troupe.actor.EventTypes;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.memquota.CollapseReason;
 import io.troupe.memquota.CollapsedException;
 import io.troupe.memquota.MemoryQuotaException;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.DirectoryEntry;
-import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.AgentInvoker;
-import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BusySpinIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,21 +42,11 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
     /** Actors one peer's {@code NodeConnected}/{@code NodeDisconnected} may be told to at most. */
     public static final int MAX_SUBSCRIBERS_PER_PEER = 65_536;
-    /** The longest close() waits for the media driver to put the goodbyes on the wire. */
-    private static final long GOODBYE_SEND_LIMIT_NS = 500_000_000L;
-    /** Each sending thread's encoder and the buffer it wraps around each frame's bytes. */
 
     private final ActorSystem system;
     private final InterconnectConfig config;
-    private final MediaDriver driver;
-    /** The embedded driver's agent when it runs on the interconnect's thread, else null. */
-    private final AgentInvoker driverInvoker;
-    private final Aeron aeron;
     private final InterconnectAgent agent;
     private final InterconnectCounters counters;
-    /** The agent once made: image handlers may run while the subscriptions are added, before it exists. */
-    private volatile InterconnectAgent agentOrNull;
-    private final AgentRunner runner;
     /** What this node's driver lets in: also counts the images of the client ingress's subscriptions. */
     private final ImageGuard guard;
     private final AgentIdle agentIdle;
@@ -91,77 +61,39 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     private final int largestEventBytes;
     /** Encodes what senders send, on their own threads. */
     private final OutboundEncoder encoder;
+    /** Takes the transport down: {@link #close()} and {@link #kill()}. */
+    private final InterconnectShutdown shutdown;
     private volatile boolean closed;
 
-    private Interconnect(
+    /**
+     * The facade over what {@link InterconnectStartup} wired; the encoder, the counters and the changes of peers
+     * are its own.
+     */
+    Interconnect(
         final ActorSystem system,
         final InterconnectConfig config,
         final EventCodecRegistry codecs,
-        final MediaDriver driver,
-        final AgentInvoker driverInvoker,
-        final Aeron aeron,
         final long incarnation,
-        final NanoClock clock,
-        final boolean callerDriven,
+        final PeerRoster peers,
+        final InterconnectAgent agent,
         final ImageGuard guard,
-        final Rejections rejections)
+        final AgentIdle agentIdle,
+        final boolean callerDriven,
+        final InterconnectShutdown shutdown)
     {
         this.callerDriven = callerDriven;
-        this.driverInvoker = driverInvoker;
         this.system = system;
         this.config = config;
-        this.driver = driver;
-        this.aeron = aeron;
         this.incarnation = incarnation;
         this.largestEventBytes = config.maxEventBytes();
         this.encoder = new OutboundEncoder(codecs, largestEventBytes);
         this.guard = guard;
-        final PeerPublications publications = new PeerPublications(aeron, config);
-        this.peers = new PeerRoster(config, system, publications);
-        final int sessionId = PeerPublications.newSessionId(0);
-        for (final PeerAddress address : config.peers())
-        {
-            peers.open(address, sessionId);
-        }
-        final AvailableImageHandler available = guard::onAvailable;
-        final UnavailableImageHandler unavailable = image ->
-        {
-            guard.onUnavailable(image);
-            final InterconnectAgent current = agentOrNull;
-            if (current != null)
-            {
-                current.onImageUnavailable(image);
-            }
-        };
-        final Subscription control = aeron.addSubscription(inboundChannel(), config.controlStreamId(), available,
-            unavailable);
-        final Subscription data = aeron.addSubscription(inboundChannel(), config.dataStreamId(), available,
-            unavailable);
-        final Subscription bulk = aeron.addSubscription(inboundChannel(), config.bulkStreamId(), available,
-            unavailable);
-        this.agent = new InterconnectAgent(config, system, incarnation, clock, peers,
-            driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk,
-            new HandshakeAuth(config.clusterSecret()), codecs, rejections, publications, aeron.countersReader());
-        this.agentOrNull = agent;
+        this.peers = peers;
+        this.agent = agent;
         this.counters = new InterconnectCounters(agent);
         this.changes = new PeerChanges(agent, guard, config.peers());
-        // hears the Undelivered of a node notice to a subscriber that is gone, so the subscriber is forgotten
-        final InterconnectAgent forAgent = agent;
-        agent.notices.janitor = system.register((ctx, envelope) ->
-        {
-            if (envelope.event() instanceof Undelivered notice &&
-                (notice.type() == NodeConnected.TYPE || notice.type() == NodeDisconnected.TYPE) &&
-                notice.reason() != UndeliveredReason.SHUTDOWN)
-            {
-                forAgent.command(() -> forAgent.notices.forgetSubscriber(notice.recipient()));
-            }
-        });
-        this.agentIdle = new AgentIdle();
-        // a shadow whose pending delta passes the bound wakes the agent to flush it
-        system.flow().onFlushRequest(agentIdle::signal);
-        final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
-        this.runner = new AgentRunner(idle, new AgentErrorLog(LOG, "node " + system.nodeId() +
-            ": interconnect agent", system.errorRecorder()), null, agent);
+        this.agentIdle = agentIdle;
+        this.shutdown = shutdown;
     }
 
     /**
@@ -176,7 +108,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     public static Interconnect start(final ActorSystem system, final InterconnectConfig config,
         final EventCodecRegistry codecs)
     {
-        return start(system, config, codecs, SystemNanoClock.INSTANCE, false);
+        return InterconnectStartup.start(system, config, codecs, SystemNanoClock.INSTANCE, false);
     }
 
     /**
@@ -199,87 +131,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         final EventCodecRegistry codecs,
         final NanoClock clock)
     {
-        return start(system, config, codecs, clock, true);
-    }
-
-    private static Interconnect start(
-        final ActorSystem system,
-        final InterconnectConfig config,
-        final EventCodecRegistry codecs,
-        final NanoClock clock,
-        final boolean callerDriven)
-    {
-        config.conclude(system.nodeId());
-        for (final int type : new int[] {Undelivered.TYPE, NodeConnected.TYPE, NodeDisconnected.TYPE})
-        {
-            if (codecs.codec(type) == null)
-            {
-                throw new IllegalArgumentException("the interconnect's codec registry lacks Troupe's own codecs " +
-                    "(type " + EventTypes.describe(type) +
-                    "); build it with EventCodecRegistry.builder().withTroupeCodecs()");
-            }
-        }
-        warnIfSpinningOnTooFewCores(system.nodeId(), config);
-        FrameSeal.warmUpOnce(config.frameProtection(), "troupe-" + system.nodeId() + "-seal-warm-up");
-        final Rejections rejections = new Rejections();
-        final ImageGuard guard = new ImageGuard(config, rejections);
-        MediaDriver driver = null;
-        Aeron aeron = null;
-        try
-        {
-            if (config.embeddedDriver())
-            {
-                driver = EmbeddedDriver.launch(config, system.nodeId(), guard, system.errorRecorder());
-            }
-            final AgentInvoker driverInvoker = driver == null ? null : driver.sharedAgentInvoker();
-            aeron = EmbeddedDriver.connectClient(config, driverInvoker, system.nodeId(), system.errorRecorder());
-            final long incarnation = config.incarnation() > 0 ? config.incarnation() : newIncarnation();
-            final Interconnect interconnect = new Interconnect(system, config, codecs, driver, driverInvoker,
-                aeron, incarnation, clock, callerDriven, guard, rejections);
-            if (!callerDriven)
-            {
-                AgentRunner.startOnThread(interconnect.runner, runnable ->
-                {
-                    final Thread thread = new Thread(runnable, "troupe-" + system.nodeId() + "-interconnect");
-                    thread.setDaemon(true);
-                    return thread;
-                });
-            }
-            ActorSystemSpi.of(system).attachRemote(interconnect);
-            LOG.info("node {}: interconnect up on {}:{} (incarnation {}), peers {}", system.nodeId(), config.bindHost(),
-                config.bindPort(), incarnation, config.peers());
-            return interconnect;
-        }
-        catch (final RuntimeException ex)
-        {
-            EmbeddedDriver.close(aeron, driver, config);
-            throw ex;
-        }
-    }
-
-    private static void warnIfSpinningOnTooFewCores(final int nodeId, final InterconnectConfig config)
-    {
-        final int spinners = config.idleMode() != IdleMode.SPIN ? 0 :
-            config.embeddedDriver() && !config.driverOnAgentThread() ? 2 : 1;
-        final int cores = Runtime.getRuntime().availableProcessors();
-        if (spinners > 0 && cores < spinners + 2)
-        {
-            LOG.warn("node {}: idle mode SPIN keeps {} network thread(s) on a core each, and this machine has {} " +
-                "cores: the pool workers (and any other node here) will wait for time slices, and latency gets " +
-                "worse, not better; use BACKOFF unless each spinning thread has a core of its own", nodeId, spinners,
-                cores);
-        }
-    }
-
-    private static long newIncarnation()
-    {
-        // roughly increasing across restarts (microseconds), and unique within one
-        return System.currentTimeMillis() * 1000 + new SecureRandom().nextInt(1000);
-    }
-
-    private String inboundChannel()
-    {
-        return new ChannelUriStringBuilder().media("udp").endpoint(config.bindHost() + ':' + config.bindPort()).build();
+        return InterconnectStartup.start(system, config, codecs, clock, true);
     }
 
     @Override
@@ -631,62 +483,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
         }
     }
 
-    private void linger()
-    {
-        agent.linger();
-        agentIdle.signal();
-        final long deadlineNs = System.nanoTime() + config.failureTimeout().toNanos();
-        while (!agent.isFlushed() && System.nanoTime() - deadlineNs < 0 && runner.thread() != null &&
-            !runner.isClosed())
-        {
-            try
-            {
-                Thread.sleep(1);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    /**
-     * Waits until the media driver has sent each goodbye: an embedded driver closed at once would take a goodbye
-     * still in its publication with it, and the peer would take the failure timeout to notice the departure.
-     * Reads the driver's sender position of each control publication.
-     */
-    private void awaitGoodbyesSent()
-    {
-        if (aeron.isClosed())
-        {
-            return; // the transport is gone (see transportLost): no goodbye went out, and its counters are unmapped
-        }
-        final long deadlineNs = System.nanoTime() + GOODBYE_SEND_LIMIT_NS;
-        for (final Peer peer : peers.all())
-        {
-            final long goodbyePosition = peer.goodbyePosition;
-            final int counterId = goodbyePosition > 0 ? StreamCounters.find(aeron.countersReader(),
-                AeronCounters.DRIVER_SENDER_POSITION_TYPE_ID, peer.control.registrationId()) : -1;
-            while (counterId >= 0 && aeron.countersReader().getCounterValue(counterId) < goodbyePosition &&
-                System.nanoTime() - deadlineNs < 0)
-            {
-                if (driverInvoker != null && driverInvoker.invoke() > 0)
-                {
-                    continue; // the agent has stopped: this thread runs the driver until the goodbyes are out
-                }
-                try
-                {
-                    Thread.sleep(1);
-                }
-                catch (final InterruptedException ex)
-                {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-        }
-    }
 
     /**
      * Runs one duty cycle of the agent on the calling thread (the first call starts it): receives, runs the
@@ -737,16 +533,7 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
     void kill()
     {
         closed = true;
-        agent.skipGoodbyes();
-        ActorSystemSpi.of(system).detachRemote(this);
-        CloseHelper.quietClose(runner);
-        closeDriver();
-    }
-
-    /** Closes Aeron and the embedded driver, and deletes the driver's directory, which the node made. */
-    private void closeDriver()
-    {
-        EmbeddedDriver.close(aeron, driver, config);
+        shutdown.kill(this);
     }
 
     /**
@@ -766,10 +553,6 @@ public final class Interconnect implements RemoteTransport, AutoCloseable
             return;
         }
         closed = true;
-        linger();
-        ActorSystemSpi.of(system).detachRemote(this);
-        CloseHelper.quietClose(runner); // the agent's onClose says goodbye on its own thread
-        awaitGoodbyesSent();
-        closeDriver();
+        shutdown.close(this);
     }
 }

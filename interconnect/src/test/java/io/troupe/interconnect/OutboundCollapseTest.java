@@ -7,7 +7,7 @@ import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.CreditAccount;
 import io.troupe.memquota.MemoryQuotaConfig;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.troupe.interconnect.TestCluster.WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -27,28 +28,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(60)
 class OutboundCollapseTest
 {
-    private static final Duration WAIT = Duration.ofSeconds(30);
     /**
      * Node 1's failure timeout: it must not give node 2 up before the flood has filled the quota and the quota has
      * collapsed the queue, however slow a loaded machine is at sending it (the detector is not what is tested).
      */
     private static final Duration PATIENT = Duration.ofSeconds(5);
 
-    private TestCluster cluster;
-
-    @AfterEach
-    void tearDown()
-    {
-        if (cluster != null)
-        {
-            cluster.close();
-        }
-    }
+    @AutoClose
+    private final TestCluster cluster = TestCluster.of(2);
 
     @Test
     void aReclaimedQueueReportsEveryTrackedFrameOnceAndIsReplaced() throws Exception
     {
-        cluster = TestCluster.of(2);
         cluster.memoryQuota = () -> MemoryQuotaConfig.of(4L << 20);
         cluster.start(cluster.node(1), cluster.config(cluster.node(1)).failureTimeout(PATIENT));
         cluster.start(cluster.node(2), cluster.config(cluster.node(2)));

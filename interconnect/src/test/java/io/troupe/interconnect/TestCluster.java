@@ -36,6 +36,11 @@ public final class TestCluster implements AutoCloseable
         .register(RecordCodec.of(TEXT, "test.Text", String.class, (out, text) -> out.writeString(text),
             in -> in.readString()))
         .build();
+    /**
+     * How long a test waits for what the nodes do (a session, a delivery, a report): generous, because time is not
+     * what such a wait tests and a loaded 2-core machine is slow.
+     */
+    public static final Duration WAIT = Duration.ofSeconds(30);
 
     public final List<Node> nodes = new ArrayList<>();
     private final String clusterId = "test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();

@@ -3,7 +3,8 @@ package io.troupe.node.client;
 import io.troupe.memquota.CounterDescriptor;
 
 import java.util.Locale;
-import java.util.function.ToLongFunction;
+
+import static io.troupe.memquota.CounterDescriptor.count;
 
 /**
  * What a node's client ingress counts ({@link ClientIngress#count}). Every refusal and every drop has a counter of
@@ -93,22 +94,17 @@ public enum ClientCounter implements CounterDescriptor.Of<ClientIngress>
     /** Times a client's account was found in debt and its stream left unread until it cleared. */
     THROTTLED(1032, "times a client's account was found in debt and its stream left unread until it cleared");
 
-    private final Declaration declaration;
+    private final Declaration<ClientIngress> declaration;
 
     ClientCounter(final int typeId, final String doc)
     {
-        this.declaration = new Declaration(typeId, "client_" + name().toLowerCase(Locale.ROOT), Kind.COUNT, "", doc);
+        this.declaration = count(typeId, "client_" + name().toLowerCase(Locale.ROOT), "", doc,
+            ingress -> ingress.count(this));
     }
 
     @Override
-    public Declaration declaration()
+    public Declaration<ClientIngress> declaration()
     {
         return declaration;
-    }
-
-    @Override
-    public ToLongFunction<ClientIngress> reader()
-    {
-        return ingress -> ingress.count(this);
     }
 }

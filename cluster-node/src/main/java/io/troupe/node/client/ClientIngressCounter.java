@@ -2,7 +2,7 @@ package io.troupe.node.client;
 
 import io.troupe.memquota.CounterDescriptor;
 
-import java.util.function.ToLongFunction;
+import static io.troupe.memquota.CounterDescriptor.gauge;
 
 /**
  * The client ingress's node-wide levels (type ids 800..809), read from the {@link ClientIngress}; its counts are the
@@ -11,31 +11,22 @@ import java.util.function.ToLongFunction;
 public enum ClientIngressCounter implements CounterDescriptor.Of<ClientIngress>
 {
     /** Client sessions open. */
-    CLIENT_SESSIONS_OPEN(800, "client_sessions_open", Kind.GAUGE, "",
-        "client sessions open", ClientIngress::openSessions),
+    CLIENT_SESSIONS_OPEN(gauge(800, "client_sessions_open", "",
+        "client sessions open", ClientIngress::openSessions)),
     /** Asks of clients waiting for a reply. */
-    CLIENT_ASKS_PENDING(801, "client_asks_pending", Kind.GAUGE, "",
-        "asks of clients waiting for a reply", ClientIngress::pendingAsks);
+    CLIENT_ASKS_PENDING(gauge(801, "client_asks_pending", "",
+        "asks of clients waiting for a reply", ClientIngress::pendingAsks));
 
-    private final Declaration declaration;
-    private final ToLongFunction<ClientIngress> reader;
+    private final Declaration<ClientIngress> declaration;
 
-    ClientIngressCounter(final int typeId, final String metricName, final Kind kind, final String labels,
-        final String doc, final ToLongFunction<ClientIngress> reader)
+    ClientIngressCounter(final Declaration<ClientIngress> declaration)
     {
-        this.declaration = new Declaration(typeId, metricName, kind, labels, doc);
-        this.reader = reader;
+        this.declaration = declaration;
     }
 
     @Override
-    public Declaration declaration()
+    public Declaration<ClientIngress> declaration()
     {
         return declaration;
-    }
-
-    @Override
-    public ToLongFunction<ClientIngress> reader()
-    {
-        return reader;
     }
 }

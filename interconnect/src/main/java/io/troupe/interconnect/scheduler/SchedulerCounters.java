@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.function.ToLongFunction;
 
 /**
  * The peer scheduler's counts: written by the scheduler's thread only (ordered stores, no read-modify-write on a
@@ -54,23 +53,18 @@ public final class SchedulerCounters
         /** Sender or receiver callbacks that threw (the scheduler goes on). */
         CALLBACK_ERRORS(964, Kind.COUNT, "sender or receiver callbacks that threw");
 
-        private final Declaration declaration;
+        private final Declaration<SchedulerCounters> declaration;
 
         Counter(final int typeId, final Kind kind, final String doc)
         {
-            this.declaration = new Declaration(typeId, "scheduler_" + name().toLowerCase(Locale.ROOT), kind, "", doc);
+            this.declaration = new Declaration<>(typeId, "scheduler_" + name().toLowerCase(Locale.ROOT), kind, "", doc,
+                counters -> counters.get(this));
         }
 
         @Override
-        public Declaration declaration()
+        public Declaration<SchedulerCounters> declaration()
         {
             return declaration;
-        }
-
-        @Override
-        public ToLongFunction<SchedulerCounters> reader()
-        {
-            return counters -> counters.get(this);
         }
     }
 
