@@ -10,6 +10,8 @@ import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.interconnect.scheduler.SchedulerConfig;
 import io.troupe.interconnect.scheduler.SchedulerSettings;
+import io.troupe.membership.MembershipConfig;
+import io.troupe.membership.MembershipSettings;
 import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.counters.CountersLayout;
@@ -61,6 +63,7 @@ public final class NodeConfig
     private final ApplicationConfig application;
     /** Never handed out: copied by {@link #schedulerConfig()}. */
     private final SchedulerConfig scheduler;
+    private final MembershipConfig membership;
 
     NodeConfig(
         final String source,
@@ -78,9 +81,11 @@ public final class NodeConfig
         final OpsConfig ops,
         final MetricsConfig metrics,
         final ApplicationConfig application,
-        final SchedulerConfig scheduler)
+        final SchedulerConfig scheduler,
+        final MembershipConfig membership)
     {
         this.scheduler = copy(scheduler);
+        this.membership = copy(membership);
         this.application = copy(application);
         this.ops = copy(ops);
         this.metrics = copy(metrics);
@@ -179,6 +184,17 @@ public final class NodeConfig
     public SchedulerConfig schedulerConfig()
     {
         return copy(scheduler);
+    }
+
+    /**
+     * The membership's settings ({@code troupe.membership}): voters configured means the node joins the cluster
+     * through the membership service rather than a static peer list.
+     *
+     * @return a new config.
+     */
+    public MembershipConfig membershipConfig()
+    {
+        return copy(membership);
     }
 
     /**
@@ -401,6 +417,13 @@ public final class NodeConfig
     private static OpsConfig copy(final OpsConfig from)
     {
         return DeclaredSettings.copy(OpsSettings.ALL, from, new OpsConfig());
+    }
+
+    private static MembershipConfig copy(final MembershipConfig from)
+    {
+        final MembershipConfig to = DeclaredSettings.copy(MembershipSettings.ALL, from, new MembershipConfig());
+        from.voters().forEach(to::voter);
+        return to;
     }
 
     private static SchedulerConfig copy(final SchedulerConfig from)
