@@ -16,6 +16,7 @@ import io.troupe.node.counters.CountersPublisher;
 import io.troupe.node.metrics.ActorTypeMetrics;
 import io.troupe.node.metrics.MetricsConfig;
 import io.troupe.node.metrics.PrometheusEndpoint;
+import io.troupe.membership.Membership;
 import io.troupe.registry.DirectoryReplica;
 import io.troupe.registry.RegistryCodecs;
 import io.troupe.registry.RegistryConfig;
@@ -85,6 +86,10 @@ public final class Node implements AutoCloseable
     private volatile DataDirLock dirLock;
     /** Why the node stopped itself (its transport gone), or null. */
     private volatile String failure;
+    /** Set when the membership lease is lost: the node stops without a leave (it is no member any more). */
+    private volatile boolean leaseLost;
+    /** The node's membership, or null for a node of a static peer list. */
+    private NodeMembership membership;
 
     private Node(
         final NodeConfig config,
@@ -170,6 +175,18 @@ public final class Node implements AutoCloseable
         final NodeIdentity identity = NodeIdentity.advance(config.dataDir(), config.nodeId());
         // first, so that every agent's errors from the start on are in its error log
         final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
+        // a member before anything serves: the id is the cluster's, and peers learn of this node from the table
+        final NodeMembership membership;
+        try
+        {
+            membership = config.membershipConfig().enabled() ?
+                NodeMembership.join(config, identity.incarnation(), counters.recorder()) : null;
+        }
+        catch (final RuntimeException ex)
+        {
+            counters.close();
+            throw ex;
+        }
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
         final MetricsConfig metricsSettings = config.metrics();
         final ActorTypeMetrics actorTypes = metricsSettings.enabled() &&
@@ -183,6 +200,7 @@ public final class Node implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
+            closeQuietly(membership);
             counters.close();
             throw ex;
         }
@@ -205,6 +223,7 @@ public final class Node implements AutoCloseable
                 replica.close();
             }
             system.shutdown(Duration.ZERO);
+            closeQuietly(membership);
             counters.close();
             if (NodeStartException.addressInUse(ex))
             {
@@ -221,6 +240,7 @@ public final class Node implements AutoCloseable
         final ClientIngress clients = clientConfig == null ? null :
             ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
         final Node node = new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
+        node.membership = membership;
         node.dirLock = dirLock; // from here on the node's close releases it
         node.control = ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(node)::onControl);
         counters.start(new CountersPublisher.Sources(system, interconnect, registry, clients,
@@ -246,6 +266,11 @@ public final class Node implements AutoCloseable
         LOG.info("node {}: up (incarnation {}, pid {}; counters in {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid(), counters.path());
         interconnect.onTransportLost(node::stopOnTransportLoss);
+        if (membership != null)
+        {
+            membership.attach(interconnect, node::stopOnLeaseLoss);
+            membership.ready(); // JOINING to UP once the service records it; nothing here waits for it
+        }
         return node;
     }
 
@@ -259,6 +284,28 @@ public final class Node implements AutoCloseable
         failure = why;
         LOG.error("node {}: stopping: {}", nodeId(), why);
         closeInBackground(config.shutdownTimeout());
+    }
+
+    /**
+     * The node's membership lease is lost: it is cut off from the voters' majority, or was downed. Nothing it does
+     * from now on may count as the cluster's, so it stops at once (no drain: the majority may already be moving its
+     * work elsewhere), and {@link #failure()} says why; a node process exits with 1 and its supervisor restarts it
+     * as a new incarnation, which joins again.
+     */
+    private void stopOnLeaseLoss(final String why)
+    {
+        failure = why;
+        leaseLost = true;
+        LOG.error("node {}: stopping at once: {}", nodeId(), why);
+        closeInBackground(Duration.ZERO);
+    }
+
+    private static void closeQuietly(final NodeMembership membership)
+    {
+        if (membership != null)
+        {
+            membership.close();
+        }
     }
 
     /**
@@ -421,6 +468,16 @@ public final class Node implements AutoCloseable
     }
 
     /**
+     * The node's membership: the member table as this node sees it, its lease, leave and down.
+     *
+     * @return the membership, or null for a node of a static peer list ({@code troupe.peers}).
+     */
+    public Membership membership()
+    {
+        return membership == null ? null : membership.membership();
+    }
+
+    /**
      * Whether {@link #close()} has finished.
      *
      * @return true once the node is stopped.
@@ -483,6 +540,10 @@ public final class Node implements AutoCloseable
             final long startNs = System.nanoTime();
             LOG.info("node {}: shutting down: draining for up to {}", nodeId(), NodeConfig.duration(drainTimeout));
             counters.draining();
+            if (membership != null && !leaseLost)
+            {
+                membership.leaving(); // the others know it goes before it stops taking work
+            }
             if (clients != null)
             {
                 clients.stopIntake(); // clients' replies still go out while the pools drain
@@ -494,7 +555,12 @@ public final class Node implements AutoCloseable
                 clients.close(); // goodbye to every client, before the driver goes with the interconnect
             }
             deadLetters.interconnect(null);
+            if (membership != null && !leaseLost)
+            {
+                membership.left(); // recorded before the goodbyes: no peer takes them for a failure
+            }
             interconnect.close(); // the goodbye first: peers see the node go at once
+            closeQuietly(membership);
             closeRegistry();
             system.close();
             if (control != null)

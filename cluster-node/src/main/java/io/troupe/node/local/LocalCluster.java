@@ -1,6 +1,7 @@
 package io.troupe.node.local;
 
 import io.troupe.interconnect.LoopbackPorts;
+import io.troupe.membership.table.VoterAddress;
 import io.troupe.node.NodeConfigLoader;
 
 import java.io.IOException;
@@ -40,11 +41,15 @@ public final class LocalCluster implements AutoCloseable
     private final List<NodeProcess> processes = new ArrayList<>();
     private boolean closed;
 
-    private LocalCluster(final Path dir, final String clusterId, final int[] ports)
+    /** The first ports of the voters (nodes 1..voters.length), or empty for a cluster of a static peer list. */
+    private final int[] voterPorts;
+
+    private LocalCluster(final Path dir, final String clusterId, final int[] ports, final int[] voterPorts)
     {
         this.dir = dir;
         this.clusterId = clusterId;
         this.ports = ports;
+        this.voterPorts = voterPorts;
     }
 
     /**
@@ -59,12 +64,38 @@ public final class LocalCluster implements AutoCloseable
      */
     public static LocalCluster create(final Path dir, final int count, final String... settings)
     {
+        return create(dir, count, 0, settings);
+    }
+
+    /**
+     * Writes the config files of a cluster of nodes 1..count whose members are kept by the membership service:
+     * nodes 1..voters run its voters, every node's file lists the voters and no peers.
+     *
+     * @param dir      the directory; created if missing.
+     * @param count    how many nodes, 1..64.
+     * @param voters   how many of them are voters: 1, 3 or 5, at most count.
+     * @param settings extra HOCON lines for {@code cluster.conf}.
+     * @return the cluster, no node started yet.
+     */
+    public static LocalCluster withMembership(final Path dir, final int count, final int voters,
+        final String... settings)
+    {
+        if (voters != 1 && voters != 3 && voters != 5 || voters > count)
+        {
+            throw new IllegalArgumentException(voters + " voters of " + count + " nodes: 1, 3 or 5, at most all");
+        }
+        return create(dir, count, voters, settings);
+    }
+
+    private static LocalCluster create(final Path dir, final int count, final int voters, final String... settings)
+    {
         if (count < 1 || count > 64)
         {
             throw new IllegalArgumentException("count " + count + " out of range 1..64");
         }
         final String clusterId = "local-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
-        final LocalCluster cluster = new LocalCluster(dir, clusterId, LoopbackPorts.freeUdp(count));
+        final LocalCluster cluster = new LocalCluster(dir, clusterId, LoopbackPorts.freeUdp(count),
+            voters == 0 ? new int[0] : LoopbackPorts.freeUdpRuns(voters, VoterAddress.PORTS));
         try
         {
             Files.createDirectories(dir);
@@ -106,6 +137,15 @@ public final class LocalCluster implements AutoCloseable
             "    handshake-retry-max = 500ms",
             "  }",
             "}"));
+        if (voterPorts.length > 0)
+        {
+            shared.add("troupe.membership.voters = [");
+            for (int id = 1; id <= voterPorts.length; id++)
+            {
+                shared.add("  { id = " + id + ", host = \"127.0.0.1\", port = " + voterPorts[id - 1] + " }");
+            }
+            shared.add("]");
+        }
         shared.addAll(List.of(settings));
         Files.write(dir.resolve("cluster.conf"), shared, StandardCharsets.UTF_8);
         for (int id = 1; id <= ports.length; id++)
@@ -120,7 +160,7 @@ public final class LocalCluster implements AutoCloseable
                 "  peers = ["));
             for (int peer = 1; peer <= ports.length; peer++)
             {
-                if (peer != id)
+                if (peer != id && voterPorts.length == 0) // with a membership, the members are the peers
                 {
                     lines.add("    { id = " + peer + ", host = \"127.0.0.1\", port = " + ports[peer - 1] + " }");
                 }

@@ -1,0 +1,90 @@
+package io.troupe.node;
+
+import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
+import io.troupe.node.local.LocalCluster;
+import io.troupe.testing.Await;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Nodes whose peers are the membership's members: real nodes in this JVM, one of them the voter. */
+@Timeout(180)
+class NodeMembershipTest
+{
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TempDir
+    Path dir;
+    private final List<Node> nodes = new ArrayList<>();
+
+    @AfterEach
+    void tearDown()
+    {
+        for (int i = nodes.size() - 1; i >= 0; i--)
+        {
+            nodes.get(i).close(Duration.ZERO);
+        }
+    }
+
+    private Node start(final LocalCluster cluster, final int nodeId)
+    {
+        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()));
+        nodes.add(node);
+        return node;
+    }
+
+    private static boolean upIn(final Node node, final int memberId)
+    {
+        return node.membership().members().stream()
+            .anyMatch(m -> m.nodeId() == memberId && m.status() == MemberStatus.UP);
+    }
+
+    @Test
+    void nodesThatKnowOnlyTheVoterJoinTalkToEachOtherAndAGracefulLeaveRemovesThePeer()
+    {
+        final LocalCluster cluster = LocalCluster.withMembership(dir, 3, 1);
+        final Node one = start(cluster, 1);
+        final Node two = start(cluster, 2);
+        final Node three = start(cluster, 3);
+        assertThat(one.membership().isVoter()).isTrue();
+        assertThat(two.membership().isVoter()).isFalse();
+        for (final Node node : List.of(one, two, three))
+        {
+            Await.until(() -> upIn(node, 1) && upIn(node, 2) && upIn(node, 3), WAIT,
+                () -> "node " + node.nodeId() + " sees all three up: " + node.membership().members());
+        }
+        for (final Node node : List.of(one, two, three))
+        {
+            for (final int peer : new int[] {1, 2, 3})
+            {
+                if (peer != node.nodeId())
+                {
+                    Await.until(() -> node.interconnect().isConnected(peer), WAIT,
+                        "node " + node.nodeId() + " connected to node " + peer + " with no peer configured");
+                }
+            }
+        }
+
+        nodes.remove(three);
+        three.close();
+        for (final Node node : List.of(one, two))
+        {
+            Await.until(() -> node.membership().members().stream().noneMatch(m -> m.nodeId() == 3), WAIT,
+                "node " + node.nodeId() + " no longer has node 3 as a member");
+            Await.until(() -> node.interconnect().peerCounters().stream().noneMatch(p -> p.nodeId() == 3), WAIT,
+                "node 3 no longer a peer of node " + node.nodeId());
+        }
+        assertThat(one.membership().members()).extracting(Member::nodeId).containsExactly(1, 2);
+        assertThat(one.failure()).isNull();
+    }
+}
