@@ -80,4 +80,27 @@ class MembershipProcessTest
         assertThat(member(2).orElseThrow().status()).isEqualTo(MemberStatus.UP);
         assertThat(one.failure()).isNull();
     }
+
+    @Test
+    void aNodeCutOffFromTheVotersStopsItselfBeforeItsLeaseCouldLapseOnTheirSide() throws Exception
+    {
+        cluster = LocalCluster.withMembership(dir, 2, 1, "troupe.membership { lease = 3s, renew-interval = 500ms, " +
+            "safety-margin = 500ms, heartbeat-timeout = 1s, startup-canvass = 2s }");
+        final NodeProcess voter = cluster.start(1);
+        final Node two = Node.start(NodeConfigLoader.load(cluster.configFile(2), new Properties()));
+        one = two; // closed after the test
+        Await.until(() -> two.membership().members().stream().anyMatch(m -> m.nodeId() == 2 &&
+            m.status() == MemberStatus.UP), WAIT, () -> "node 2 up: " + two.membership().members());
+
+        final long cutAt = System.nanoTime();
+        voter.kill(); // node 2 can renew nowhere: as on the minority side of a partition
+        Await.until(() -> two.failure() != null, WAIT, "node 2 gave up its membership");
+        final Duration stoppedAfter = Duration.ofNanos(System.nanoTime() - cutAt);
+        assertThat(two.failure()).contains("could not renew its membership lease in time");
+        // its deadline: the lease less the margin after sending its last renewal that was accepted (at most a
+        // renewal interval before the cut), so 2.5 s after the cut at the latest
+        assertThat(stoppedAfter).as("stopped before the lease could lapse on the voters' side")
+            .isLessThan(LEASE);
+        Await.until(two::isClosed, WAIT, "node 2 stopped itself");
+    }
 }
