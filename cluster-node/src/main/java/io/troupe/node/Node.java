@@ -268,7 +268,7 @@ public final class Node implements AutoCloseable
         interconnect.onTransportLost(node::stopOnTransportLoss);
         if (membership != null)
         {
-            membership.attach(interconnect, node::stopOnLeaseLoss);
+            membership.attach(system, interconnect, node::stopOnLeaseLoss);
             membership.ready(); // JOINING to UP once the service records it; nothing here waits for it
         }
         return node;

@@ -1,5 +1,6 @@
 package io.troupe.node;
 
+import io.troupe.actor.ActorSystem;
 import io.troupe.interconnect.Interconnect;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.PeerAddress;
@@ -104,12 +105,14 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
     /**
      * The node's transport is up: every live member becomes a peer, and from now on each change does.
      *
-     * @param transport   the interconnect.
-     * @param leaseLost   what stops the node when its lease is lost.
+     * @param system    the node's actor system: member events to subscribers are sent from it.
+     * @param transport the interconnect.
+     * @param leaseLost what stops the node when its lease is lost.
      */
-    void attach(final Interconnect transport, final Consumer<String> leaseLost)
+    void attach(final ActorSystem system, final Interconnect transport, final Consumer<String> leaseLost)
     {
         this.onLeaseLost = leaseLost;
+        membership.deliverEventsFrom(system);
         synchronized (this)
         {
             this.interconnect = transport;

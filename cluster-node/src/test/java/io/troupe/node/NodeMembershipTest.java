@@ -1,5 +1,8 @@
 package io.troupe.node;
 
+import io.troupe.actor.ActorId;
+import io.troupe.membership.MemberLeft;
+import io.troupe.membership.MemberUp;
 import io.troupe.membership.table.Member;
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.node.local.LocalCluster;
@@ -14,6 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -75,8 +80,21 @@ class NodeMembershipTest
             }
         }
 
+        final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+        final ActorId watcher = one.system().register((ctx, envelope) -> events.add(envelope.event()));
+        one.membership().subscribe(watcher);
+        final List<Integer> upAtOnce = new ArrayList<>();
+        for (int i = 0; i < 3; i++)
+        {
+            upAtOnce.add(((MemberUp)Await.next(events)).member().nodeId());
+        }
+        assertThat(upAtOnce).as("a new subscriber hears of every member up").containsExactlyInAnyOrder(1, 2, 3);
+
         nodes.remove(three);
         three.close();
+        final MemberLeft left = (MemberLeft)Await.next(events);
+        assertThat(left.member().nodeId()).isEqualTo(3);
+        assertThat(left.member().status()).isEqualTo(MemberStatus.LEFT);
         for (final Node node : List.of(one, two))
         {
             Await.until(() -> node.membership().members().stream().noneMatch(m -> m.nodeId() == 3), WAIT,

@@ -3,6 +3,8 @@ package io.troupe.membership;
 import io.aeron.cluster.service.Cluster;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
+import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorSystem;
 import io.troupe.membership.internal.ClientSettings;
 import io.troupe.membership.internal.MembershipClient;
 import io.troupe.membership.internal.MembershipProof;
@@ -10,6 +12,7 @@ import io.troupe.membership.internal.Voter;
 import io.troupe.membership.internal.VoterCounts;
 import io.troupe.membership.internal.VoterSettings;
 import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
 import io.troupe.membership.table.VoterAddress;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
@@ -19,6 +22,7 @@ import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.File;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -43,6 +47,7 @@ public final class Membership implements AutoCloseable
     private volatile int nodeId;
     private volatile String refused;
     private volatile List<Member> members = List.of();
+    private final Subscribers subscribers = new Subscribers();
 
     /** Who the node is and where it is reached: what it brings to the membership. */
     public record Identity(int nodeId, long incarnation, String host, int port, String clusterId, byte[] secret,
@@ -179,6 +184,47 @@ public final class Membership implements AutoCloseable
     }
 
     /**
+     * Where member events are sent from: the node's actor system, once it runs.
+     *
+     * @param system the node's actor system.
+     */
+    public void deliverEventsFrom(final ActorSystem system)
+    {
+        subscribers.deliverFrom(system);
+    }
+
+    /**
+     * Tells an actor of this node of every member change from now on ({@link MemberUp}, {@link MemberLeft},
+     * {@link MemberDowned}), and at once of each member up now. Subscribing twice changes nothing.
+     *
+     * @param subscriber the actor.
+     * @throws IllegalStateException if the node's actor system does not run yet, or there are too many subscribers.
+     */
+    public void subscribe(final ActorId subscriber)
+    {
+        final List<Member> up = new ArrayList<>();
+        for (final Member member : members)
+        {
+            if (member.status() == MemberStatus.UP)
+            {
+                up.add(member);
+            }
+        }
+        subscribers.subscribe(subscriber, up);
+    }
+
+    /**
+     * Stops telling an actor of member changes.
+     *
+     * @param subscriber the actor.
+     * @return whether it was subscribed.
+     */
+    public boolean unsubscribe(final ActorId subscriber)
+    {
+        return subscribers.unsubscribe(subscriber);
+    }
+
+    /**
      * The live members as this node last heard them.
      *
      * @return an immutable list, in node id order.
@@ -266,6 +312,7 @@ public final class Membership implements AutoCloseable
         {
             members = List.copyOf(client.members());
             events.onChange(member);
+            subscribers.publish(member);
         }
 
         @Override
