@@ -247,7 +247,8 @@ public final class Node implements AutoCloseable
             node.brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent,
             deadLetters::noticesLost, () -> node.drained ? 1 : 0,
             () -> node.control == null ? 0 : node.control.requests(),
-            () -> node.control == null ? 0 : node.control.refused(), node.peerScheduler.counters()),
+            () -> node.control == null ? 0 : node.control.refused(), node.peerScheduler.counters(),
+            membership == null ? null : membership.membership()),
             interconnect.incarnation());
         if (metricsSettings.enabled())
         {

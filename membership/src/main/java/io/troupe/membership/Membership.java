@@ -275,6 +275,27 @@ public final class Membership implements AutoCloseable
     }
 
     /**
+     * Renewals that could not be sent (no session with the service, back-pressure).
+     *
+     * @return the count.
+     */
+    public long renewalFailures()
+    {
+        return client.renewalFailures();
+    }
+
+    /**
+     * What this node's voter has counted.
+     *
+     * @param figure which figure.
+     * @return its count, or 0 if this node is no voter.
+     */
+    long voterFigure(final VoterCounts.Figure figure)
+    {
+        return voter == null ? 0 : voterCounts.get(figure);
+    }
+
+    /**
      * The settings.
      *
      * @return the config.

@@ -52,6 +52,20 @@ class MembersCliTest
         return (List<Map<String, Object>>)run.json().get("members");
     }
 
+    @SuppressWarnings("unchecked")
+    private static long counter(final String dataDir, final String name)
+    {
+        final TroupeCliTest.Run run = troupe("counters", "--json", "--data-dir", dataDir);
+        for (final Map<String, Object> record : (List<Map<String, Object>>)run.json().get("counters"))
+        {
+            if (name.equals(record.get("name")))
+            {
+                return ((Number)record.get("value")).longValue();
+            }
+        }
+        return -100;
+    }
+
     @Test
     void membersShowsTheTableDownRemovesAMemberAndLeaveStopsTheNodeGracefully()
     {
@@ -70,6 +84,10 @@ class MembersCliTest
         assertThat(members(json)).extracting(m -> m.get("status")).containsOnly("UP");
         final TroupeCliTest.Run table = troupe("members", "--data-dir", dataDir);
         assertThat(table.out()).contains("node 1: epoch", "3 members; a voter, LEADER", "NODE", "127.0.0.1:");
+
+        Await.until(() -> counter(dataDir, "membership_members") == 3 && counter(dataDir, "membership_voter_role") == 2,
+            WAIT, "the counters file has the membership's figures");
+        assertThat(counter(dataDir, "membership_joins")).isEqualTo(3);
 
         final TroupeCliTest.Run down = troupe("down", "3", "--data-dir", dataDir);
         assertThat(down.code()).as(down.err()).isZero();

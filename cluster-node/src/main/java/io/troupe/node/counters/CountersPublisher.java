@@ -19,6 +19,8 @@ import io.troupe.memquota.MemoryQuotaCounter;
 import io.troupe.node.client.ClientCounter;
 import io.troupe.node.client.ClientIngress;
 import io.troupe.node.client.ClientIngressCounter;
+import io.troupe.membership.Membership;
+import io.troupe.membership.MembershipCounter;
 import io.troupe.registry.RegistryCounter;
 import io.troupe.registry.ServiceRegistry;
 import org.agrona.concurrent.Agent;
@@ -52,6 +54,7 @@ public final class CountersPublisher implements Agent
     private static final List<PeerCounter> PEER = List.of(PeerCounter.values());
     private static final List<SchedulerCounters.Counter> SCHEDULER = List.of(SchedulerCounters.Counter.values());
     private static final List<RegistryCounter> REGISTRY = List.of(RegistryCounter.values());
+    private static final List<MembershipCounter> MEMBERSHIP = List.of(MembershipCounter.values());
     private static final List<ClientIngressCounter> CLIENT_INGRESS = List.of(ClientIngressCounter.values());
     private static final List<ClientCounter> CLIENT = List.of(ClientCounter.values());
 
@@ -71,11 +74,12 @@ public final class CountersPublisher implements Agent
      * @param controlRequests   control requests taken.
      * @param controlRefused    control requests refused.
      * @param scheduler         the peer scheduler's counts, or null.
+     * @param membership        the node's membership, or null for a node of a static peer list.
      */
     public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry,
         ClientIngress clients, BrokerDirectory brokers, ErrorRecorder errors, LongSupplier remoteDeadLetters,
         LongSupplier remoteNoticesSent, LongSupplier remoteNoticesLost, LongSupplier shutdownDrained,
-        LongSupplier controlRequests, LongSupplier controlRefused, SchedulerCounters scheduler)
+        LongSupplier controlRequests, LongSupplier controlRefused, SchedulerCounters scheduler, Membership membership)
     {
     }
 
@@ -167,6 +171,10 @@ public final class CountersPublisher implements Agent
         if (sources.registry() != null)
         {
             fixed.setAll(REGISTRY, sources.registry());
+        }
+        if (sources.membership() != null)
+        {
+            fixed.setAll(MEMBERSHIP, sources.membership());
         }
         if (sources.clients() != null)
         {
