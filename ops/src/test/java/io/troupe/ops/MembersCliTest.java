@@ -88,11 +88,18 @@ class MembersCliTest
         Await.until(() -> counter(dataDir, "membership_members") == 3 && counter(dataDir, "membership_voter_role") == 2,
             WAIT, "the counters file has the membership's figures");
         assertThat(counter(dataDir, "membership_joins")).isEqualTo(3);
+        Await.until(() -> troupe("status", "--check", "--data-dir", dataDir).code() == TroupeCli.OK, WAIT,
+            "node 1 ready as a member");
 
         final TroupeCliTest.Run down = troupe("down", "3", "--data-dir", dataDir);
         assertThat(down.code()).as(down.err()).isZero();
         assertThat(down.out()).contains("node 3 downed");
         Await.until(three::isClosed, WAIT, "node 3, downed, stopped itself");
+        final TroupeCliTest.Run status = troupe("status", "--data-dir", dataDir);
+        assertThat(status.out()).as("one member gone takes no other out of service").containsPattern("ready\\s+yes");
+        assertThat(troupe("status", "--json", "--data-dir", dataDir).json().get("readiness"))
+            .asString().startsWith("ready: a member (UP)");
+        assertThat(troupe("status", "--check", "--data-dir", dataDir).code()).isEqualTo(TroupeCli.OK);
         assertThat(three.failure()).contains("downed");
         assertThat(troupe("down", "3", "--data-dir", dataDir).err()).contains("node 1 says:");
 

@@ -21,6 +21,8 @@ import io.troupe.node.client.ClientIngress;
 import io.troupe.node.client.ClientIngressCounter;
 import io.troupe.membership.Membership;
 import io.troupe.membership.MembershipCounter;
+import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
 import io.troupe.registry.RegistryCounter;
 import io.troupe.registry.ServiceRegistry;
 import org.agrona.concurrent.Agent;
@@ -232,7 +234,8 @@ public final class CountersPublisher implements Agent
     }
 
     /**
-     * Says whether the node is ready (running, a session with every peer) and, if not, why, in the file's header and,
+     * Says whether the node is ready (running, and with a membership UP in it; without one, a session with every
+     * peer) and, if not, why, in the file's header and,
      * when it changes, in the log: "not ready: 0 of 2 peers up; node 2 refuses: its proof of the cluster secret is
      * wrong ...".
      */
@@ -248,6 +251,15 @@ public final class CountersPublisher implements Agent
         if (state != NodeState.RUNNING)
         {
             text.append("not ready: ").append(state.name().toLowerCase(Locale.ROOT));
+        }
+        else if (sources.membership() != null)
+        {
+            // a member serves once the membership has it UP: a peer that is down is the membership's to settle,
+            // not a reason to take every node out of its load balancer
+            final MemberStatus status = ownStatus(sources.membership());
+            text.append(status == MemberStatus.UP ? "ready: a member (UP)" : "not ready: " +
+                (status == null ? "not a member" : status.name().toLowerCase(Locale.ROOT)))
+                .append("; ").append(up).append(" of ").append(peerList.size()).append(" peers up");
         }
         else if (up == peerList.size())
         {
@@ -280,6 +292,18 @@ public final class CountersPublisher implements Agent
             readiness = now;
             file.readiness(now);
         }
+    }
+
+    private MemberStatus ownStatus(final Membership membership)
+    {
+        for (final Member member : membership.members())
+        {
+            if (member.nodeId() == sources.system().nodeId())
+            {
+                return member.status();
+            }
+        }
+        return null;
     }
 
     private AtomicCounter allocate(final CounterDescriptor type, final String labels)
