@@ -183,7 +183,10 @@ public final class MemberTable
         }
         if (incarnation == current.incarnation())
         {
-            return Outcome.ok(nodeId, List.of()); // a retry: it joined already
+            // a retry: it joined already. Its lease runs from this join: the node counts it from the send of the
+            // join it was answered for, which may be this one
+            entry.lastRenewedMs = Math.max(entry.lastRenewedMs, nowMs);
+            return Outcome.ok(nodeId, List.of());
         }
         if (incarnation < current.incarnation())
         {
@@ -204,7 +207,8 @@ public final class MemberTable
             final Member member = entry.member;
             if (member.incarnation() == incarnation && member.port() == port && member.host().equals(host))
             {
-                return Outcome.ok(member.nodeId(), List.of()); // a retry of a join that was assigned its id
+                entry.lastRenewedMs = Math.max(entry.lastRenewedMs, nowMs); // a retry: as for a node's own id
+                return Outcome.ok(member.nodeId(), List.of());
             }
         }
         while (nextAssignedId <= MAX_NODE_ID && (members.containsKey(nextAssignedId) ||

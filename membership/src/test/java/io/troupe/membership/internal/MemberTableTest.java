@@ -55,6 +55,18 @@ class MemberTableTest
     }
 
     @Test
+    void aRepeatedJoinRenewsTheLeaseForTheNodeCountsItFromItsLastJoinSent()
+    {
+        table.join(3, 11, "h", 7003, 0);
+        table.join(0, 12, "h", 7100, 0);
+        assertThat(table.join(3, 11, "h", 7003, 4_000).changes()).isEmpty();
+        assertThat(table.join(0, 12, "h", 7100, 4_000).changes()).isEmpty();
+        assertThat(table.lapse(LEASE + 1)).isEmpty();
+        assertThat(table.lastRenewedMs(3)).isEqualTo(4_000);
+        assertThat(table.lastRenewedMs(100)).isEqualTo(4_000);
+    }
+
+    @Test
     void anIdTakenByALiveMemberAtAnotherAddressIsRefusedSayingWhoHasIt()
     {
         table.join(3, 11, "10.0.0.3", 7003, 0);
