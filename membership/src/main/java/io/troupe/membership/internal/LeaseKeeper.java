@@ -94,17 +94,24 @@ final class LeaseKeeper
     }
 
     /**
-     * The service accepted a renewal.
+     * The service accepted a request: if it was a renewal still tracked, the lease runs from its send.
      *
      * @param correlationId its id.
+     * @return whether it was a tracked renewal.
      */
-    void accepted(final long correlationId)
+    boolean accepted(final long correlationId)
     {
         final int slot = (int)(correlationId & (TRACKED - 1));
-        if (sentCorrelation[slot] == correlationId && sentAtNs[slot] - lastAcceptedSendNs > 0)
+        if (sentCorrelation[slot] != correlationId)
+        {
+            return false;
+        }
+        sentCorrelation[slot] = -1;
+        if (sentAtNs[slot] - lastAcceptedSendNs > 0)
         {
             lastAcceptedSendNs = sentAtNs[slot];
         }
+        return true;
     }
 
     /**

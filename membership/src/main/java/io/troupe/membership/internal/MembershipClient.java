@@ -93,7 +93,9 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
     private long joinCorrelationId;
     private long joinSentNs;
     private long retryAtNs;
-    private boolean readySent;
+    /** Set by {@link #ready()}: the node serves, and Ready is sent until the view has it UP. */
+    private CompletableFuture<Void> upWanted;
+    private long nextReadyNs;
     private volatile long epoch = -1;
     private volatile long renewals;
     private volatile long renewalFailures;
@@ -269,6 +271,7 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
                 renew(nowNs);
                 work++;
             }
+            work += sendReadyUntilUp(nowNs);
         }
         return work;
     }
@@ -312,6 +315,10 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
     {
         state = State.ENDED;
         pending.failAll("the membership client ended");
+        if (upWanted != null)
+        {
+            upWanted.completeExceptionally(new IllegalStateException("the membership client ended"));
+        }
         tell.run();
     }
 
@@ -341,9 +348,8 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
         }
         if (code == ReplyCode.OK)
         {
-            if (lease != null)
+            if (lease != null && lease.accepted(correlationId))
             {
-                lease.accepted(correlationId);
                 renewals++;
             }
         }
@@ -436,16 +442,34 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
         final CompletableFuture<Void> done = new CompletableFuture<>();
         commands.offer(() ->
         {
-            if (state != State.MEMBER || readySent)
+            if (state != State.MEMBER || upWanted != null)
             {
                 done.completeExceptionally(new IllegalStateException("node " + nodeId + " is not a joined member " +
                     "waiting to be up (" + state + ")"));
                 return;
             }
-            readySent = true;
-            request(done, requests.ready(nextCorrelationId, nodeId, settings.incarnation()));
+            upWanted = done;
+            nextReadyNs = clock.nanoTime();
         });
         return done;
+    }
+
+    /** Sends Ready until this node's view has it UP: one lost or refused for back-pressure is sent again. */
+    private int sendReadyUntilUp(final long nowNs)
+    {
+        if (upWanted == null || upWanted.isDone() || nowNs - nextReadyNs < 0)
+        {
+            return 0;
+        }
+        final Member self = view.member(nodeId);
+        if (self != null && self.incarnation() == settings.incarnation() && self.status() != MemberStatus.JOINING)
+        {
+            upWanted.complete(null);
+            return 1;
+        }
+        offer(requests.ready(nextCorrelationId++, nodeId, settings.incarnation()));
+        nextReadyNs = nowNs + settings.retryInterval().toNanos();
+        return 1;
     }
 
     /**
