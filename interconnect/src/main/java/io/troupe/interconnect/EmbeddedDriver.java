@@ -1,7 +1,6 @@
 package io.troupe.interconnect;
 
 import io.aeron.Aeron;
-import io.aeron.CommonContext;
 import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.AgentErrorLog;
@@ -23,8 +22,6 @@ import java.util.concurrent.TimeUnit;
 final class EmbeddedDriver
 {
     private static final Logger LOG = LoggerFactory.getLogger(Interconnect.class);
-    /** A driver whose heartbeat is younger than this is alive: its directory is not ours to replace. */
-    private static final long LIVE_DRIVER_MS = 250;
     /**
      * How long the whole process may stand still (a long GC pause, SIGSTOP, a paused container or VM) before the
      * embedded driver and the node's Aeron client give each other up: Aeron's default, 10 s, killed the client of a
@@ -49,8 +46,7 @@ final class EmbeddedDriver
         // driver is alive (one killed a moment ago is not: its heartbeat stopped)
         final Path aeronDir = Path.of(config.aeronDir());
         PrivateDirectory.checkReplaceable(aeronDir, "Aeron directory");
-        if (PrivateDirectory.isMarked(aeronDir) &&
-            CommonContext.isDriverActive(aeronDir.toFile(), LIVE_DRIVER_MS, message -> { }))
+        if (PrivateDirectory.isMarked(aeronDir) && LiveDriver.isAlive(aeronDir))
         {
             throw new IllegalStateException("a media driver is running in " + aeronDir + ": is another node " +
                 "using this Aeron directory? Give each node a directory of its own (troupe.transport.aeron-dir)");
