@@ -5,6 +5,7 @@ import io.aeron.driver.MediaDriver;
 import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
+import io.troupe.interconnect.LiveDriver;
 import io.troupe.membership.internal.ClientSettings;
 import io.troupe.membership.internal.MembershipClient;
 import io.troupe.membership.internal.MembershipProof;
@@ -21,6 +22,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.File;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +37,6 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Membership implements AutoCloseable
 {
-    private static final long JOIN_POLL_MS = 50;
 
     private final MembershipConfig config;
     private final MediaDriver driver;
@@ -60,6 +61,11 @@ public final class Membership implements AutoCloseable
     {
         this.config = config.conclude();
         final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, config.maxIdlePark().toNanos());
+        if (LiveDriver.isAlive(Path.of(identity.aeronDir())))
+        {
+            throw new IllegalStateException("a media driver is running in " + identity.aeronDir() + ": is another " +
+                "node using this membership directory? Give each node an Aeron directory of its own");
+        }
         this.driver = MediaDriver.launch(new MediaDriver.Context()
             .aeronDirectoryName(identity.aeronDir())
             .threadingMode(ThreadingMode.SHARED)

@@ -119,6 +119,9 @@ class MembershipTest
         final Membership one = start(config, 1, 7001, new Heard(), null);
         assertThat(one.awaitJoined(WAIT)).isEqualTo(1);
 
+        assertThatThrownBy(() -> Membership.start(config, new Membership.Identity(9, 1, "127.0.0.1", 7009,
+            "facade-test", SECRET, dir.resolve("n9").toFile(), dir.resolve("aeron-n1-7001").toString()), new Heard(),
+            errors::add)).hasMessageContaining("a media driver is running in").hasMessageContaining("aeron-n1-7001");
         final Membership five = start(config, 5, 7005, new Heard(), null);
         assertThat(five.awaitJoined(WAIT)).isEqualTo(5);
         final Membership clash = start(config, 5, 7006, new Heard(), null);
