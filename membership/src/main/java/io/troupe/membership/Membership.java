@@ -50,7 +50,18 @@ public final class Membership implements AutoCloseable
     private volatile List<Member> members = List.of();
     private final Subscribers subscribers = new Subscribers();
 
-    /** Who the node is and where it is reached: what it brings to the membership. */
+    /**
+     * Who the node is and where it is reached: what it brings to the membership.
+     *
+     * @param nodeId      its node id, or 0 for one the service assigns.
+     * @param incarnation this start's incarnation.
+     * @param host        its interconnect host, as peers reach it.
+     * @param port        its interconnect port.
+     * @param clusterId   the cluster id.
+     * @param secret      the cluster secret.
+     * @param dataDir     its data directory (a voter keeps its log and snapshots under it).
+     * @param aeronDir    the membership media driver's directory.
+     */
     public record Identity(int nodeId, long incarnation, String host, int port, String clusterId, byte[] secret,
         File dataDir, String aeronDir)
     {

@@ -26,6 +26,13 @@ public final class Requests
     private final SyncEncoder sync = new SyncEncoder();
 
     /**
+     * An encoder with its own buffer.
+     */
+    public Requests()
+    {
+    }
+
+    /**
      * The buffer the last request was encoded into.
      *
      * @return the buffer; the message starts at 0.

@@ -40,6 +40,13 @@ public final class VoterCounts
 
     private final AtomicLongArray figures = new AtomicLongArray(Figure.values().length);
 
+    /**
+     * All figures at 0.
+     */
+    public VoterCounts()
+    {
+    }
+
     void add(final Figure figure, final long delta)
     {
         final int i = figure.ordinal();
