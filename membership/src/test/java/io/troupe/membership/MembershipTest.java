@@ -1,6 +1,7 @@
 package io.troupe.membership;
 
 import io.aeron.cluster.service.Cluster;
+import io.troupe.interconnect.LoopbackPorts;
 import io.troupe.membership.table.Member;
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.membership.table.VoterAddress;
@@ -10,17 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -151,29 +147,6 @@ class MembershipTest
 
     private static int freeBase()
     {
-        while (true)
-        {
-            final int base = 10_000 + ThreadLocalRandom.current().nextInt(4_000) * VoterAddress.PORTS;
-            if (free(base))
-            {
-                return base;
-            }
-        }
-    }
-
-    private static boolean free(final int base)
-    {
-        for (int port = base; port < base + VoterAddress.PORTS; port++)
-        {
-            try (DatagramSocket socket = new DatagramSocket(null))
-            {
-                socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-            }
-            catch (final IOException ex)
-            {
-                return false;
-            }
-        }
-        return true;
+        return LoopbackPorts.freeUdpRuns(1, VoterAddress.PORTS)[0];
     }
 }
