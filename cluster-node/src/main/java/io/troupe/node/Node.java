@@ -154,9 +154,10 @@ public final class Node implements AutoCloseable
         final EventCodecRegistry codecs = codecs(extraCodecs);
         LOG.info("starting {}", config.describe());
         // 0700, of this user, no link, and a node's own (see PrivateDirectory); a problem says what and why
-        PrivateDirectory.prepare(config.dataDir(), "data directory (node " + config.nodeId() + ")");
+        final String who = config.idAssigned() ? "a node whose id is assigned" : "node " + config.nodeId();
+        PrivateDirectory.prepare(config.dataDir(), "data directory (" + who + ")");
         // one node per data directory: a second start fails here, before it touches anything of the first's
-        final DataDirLock dirLock = DataDirLock.acquire(config.dataDir(), config.nodeId());
+        final DataDirLock dirLock = DataDirLock.acquire(config.dataDir(), who);
         try
         {
             return startLocked(config, setup, codecs, dirLock);
@@ -168,25 +169,32 @@ public final class Node implements AutoCloseable
         }
     }
 
-    private static Node startLocked(final NodeConfig config, final Consumer<ActorSystem> setup,
+    private static Node startLocked(final NodeConfig configured, final Consumer<ActorSystem> setup,
         final EventCodecRegistry codecs, final DataDirLock dirLock)
     {
         // durable before the node announces itself: a restart is always a new incarnation
-        final NodeIdentity identity = NodeIdentity.advance(config.dataDir(), config.nodeId());
-        // first, so that every agent's errors from the start on are in its error log
-        final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
-        // a member before anything serves: the id is the cluster's, and peers learn of this node from the table
-        final NodeMembership membership;
+        final NodeIdentity started = NodeIdentity.advance(configured.dataDir(), configured.nodeId());
+        // a member before anything serves: the id is the cluster's (assigned, if the config has none), and peers
+        // learn of this node from the table. Its errors go to the error log once the counters file exists.
+        final ErrorRelay membershipErrors = new ErrorRelay(LOG, "membership");
+        final NodeMembership membership = configured.membershipConfig().enabled() ?
+            NodeMembership.join(configured, started.nodeId(), started.incarnation(), membershipErrors) : null;
+        final NodeConfig config;
+        final NodeIdentity identity;
+        final NodeCounters counters;
         try
         {
-            membership = config.membershipConfig().enabled() ?
-                NodeMembership.join(config, identity.incarnation(), counters.recorder()) : null;
+            config = configured.idAssigned() ? configured.withAssignedId(membership.nodeId()) : configured;
+            identity = started.assigned(config.dataDir(), config.nodeId()); // asked for again at the next start
+            // before the rest, so that every agent's errors from the start on are in its error log
+            counters = NodeCounters.create(config, identity.incarnation());
         }
         catch (final RuntimeException ex)
         {
-            counters.close();
+            closeQuietly(membership);
             throw ex;
         }
+        membershipErrors.relayTo(counters.recorder());
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
         final MetricsConfig metricsSettings = config.metrics();
         final ActorTypeMetrics actorTypes = metricsSettings.enabled() &&

@@ -223,11 +223,43 @@ public final class NodeConfig
     /**
      * This node's id ({@code troupe.node-id}).
      *
-     * @return 1..{@link io.troupe.actor.ActorId#MAX_NODE_ID}.
+     * @return 1..{@link io.troupe.actor.ActorId#MAX_NODE_ID}, or 0 for a node whose id the membership assigns when it
+     *         joins ({@link #idAssigned()}; the running node's {@link Node#nodeId()} is the assigned one).
      */
     public int nodeId()
     {
         return nodeId;
+    }
+
+    /**
+     * Whether the node has its id assigned by the membership when it joins ({@code troupe.node-id} not set, the
+     * membership's voters or seeds set): {@link #nodeId()} is 0 until then.
+     *
+     * @return true for a node without a configured id.
+     */
+    public boolean idAssigned()
+    {
+        return nodeId == 0;
+    }
+
+    /**
+     * This config for the id the membership assigned: the same files and Aeron directory as before the id was known
+     * (their defaults are named after the port), so that the next start finds them.
+     *
+     * @param assignedId the id the node joined as.
+     * @return a new config with that id.
+     * @throws IllegalStateException if the node has a configured id.
+     */
+    NodeConfig withAssignedId(final int assignedId)
+    {
+        if (!idAssigned())
+        {
+            throw new IllegalStateException("node " + nodeId + " has a configured id");
+        }
+        final InterconnectConfig transport = copy(interconnect);
+        transport.aeronDir(copy(interconnect).conclude(0).aeronDir());
+        return new NodeConfig(source, assignedId, dataDir, secretOrigin, transport, pools, memoryQuota, flowControl,
+            shutdownTimeout, registry, registryReplica, clients, ops, metrics, application, scheduler, membership);
     }
 
     /**
@@ -314,7 +346,8 @@ public final class NodeConfig
     {
         final InterconnectConfig concluded = copy(interconnect).conclude(nodeId);
         final StringBuilder text = new StringBuilder(1024);
-        text.append("node ").append(nodeId).append(" of cluster \"").append(interconnect.clusterId())
+        text.append(nodeId == 0 ? "a node (its id assigned when it joins)" : "node " + nodeId)
+            .append(" of cluster \"").append(interconnect.clusterId())
             .append("\" (config ").append(source).append(')');
         line(text, "data dir", dataDir.toString());
         line(text, "bind", interconnect.bindHost() + ':' + interconnect.bindPort());

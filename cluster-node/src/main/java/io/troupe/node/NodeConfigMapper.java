@@ -193,7 +193,11 @@ final class NodeConfigMapper
 
     private NodeConfig map()
     {
-        final int nodeId = read(this::nodeId, 0);
+        // without a node id, a member of a membership has one assigned when it joins: 0 until then
+        final boolean assigned = !in.isSet(NODE_ID) && (listsSomething(VOTERS) || listsSomething(SEEDS));
+        final int nodeId = assigned ? 0 : read(this::nodeId, 0);
+        final boolean idKnown = assigned || nodeId != 0; // false: the node id is wrong, checks against it are moot
+        final int idForChecks = assigned ? 1 : nodeId;
         final String secretKey = read(this::secretKey, null);
         final byte[] secret = secretKey == null ? null : read(() -> secret(secretKey), null);
 
@@ -217,7 +221,7 @@ final class NodeConfigMapper
                 interconnect.clientStreams().imagesPerAddress(images);
             });
         }
-        if (nodeId != 0) // the peers are checked against the node's own id
+        if (idKnown) // the peers are checked against the node's own id
         {
             for (final PeerAddress peer : read(() -> peers(nodeId), List.<PeerAddress>of()))
             {
@@ -230,7 +234,7 @@ final class NodeConfigMapper
         {
             apply(() -> membership.voter(voter));
         }
-        final List<PoolConfig> pools = nodeId == 0 ? List.of() : read(() -> pools(nodeId), List.<PoolConfig>of());
+        final List<PoolConfig> pools = idKnown ? read(() -> pools(idForChecks), List.<PoolConfig>of()) : List.of();
         final MemoryQuotaConfig memoryQuota = read(this::memoryQuota, null);
         final FlowControlConfig flow = new FlowControlConfig();
         applyAll(FlowControlSettings.ALL, flow);
@@ -241,7 +245,8 @@ final class NodeConfigMapper
         final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
         final SchedulerConfig scheduler = new SchedulerConfig();
         applyAll(SchedulerSettings.ALL, scheduler);
-        final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
+        final Path dataDir = idKnown ? read(() -> dataDir(assigned ? "node-port-" + interconnect.bindPort() :
+            "node-" + nodeId), null) : null;
         final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile);
         final OpsConfig ops = new OpsConfig();
         applyAll(OpsSettings.ALL, ops);
@@ -269,7 +274,7 @@ final class NodeConfigMapper
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota,
             flow, system.shutdownTimeout(),
             registry, replica, clients, ops, metrics, application, scheduler, membership);
-        checkActorSystem(node.actorSystemConfig());
+        checkActorSystem(node.actorSystemConfig().nodeId(idForChecks));
         return node;
     }
 
@@ -331,11 +336,25 @@ final class NodeConfigMapper
         }
     }
 
+    /** Whether a list setting is set to a non-empty list (a value of another type is reported where it is read). */
+    private boolean listsSomething(final String key)
+    {
+        try
+        {
+            return in.isSet(key) && !in.list(key, "a list").isEmpty();
+        }
+        catch (final NodeConfigException notAList)
+        {
+            return false;
+        }
+    }
+
     private int nodeId()
     {
         if (!in.isSet(NODE_ID))
         {
-            throw in.missing(NODE_ID, "required: this node's id, 1.." + ActorId.MAX_NODE_ID);
+            throw in.missing(NODE_ID, "required: this node's id, 1.." + ActorId.MAX_NODE_ID + " (or " + SEEDS +
+                ", for a node that has one assigned when it joins)");
         }
         final int nodeId = in.integer(NODE_ID);
         try
@@ -677,10 +696,13 @@ final class NodeConfigMapper
         }
     }
 
-    private Path dataDir(final int nodeId)
+    /**
+     * The data directory: {@code troupe.data-dir}, or {@code ./data/<defaultName>} if it is empty.
+     */
+    private Path dataDir(final String defaultName)
     {
         final String dir = in.string(DATA_DIR);
-        return dir.isEmpty() ? Path.of(".", "data", "node-" + nodeId) : path(DATA_DIR);
+        return dir.isEmpty() ? Path.of(".", "data", defaultName) : path(DATA_DIR);
     }
 
     private Path path(final String key)

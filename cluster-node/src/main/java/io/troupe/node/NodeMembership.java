@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -33,16 +34,19 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
     /** How long a leave may take to be recorded before the node goes anyway (its lease then lapses as LEFT). */
     private static final long LEAVE_WAIT_MS = 2_000;
 
-    private final int nodeId;
+    /** The id the node joined as (0 while it joins). */
+    private volatile int nodeId;
     private final Membership membership;
     /** The incarnation each peer was added for: a newer one of the same node replaces it. */
     private final Map<Integer, Long> peers = new HashMap<>();
-    private volatile Consumer<String> onLeaseLost = why -> { };
+    /** What stops the node when its lease is lost; null until the node is up ({@link #attach}). */
+    private Consumer<String> onLeaseLost;
+    /** Why the lease was lost before the node was up, if it was: the node stops as soon as it is. */
+    private String lostBeforeAttach;
     private Interconnect interconnect;
 
-    private NodeMembership(final int nodeId, final Membership membership)
+    private NodeMembership(final Membership membership)
     {
-        this.nodeId = nodeId;
         this.membership = membership;
     }
 
@@ -50,55 +54,68 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
      * Starts the node's membership and waits until the service recorded the node.
      *
      * @param config      the node's config (membership enabled).
+     * @param nodeId      the id the node asks for: its configured one, the one assigned at its last start, or 0 for
+     *                    one the membership assigns.
      * @param incarnation this start's incarnation.
      * @param errors      where errors go.
      * @return the membership, joined.
      * @throws NodeStartException saying why the node could not join.
      */
-    static NodeMembership join(final NodeConfig config, final long incarnation, final ErrorHandler errors)
+    static NodeMembership join(final NodeConfig config, final int nodeId, final long incarnation,
+        final ErrorHandler errors)
     {
         final MembershipConfig settings = config.membershipConfig();
         final InterconnectConfig transport = config.interconnectConfig().conclude(config.nodeId());
-        final NodeMembership[] self = new NodeMembership[1];
+        final String who = nodeId == 0 ? "the node" : "node " + nodeId;
+        // the membership's thread may report before the object exists: nothing is followed before attach anyway
+        final AtomicReference<NodeMembership> self = new AtomicReference<>();
         final MembershipEvents relay = new MembershipEvents()
         {
             @Override
             public void onChange(final Member member)
             {
-                self[0].onChange(member);
+                final NodeMembership target = self.get();
+                if (target != null)
+                {
+                    target.onChange(member);
+                }
             }
 
             @Override
             public void onLeaseLost(final String why)
             {
-                self[0].onLeaseLost(why);
+                final NodeMembership target = self.get();
+                if (target != null)
+                {
+                    target.onLeaseLost(why);
+                }
             }
         };
         final Membership membership;
         try
         {
-            membership = Membership.start(settings, new Membership.Identity(config.nodeId(), incarnation,
+            membership = Membership.start(settings, new Membership.Identity(nodeId, incarnation,
                 transport.bindHost(), transport.bindPort(), transport.clusterId(), transport.clusterSecret(),
                 config.dataDir().toFile(), transport.aeronDir() + "-membership"), relay, errors);
         }
         catch (final RuntimeException ex)
         {
-            throw new NodeStartException("node " + config.nodeId() + " could not start its membership: " +
-                ex.getMessage(), ex);
+            throw new NodeStartException(who + " could not start its membership: " + ex.getMessage(), ex);
         }
-        self[0] = new NodeMembership(config.nodeId(), membership);
+        final NodeMembership joining = new NodeMembership(membership);
+        self.set(joining);
         try
         {
             final int joinedAs = membership.awaitJoined(settings.joinTimeout().plusSeconds(5));
-            LOG.info("node {}: joined the membership (epoch {}{})", joinedAs, membership.epoch(),
-                membership.isVoter() ? ", a voter" : "");
-            return self[0];
+            LOG.info("node {}: joined the membership (epoch {}{}{})", joinedAs, membership.epoch(),
+                nodeId == 0 ? ", its id assigned" : "", membership.isVoter() ? ", a voter" : "");
+            joining.nodeId = joinedAs;
+            return joining;
         }
         catch (final RuntimeException ex)
         {
             membership.close();
-            throw new NodeStartException("node " + config.nodeId() + " could not join the cluster: " +
-                ex.getMessage(), ex);
+            throw new NodeStartException(who + " could not join the cluster: " + ex.getMessage(), ex);
         }
     }
 
@@ -111,10 +128,14 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
      */
     void attach(final ActorSystem system, final Interconnect transport, final Consumer<String> leaseLost)
     {
-        this.onLeaseLost = leaseLost;
         membership.deliverEventsFrom(system);
         synchronized (this)
         {
+            this.onLeaseLost = leaseLost;
+            if (lostBeforeAttach != null)
+            {
+                leaseLost.accept(lostBeforeAttach);
+            }
             this.interconnect = transport;
             for (final Member member : membership.members())
             {
@@ -164,6 +185,16 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
         {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The id the node joined as.
+     *
+     * @return the configured or assigned id.
+     */
+    int nodeId()
+    {
+        return nodeId;
     }
 
     /**
@@ -231,7 +262,17 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
     @Override
     public void onLeaseLost(final String why)
     {
-        onLeaseLost.accept(why);
+        final Consumer<String> stop;
+        synchronized (this)
+        {
+            stop = onLeaseLost;
+            if (stop == null)
+            {
+                lostBeforeAttach = why;
+                return;
+            }
+        }
+        stop.accept(why);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.troupe.membership.MembershipConfig;
 import io.troupe.membership.table.VoterAddress;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 import static io.troupe.node.NodeConfigErrorTest.assertError;
@@ -39,6 +40,26 @@ class MembershipConfigFileTest
         assertThat(seeds.voters()).isEqualTo(voters.voters());
         assertThat(NodeConfigLoader.parse(MINIMAL + "\ntroupe.membership { voters = " + THREE + ", seeds = " + THREE +
             " }").membershipConfig().voters()).hasSize(3);
+    }
+
+    @Test
+    void aNodeWithSeedsAndNoIdHasOneAssignedAndItsFilesAreNamedAfterItsPort()
+    {
+        final String noId = "troupe { cluster-secret = \"" + NodeConfigTest.SECRET + "\", bind.port = 40101 }";
+        final NodeConfig config = NodeConfigLoader.parse(noId + "\ntroupe.membership.seeds = " + THREE);
+        assertThat(config.idAssigned()).isTrue();
+        assertThat(config.nodeId()).isZero();
+        assertThat(config.dataDir()).isEqualTo(Path.of(".", "data", "node-port-40101"));
+        assertThat(config.interconnectConfig().conclude(0).aeronDir()).endsWith("-port-40101");
+        assertThat(config.describe()).startsWith("a node (its id assigned when it joins)");
+
+        final NodeConfig joined = config.withAssignedId(1004);
+        assertThat(joined.nodeId()).isEqualTo(1004);
+        assertThat(joined.dataDir()).as("kept: the next start finds it").isEqualTo(config.dataDir());
+        assertThat(joined.interconnectConfig().conclude(1004).aeronDir()).endsWith("-port-40101");
+        assertThat(joined.actorSystemConfig().conclude().nodeId()).isEqualTo(1004);
+
+        assertError(noId, "troupe.node-id", "or troupe.membership.seeds, for a node that has one assigned");
     }
 
     @Test

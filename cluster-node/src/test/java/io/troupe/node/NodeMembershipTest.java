@@ -105,4 +105,38 @@ class NodeMembershipTest
         assertThat(one.membership().members()).extracting(Member::nodeId).containsExactly(1, 2);
         assertThat(one.failure()).isNull();
     }
+
+    @Test
+    void aNodeWithoutAnIdIsAssignedOneAndAsksForItAgainWhenItRestarts()
+    {
+        final LocalCluster cluster = LocalCluster.withMembership(dir, 1, 1);
+        final Node one = start(cluster, 1);
+        final Path joinerFile = cluster.writeJoinerFile("joiner");
+        final NodeConfig joinerConfig = NodeConfigLoader.load(joinerFile, new Properties());
+        assertThat(joinerConfig.idAssigned()).isTrue();
+
+        final Node joiner = Node.start(joinerConfig);
+        nodes.add(joiner);
+        final int assigned = joiner.nodeId();
+        assertThat(assigned).as("the first id the membership hands out").isEqualTo(1000);
+        final long firstIncarnation = joiner.identity().incarnation();
+        Await.until(() -> upIn(one, assigned) && one.interconnect().isConnected(assigned), WAIT,
+            () -> "node 1 sees the joiner up and is connected to it: " + one.membership().members());
+        assertThat(NodeIdentity.read(joinerConfig.dataDir()).nodeId()).as("kept for the next start")
+            .isEqualTo(assigned);
+
+        nodes.remove(joiner);
+        joiner.close();
+        Await.until(() -> one.membership().members().stream().noneMatch(m -> m.nodeId() == assigned), WAIT,
+            () -> "the joiner left: " + one.membership().members());
+
+        final Node again = Node.start(NodeConfigLoader.load(joinerFile, new Properties()));
+        nodes.add(again);
+        assertThat(again.nodeId()).as("the same id, asked for again").isEqualTo(assigned);
+        assertThat(again.identity().incarnation()).isGreaterThan(firstIncarnation);
+        Await.until(() -> one.membership().members().stream().anyMatch(m -> m.nodeId() == assigned &&
+            m.incarnation() == again.identity().incarnation() && m.status() == MemberStatus.UP), WAIT,
+            () -> "node 1 sees the new incarnation up: " + one.membership().members());
+        Await.until(() -> one.interconnect().isConnected(assigned), WAIT, "node 1 connected to the restarted joiner");
+    }
 }

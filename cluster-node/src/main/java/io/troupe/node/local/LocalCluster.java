@@ -177,6 +177,41 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
+     * Writes the config file of a node that joins the cluster with no id of its own: the shared settings (the
+     * voters among them), a free port, a data directory of its own and no {@code node-id}, so the membership
+     * assigns one. Only for a cluster with a membership.
+     *
+     * @param name the node's name, for its files: {@code <name>.conf}, {@code data/<name>}.
+     * @return the file.
+     * @throws IllegalStateException if the cluster has no membership.
+     * @throws UncheckedIOException  if the file cannot be written.
+     */
+    public Path writeJoinerFile(final String name)
+    {
+        if (voterPorts.length == 0)
+        {
+            throw new IllegalStateException("a joiner needs a cluster with a membership (LocalCluster.withMembership)");
+        }
+        final Path file = dir.resolve(name + ".conf");
+        try
+        {
+            Files.write(file, List.of(
+                "include \"cluster.conf\"",
+                "",
+                "# no node-id: the membership assigns one when the node joins",
+                "troupe {",
+                "  bind.port = " + LoopbackPorts.freeUdp(1)[0],
+                "  data-dir = " + quote(dir.resolve("data").resolve(name).toAbsolutePath().toString()),
+                "}"), StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + file, ex);
+        }
+        return file;
+    }
+
+    /**
      * The directory of the cluster's files.
      *
      * @return the directory.
