@@ -169,32 +169,48 @@ public final class Node implements AutoCloseable
         }
     }
 
-    private static Node startLocked(final NodeConfig configured, final Consumer<ActorSystem> setup,
-        final EventCodecRegistry codecs, final DataDirLock dirLock)
+    /** A node that knows its id: its config with the id, this start's identity, its counters and membership. */
+    private record Joined(NodeConfig config, NodeIdentity identity, NodeCounters counters, NodeMembership membership)
+    {
+    }
+
+    /**
+     * Takes this start's incarnation and, with a membership, joins before anything serves: the id is the cluster's
+     * (assigned, if the config has none), and peers learn of this node from the table. The counters file is made
+     * once the id is known; the membership's errors go to its error log from then on.
+     */
+    private static Joined join(final NodeConfig configured)
     {
         // durable before the node announces itself: a restart is always a new incarnation
         final NodeIdentity started = NodeIdentity.advance(configured.dataDir(), configured.nodeId());
-        // a member before anything serves: the id is the cluster's (assigned, if the config has none), and peers
-        // learn of this node from the table. Its errors go to the error log once the counters file exists.
         final ErrorRelay membershipErrors = new ErrorRelay(LOG, "membership");
         final NodeMembership membership = configured.membershipConfig().enabled() ?
             NodeMembership.join(configured, started.nodeId(), started.incarnation(), membershipErrors) : null;
-        final NodeConfig config;
-        final NodeIdentity identity;
-        final NodeCounters counters;
         try
         {
-            config = configured.idAssigned() ? configured.withAssignedId(membership.nodeId()) : configured;
-            identity = started.assigned(config.dataDir(), config.nodeId()); // asked for again at the next start
+            final NodeConfig config = configured.idAssigned() ? configured.withAssignedId(membership.nodeId()) :
+                configured;
+            final NodeIdentity identity = started.assigned(config.dataDir(), config.nodeId()); // asked for next time
             // before the rest, so that every agent's errors from the start on are in its error log
-            counters = NodeCounters.create(config, identity.incarnation());
+            final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
+            membershipErrors.relayTo(counters.recorder());
+            return new Joined(config, identity, counters, membership);
         }
         catch (final RuntimeException ex)
         {
             closeQuietly(membership);
             throw ex;
         }
-        membershipErrors.relayTo(counters.recorder());
+    }
+
+    private static Node startLocked(final NodeConfig configured, final Consumer<ActorSystem> setup,
+        final EventCodecRegistry codecs, final DataDirLock dirLock)
+    {
+        final Joined joined = join(configured);
+        final NodeConfig config = joined.config();
+        final NodeIdentity identity = joined.identity();
+        final NodeCounters counters = joined.counters();
+        final NodeMembership membership = joined.membership();
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
         final MetricsConfig metricsSettings = config.metrics();
         final ActorTypeMetrics actorTypes = metricsSettings.enabled() &&
@@ -277,7 +293,7 @@ public final class Node implements AutoCloseable
         interconnect.onTransportLost(node::stopOnTransportLoss);
         if (membership != null)
         {
-            membership.attach(system, interconnect, node::stopOnLeaseLoss);
+            membership.attach(system, interconnect, clients, node::stopOnLeaseLoss);
             membership.ready(); // JOINING to UP once the service records it; nothing here waits for it
         }
         return node;

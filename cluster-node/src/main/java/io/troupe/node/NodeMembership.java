@@ -8,11 +8,17 @@ import io.troupe.membership.Membership;
 import io.troupe.membership.MembershipConfig;
 import io.troupe.membership.MembershipEvents;
 import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
+import io.troupe.node.client.ClientIngress;
+import io.troupe.registry.ClusterEndpoints;
+import io.troupe.registry.RegistryCodecs;
 import org.agrona.ErrorHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -44,6 +50,7 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
     /** Why the lease was lost before the node was up, if it was: the node stops as soon as it is. */
     private String lostBeforeAttach;
     private Interconnect interconnect;
+    private ClientIngress clients;
 
     private NodeMembership(final Membership membership)
     {
@@ -124,13 +131,16 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
      *
      * @param system    the node's actor system: member events to subscribers are sent from it.
      * @param transport the interconnect.
+     * @param clients   the client ingress, told where clients reach the cluster; null if the node admits none.
      * @param leaseLost what stops the node when its lease is lost.
      */
-    void attach(final ActorSystem system, final Interconnect transport, final Consumer<String> leaseLost)
+    void attach(final ActorSystem system, final Interconnect transport, final ClientIngress clients,
+        final Consumer<String> leaseLost)
     {
         membership.deliverEventsFrom(system);
         synchronized (this)
         {
+            this.clients = clients;
             this.onLeaseLost = leaseLost;
             if (lostBeforeAttach != null)
             {
@@ -141,6 +151,7 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
             {
                 update(member);
             }
+            tellClients();
         }
     }
 
@@ -215,8 +226,27 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
             if (interconnect != null)
             {
                 update(member);
+                tellClients();
             }
         }
+    }
+
+    /** The client ingress learns where clients reach the cluster now: the members up. */
+    private void tellClients()
+    {
+        if (clients == null)
+        {
+            return;
+        }
+        final List<String> endpoints = new ArrayList<>();
+        for (final Member member : membership.members())
+        {
+            if (member.status() == MemberStatus.UP && endpoints.size() < RegistryCodecs.MAX_ENDPOINTS)
+            {
+                endpoints.add(member.host() + ':' + member.port());
+            }
+        }
+        clients.endpoints(new ClusterEndpoints(membership.epoch(), endpoints));
     }
 
     private void update(final Member member)
