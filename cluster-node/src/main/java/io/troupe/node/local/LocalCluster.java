@@ -137,15 +137,6 @@ public final class LocalCluster implements AutoCloseable
             "    handshake-retry-max = 500ms",
             "  }",
             "}"));
-        if (voterPorts.length > 0)
-        {
-            shared.add("troupe.membership.voters = [");
-            for (int id = 1; id <= voterPorts.length; id++)
-            {
-                shared.add("  { id = " + id + ", host = \"127.0.0.1\", port = " + voterPorts[id - 1] + " }");
-            }
-            shared.add("]");
-        }
         shared.addAll(List.of(settings));
         Files.write(dir.resolve("cluster.conf"), shared, StandardCharsets.UTF_8);
         for (int id = 1; id <= ports.length; id++)
@@ -167,8 +158,25 @@ public final class LocalCluster implements AutoCloseable
             }
             lines.add("  ]");
             lines.add("}");
+            lines.addAll(voters("voters"));
             Files.write(configFile(id), lines, StandardCharsets.UTF_8);
         }
+    }
+
+    /** The voters as {@code troupe.membership.<key>} (voters or seeds), or nothing without a membership. */
+    private List<String> voters(final String key)
+    {
+        final List<String> lines = new ArrayList<>();
+        if (voterPorts.length > 0)
+        {
+            lines.add("troupe.membership." + key + " = [");
+            for (int id = 1; id <= voterPorts.length; id++)
+            {
+                lines.add("  { id = " + id + ", host = \"127.0.0.1\", port = " + voterPorts[id - 1] + " }");
+            }
+            lines.add("]");
+        }
+        return lines;
     }
 
     private static String quote(final String text)
@@ -177,9 +185,9 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
-     * Writes the config file of a node that joins the cluster with no id of its own: the shared settings (the
-     * voters among them), a free port, a data directory of its own and no {@code node-id}, so the membership
-     * assigns one. Only for a cluster with a membership.
+     * Writes the config file of a node that joins the cluster with no id of its own: the shared settings, the voters
+     * as its seeds, a free port, a data directory of its own and no {@code node-id}, so the membership assigns one.
+     * Only for a cluster with a membership.
      *
      * @param name the node's name, for its files: {@code <name>.conf}, {@code data/<name>}.
      * @return the file.
@@ -195,14 +203,16 @@ public final class LocalCluster implements AutoCloseable
         final Path file = dir.resolve(name + ".conf");
         try
         {
-            Files.write(file, List.of(
+            final List<String> lines = new ArrayList<>(List.of(
                 "include \"cluster.conf\"",
                 "",
                 "# no node-id: the membership assigns one when the node joins",
                 "troupe {",
                 "  bind.port = " + LoopbackPorts.freeUdp(1)[0],
                 "  data-dir = " + quote(dir.resolve("data").resolve(name).toAbsolutePath().toString()),
-                "}"), StandardCharsets.UTF_8);
+                "}"));
+            lines.addAll(voters("seeds"));
+            Files.write(file, lines, StandardCharsets.UTF_8);
         }
         catch (final IOException ex)
         {

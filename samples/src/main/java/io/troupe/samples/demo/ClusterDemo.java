@@ -154,7 +154,8 @@ public final class ClusterDemo
 
     private void run(final Path dir) throws InterruptedException
     {
-        final LocalCluster cluster = LocalCluster.create(dir, 3);
+        // node 1 runs the membership's one voter in its process; the others join through it
+        final LocalCluster cluster = LocalCluster.withMembership(dir, 3, 1);
         final Node[] local = new Node[1];
         final Thread hook = new Thread(() ->
         {
@@ -185,6 +186,7 @@ public final class ClusterDemo
             pingPong(one);
             ask(one);
             cli(cluster);
+            new MemberJoinStep(this, out, cluster, one).run();
             stopNodeThree(one, three, cluster);
             counters(one);
             shutdown(one, two, cluster);
@@ -387,7 +389,7 @@ public final class ClusterDemo
         cliRun("counters", "--filter", "peer_(connected|events)|pool_events", "--data-dir", dataDir);
     }
 
-    private void cliRun(final String... args)
+    void cliRun(final String... args)
     {
         final StringBuilder typed = new StringBuilder("troupe    ./troupe");
         for (final String arg : args)
@@ -479,7 +481,7 @@ public final class ClusterDemo
     }
 
     /** Asks an echo service; a {@link DemoFailure} if it does not answer. */
-    private static DemoEvents.Text echo(
+    static DemoEvents.Text echo(
         final ActorSystem system, final ActorRef<DemoEvents.EchoRequest> echo,
         final String text) throws InterruptedException
     {
@@ -523,7 +525,7 @@ public final class ClusterDemo
         return String.valueOf(cause);
     }
 
-    private static long percentile(final long[] sorted, final double fraction)
+    static long percentile(final long[] sorted, final double fraction)
     {
         final int index = (int)Math.ceil(fraction * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
@@ -534,7 +536,7 @@ public final class ClusterDemo
         return String.format(Locale.ROOT, "%,d us", Math.round(nanos / 1e3));
     }
 
-    private static String millis(final long nanos)
+    static String millis(final long nanos)
     {
         return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
     }
@@ -668,7 +670,7 @@ public final class ClusterDemo
     }
 
     /** A step of the demo went wrong: the message says which and what was seen. */
-    private static final class DemoFailure extends RuntimeException
+    static final class DemoFailure extends RuntimeException
     {
         private static final long serialVersionUID = 1L;
 
