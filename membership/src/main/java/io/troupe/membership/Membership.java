@@ -87,7 +87,8 @@ public final class Membership implements AutoCloseable
             .errorHandler(errors)
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true));
-        final MembershipProof proof = new MembershipProof(identity.secret(), identity.clusterId());
+        final MembershipProof proof = new MembershipProof(identity.secret(), identity.clusterId(),
+            MembershipProof.votersDigest(this.config.voters()));
         final int voterIndex = config.voterIndex(identity.nodeId());
         this.voterCounts = new VoterCounts();
         Voter started = null;

@@ -59,7 +59,11 @@ public enum MembershipCounter implements CounterDescriptor.Of<Membership>
     /** Messages to nodes dropped. */
     MEMBERSHIP_EGRESS_DROPPED(count(1112, "membership_egress_dropped", "",
         "messages to nodes this voter dropped because their egress was full or gone (they ask again)",
-        m -> m.voterFigure(Figure.EGRESS_DROPPED)));
+        m -> m.voterFigure(Figure.EGRESS_DROPPED))),
+    /** Nodes refused for another voter list. */
+    MEMBERSHIP_VOTER_LISTS_DIFFER(count(1113, "membership_voter_lists_differ", "",
+        "sessions this voter rejected, though they proved the secret, because their node lists other voters",
+        m -> m.voterFigure(Figure.VOTER_LISTS_DIFFER)));
 
     private final Declaration<Membership> declaration;
 

@@ -4,6 +4,8 @@ import io.aeron.security.Authenticator;
 import io.aeron.security.SessionProxy;
 import io.troupe.membership.internal.VoterCounts.Figure;
 import org.agrona.collections.Long2ObjectHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.Iterator;
 
@@ -19,12 +21,16 @@ final class MembershipAuthenticator implements Authenticator
     static final int MAX_PENDING = 256;
     /** How long a session may take to answer its challenge. */
     static final long PENDING_LIMIT_MS = 5_000;
+    /** At most one warning about a node with another voter list per this many ms (such a node retries often). */
+    static final long VOTER_LIST_WARNING_INTERVAL_MS = 10_000;
+    private static final Logger LOG = LoggerFactory.getLogger(MembershipAuthenticator.class);
 
     private final MembershipProof proof;
     private final VoterCounts counts;
     private final Figure admitted;
     private final Figure rejected;
     private final Long2ObjectHashMap<Pending> pending = new Long2ObjectHashMap<>();
+    private long lastVoterListWarningMs = Long.MIN_VALUE / 2;
 
     /** One session's progress: who it said it is, its challenge once sent, and the verdict once it answered. */
     private static final class Pending
@@ -98,6 +104,21 @@ final class MembershipAuthenticator implements Authenticator
         final Pending entry = pending.get(session.sessionId());
         if (entry == null || entry.verdict < 0 || nowMs - entry.sinceMs > PENDING_LIMIT_MS)
         {
+            reject(session);
+        }
+        else if (entry.verdict > 0 && entry.identity.votersDigest() != proof.votersDigest())
+        {
+            // it holds the secret: a node of this cluster whose config lists other voters, which an operator must fix
+            if (nowMs - lastVoterListWarningMs >= VOTER_LIST_WARNING_INTERVAL_MS)
+            {
+                lastVoterListWarningMs = nowMs;
+                LOG.warn("membership: node {} (incarnation {}) proved the cluster secret but lists other voters than " +
+                    "this voter (digest {} here, {} there): it is refused; give every node the same " +
+                    "troupe.membership.voters (or seeds), in the same order", entry.identity.nodeId(),
+                    entry.identity.incarnation(), Long.toHexString(proof.votersDigest()),
+                    Long.toHexString(entry.identity.votersDigest()));
+            }
+            counts.increment(Figure.VOTER_LISTS_DIFFER); // and as rejected, below
             reject(session);
         }
         else if (entry.verdict > 0 && session.authenticate(null))

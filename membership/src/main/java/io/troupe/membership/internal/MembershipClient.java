@@ -223,8 +223,9 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
             if (lease == null && ex instanceof AuthenticationException)
             {
                 end(() -> listener.onRefused("the membership service at " + settings.voters() + " rejected node " +
-                    nodeId + "'s proof: is troupe.cluster-secret or troupe.cluster-id ('" +
-                    settings.proof().clusterId() + "') not the cluster's? (" + ex.getMessage() + ")"));
+                    nodeId + ": is troupe.cluster-secret or troupe.cluster-id ('" + settings.proof().clusterId() +
+                    "') not the cluster's, or troupe.membership.voters (or seeds) not the voters' list, in their " +
+                    "order? A voter's log says which (" + ex.getMessage() + ")"));
             }
             else if (lease == null && nowNs - startedNs > settings.joinTimeout().toNanos())
             {

@@ -1,11 +1,15 @@
 package io.troupe.membership.internal;
 
 import io.troupe.interconnect.seal.HandshakeAuth;
+import io.troupe.membership.table.VoterAddress;
 import io.troupe.serialization.wire.HandshakePhase;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
 
 /**
  * How a node proves to the membership service that it holds the cluster secret, in Aeron Cluster's
@@ -29,19 +33,22 @@ public final class MembershipProof
     public static final String DOMAIN = "troupe-membership-v1";
     /** The longest cluster id, in UTF-8 bytes. */
     public static final int MAX_CLUSTER_ID_BYTES = 64;
-    private static final int MAGIC = 0x54524d31; // "TRM1"
-    private static final int FIXED_BYTES = Integer.BYTES * 3 + Long.BYTES;
+    private static final int MAGIC = 0x54524d32; // "TRM2"
+    private static final int FIXED_BYTES = Integer.BYTES * 3 + Long.BYTES * 2;
 
     private final HandshakeAuth auth;
     private final String clusterId;
+    private final long votersDigest;
 
     /**
      * The proof maker and checker for one cluster.
      *
-     * @param secret    the cluster secret.
-     * @param clusterId the cluster id.
+     * @param secret       the cluster secret.
+     * @param clusterId    the cluster id.
+     * @param votersDigest the digest of the voter list this node has ({@link #votersDigest(List)}): a node whose
+     *                     list differs from the voters' is refused even with the right secret.
      */
-    public MembershipProof(final byte[] secret, final String clusterId)
+    public MembershipProof(final byte[] secret, final String clusterId, final long votersDigest)
     {
         if (clusterId == null || clusterId.isEmpty() ||
             clusterId.getBytes(StandardCharsets.UTF_8).length > MAX_CLUSTER_ID_BYTES)
@@ -50,10 +57,35 @@ public final class MembershipProof
         }
         this.auth = new HandshakeAuth(secret, DOMAIN);
         this.clusterId = clusterId;
+        this.votersDigest = votersDigest;
     }
 
-    /** Who a node says it is. */
-    record Identity(int nodeId, long incarnation, String clusterId)
+    /**
+     * A digest of a voter list, order included: the first 8 bytes of the SHA-256 of {@code id@host:port,...}.
+     *
+     * @param voters the voters.
+     * @return the digest.
+     */
+    public static long votersDigest(final List<VoterAddress> voters)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (final VoterAddress voter : voters)
+        {
+            text.append(voter.nodeId()).append('@').append(voter.host()).append(':').append(voter.port()).append(',');
+        }
+        try
+        {
+            return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256")
+                .digest(text.toString().getBytes(StandardCharsets.UTF_8))).getLong();
+        }
+        catch (final NoSuchAlgorithmException ex)
+        {
+            throw new IllegalStateException("this JVM has no SHA-256", ex);
+        }
+    }
+
+    /** Who a node says it is, and the digest of its voter list. */
+    record Identity(int nodeId, long incarnation, String clusterId, long votersDigest)
     {
     }
 
@@ -68,7 +100,8 @@ public final class MembershipProof
     {
         final byte[] id = clusterId.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(FIXED_BYTES + id.length).order(ByteOrder.BIG_ENDIAN)
-            .putInt(MAGIC).putInt(nodeId).putLong(incarnation).putInt(id.length).put(id).array();
+            .putInt(MAGIC).putInt(nodeId).putLong(incarnation).putLong(votersDigest).putInt(id.length).put(id)
+            .array();
     }
 
     /**
@@ -87,6 +120,7 @@ public final class MembershipProof
         final int magic = in.getInt();
         final int nodeId = in.getInt();
         final long incarnation = in.getLong();
+        final long digest = in.getLong();
         final int idLength = in.getInt();
         if (magic != MAGIC || idLength != in.remaining() || nodeId < 0 || incarnation <= 0)
         {
@@ -94,7 +128,7 @@ public final class MembershipProof
         }
         final byte[] id = new byte[idLength];
         in.get(id);
-        return new Identity(nodeId, incarnation, new String(id, StandardCharsets.UTF_8));
+        return new Identity(nodeId, incarnation, new String(id, StandardCharsets.UTF_8), digest);
     }
 
     /**
@@ -143,5 +177,15 @@ public final class MembershipProof
     public String clusterId()
     {
         return clusterId;
+    }
+
+    /**
+     * The digest of this node's voter list.
+     *
+     * @return the digest.
+     */
+    public long votersDigest()
+    {
+        return votersDigest;
     }
 }

@@ -35,7 +35,9 @@ public final class VoterCounts
         /** Archive control sessions that proved the cluster secret (the voters' own, for log replication). */
         ARCHIVE_SESSIONS_ADMITTED,
         /** Archive control sessions rejected, for the same reasons as the service's. */
-        ARCHIVE_SESSIONS_REJECTED
+        ARCHIVE_SESSIONS_REJECTED,
+        /** Sessions that proved the cluster secret but were rejected for listing other voters (in either count). */
+        VOTER_LISTS_DIFFER
     }
 
     private final AtomicLongArray figures = new AtomicLongArray(Figure.values().length);

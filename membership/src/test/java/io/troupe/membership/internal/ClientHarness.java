@@ -23,7 +23,8 @@ final class ClientHarness implements MembershipClient.Listener, AutoCloseable
         final Duration renewInterval, final Duration margin)
     {
         client = new MembershipClient(new ClientSettings(voters.voters(),
-            new MembershipProof(MembershipHarness.SECRET, MembershipHarness.CLUSTER), nodeId, incarnation,
+            new MembershipProof(MembershipHarness.SECRET, MembershipHarness.CLUSTER,
+                MembershipHarness.VOTERS_DIGEST), nodeId, incarnation,
             "127.0.0.1", port, "127.0.0.1", voters.clientAeronDir(), renewInterval, margin,
             Duration.ofSeconds(20), Duration.ofMillis(500)), this, SystemNanoClock.INSTANCE, voters.errors::add);
         runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000), voters.errors::add, null,

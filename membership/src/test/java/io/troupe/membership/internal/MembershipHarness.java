@@ -29,6 +29,8 @@ final class MembershipHarness implements AutoCloseable
 {
     static final byte[] SECRET = "membership-test-secret-0123456789".getBytes(StandardCharsets.US_ASCII);
     static final String CLUSTER = "test-cluster";
+    /** The digest of the voter list every harness node claims (the harness checks no list of its own). */
+    static final long VOTERS_DIGEST = 42L;
 
     private final Path dir;
     private final List<VoterAddress> voters;
@@ -82,8 +84,8 @@ final class MembershipHarness implements AutoCloseable
     VoterSettings settings(final int index, final Duration lease)
     {
         return new VoterSettings(voters, index, dir.resolve("voter-" + index).toFile(), aeronDir(index),
-            new MembershipProof(SECRET, CLUSTER), lease, Duration.ofMillis(100), 100, 64, Duration.ofSeconds(3),
-            Duration.ofSeconds(6), Duration.ofSeconds(10), Duration.ofMillis(1));
+            new MembershipProof(SECRET, CLUSTER, VOTERS_DIGEST), lease, Duration.ofMillis(100), 100, 64,
+            Duration.ofSeconds(3), Duration.ofSeconds(6), Duration.ofSeconds(10), Duration.ofMillis(1));
     }
 
     Voter start(final int index, final Duration lease)
@@ -123,7 +125,8 @@ final class MembershipHarness implements AutoCloseable
             .ingressChannel("aeron:udp")
             .ingressEndpoints(VoterAddress.ingressEndpoints(voters))
             .egressChannel("aeron:udp?endpoint=127.0.0.1:0")
-            .credentialsSupplier(new NodeCredentials(new MembershipProof(secret, clusterId), nodeId, incarnation))
+            .credentialsSupplier(new NodeCredentials(new MembershipProof(secret, clusterId, VOTERS_DIGEST), nodeId,
+                incarnation))
             .messageTimeoutNs(timeout.toNanos())
             .egressListener(client));
         clients.add(client);
