@@ -43,7 +43,7 @@ final class EmbeddedDriver
         final ErrorHandler recorder)
     {
         // the driver deletes and makes its directory again: only if it is missing, empty or a node's in which no
-        // driver is alive (one killed a moment ago is not: its heartbeat stopped)
+        // driver is alive (one killed a moment ago is not: its process is gone, see LiveDriver)
         final Path aeronDir = Path.of(config.aeronDir());
         PrivateDirectory.checkReplaceable(aeronDir, "Aeron directory");
         if (PrivateDirectory.isMarked(aeronDir) && LiveDriver.isAlive(aeronDir))

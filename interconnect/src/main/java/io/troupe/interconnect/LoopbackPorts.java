@@ -19,11 +19,20 @@ import java.util.concurrent.ThreadLocalRandom;
  * the next socket bound to port 0, such as a media driver's sending socket, so a node started a moment later could
  * find its port taken. Another process may still take one before the node binds it, which shows as a node that
  * cannot start (a clear error), never as two nodes sharing a port.
+ *
+ * <p>Processes that pick ports side by side, such as two test JVMs of one build, each take a share of the range
+ * with the system property {@value #SHARE_PROPERTY} = {@code k/n} (the k-th of n equal slices), so that one never
+ * picks a port the other has picked and not yet bound.
  */
 public final class LoopbackPorts
 {
     /** The lowest port picked; the range ends below the ephemeral range. */
     static final int FIRST = 10_000;
+    /**
+     * The system property that gives this process a share of the range: {@code k/n}, the k-th of n slices, n at most
+     * 64; a k above n wraps (Maven's surefire numbers the forks of a build on from one module to the next).
+     */
+    public static final String SHARE_PROPERTY = "troupe.test.ports-share";
     private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
 
     private LoopbackPorts()
@@ -45,13 +54,13 @@ public final class LoopbackPorts
             throw new IllegalArgumentException("count " + count + " out of range 1..1024");
         }
         final DatagramSocket[] sockets = new DatagramSocket[count];
-        final int below = ephemeralStart();
+        final int[] range = range(ephemeralStart(), System.getProperty(SHARE_PROPERTY));
         try
         {
             final int[] ports = new int[count];
             for (int i = 0; i < count; i++)
             {
-                sockets[i] = below - FIRST >= 64 * count ? bindBelow(below) : null;
+                sockets[i] = range[1] - range[0] >= 64 * count ? bindIn(range[0], range[1]) : null;
                 if (sockets[i] == null)
                 {
                     sockets[i] = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -77,8 +86,8 @@ public final class LoopbackPorts
     }
 
     /**
-     * Runs of consecutive free UDP ports on 127.0.0.1, below the ephemeral range (for a membership voter, which takes
-     * several from its first), the runs apart from each other.
+     * Runs of consecutive free UDP ports on 127.0.0.1, below the ephemeral range and in this process's share of it
+     * (for a membership voter, which takes several from its first), the runs apart from each other.
      *
      * @param runs   how many runs, 1..64.
      * @param length ports per run, 1..16.
@@ -92,12 +101,13 @@ public final class LoopbackPorts
         {
             throw new IllegalArgumentException(runs + " runs of " + length + " ports: allowed 1..64 of 1..16");
         }
-        final int below = ephemeralStart() > FIRST + 1024 ? ephemeralStart() : 32_768;
+        final int[] range = range(ephemeralStart() > FIRST + 1024 ? ephemeralStart() : 32_768,
+            System.getProperty(SHARE_PROPERTY));
         final int[] firsts = new int[runs];
         int found = 0;
         for (int attempt = 0; attempt < 1_000 && found < runs; attempt++)
         {
-            final int first = ThreadLocalRandom.current().nextInt(FIRST, below - length);
+            final int first = ThreadLocalRandom.current().nextInt(range[0], range[1] - length);
             boolean apart = true;
             for (int i = 0; i < found; i++)
             {
@@ -133,12 +143,52 @@ public final class LoopbackPorts
         return true;
     }
 
-    /** A socket on a free port in [FIRST, below), or null if a few tries found none. */
-    private static DatagramSocket bindBelow(final int below)
+    /**
+     * The range ports are picked from: {@link #FIRST} up to the ephemeral range, or this process's share of it.
+     *
+     * @param below the start of the ephemeral range, 0 if unknown (then the range is empty: the kernel picks).
+     * @param share {@code k/n}, or null for the whole range.
+     * @return {from, to}, to exclusive.
+     * @throws IllegalArgumentException if the share is not {@code k/n} with k &ge; 1 and 1 &le; n &le; 64.
+     */
+    static int[] range(final int below, final String share)
+    {
+        if (below <= FIRST)
+        {
+            return new int[] {FIRST, FIRST};
+        }
+        if (share == null || share.isBlank())
+        {
+            return new int[] {FIRST, below};
+        }
+        final String[] parts = share.trim().split("/", -1);
+        final int k;
+        final int n;
+        try
+        {
+            k = Integer.parseInt(parts[0]);
+            n = parts.length == 2 ? Integer.parseInt(parts[1]) : -1;
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw new IllegalArgumentException(SHARE_PROPERTY + " = " + share + ": allowed k/n, k >= 1, 1 <= n <= 64",
+                ex);
+        }
+        if (n < 1 || n > 64 || k < 1)
+        {
+            throw new IllegalArgumentException(SHARE_PROPERTY + " = " + share + ": allowed k/n, k >= 1, 1 <= n <= 64");
+        }
+        final int slice = (below - FIRST) / n;
+        final int index = (k - 1) % n;
+        return new int[] {FIRST + index * slice, FIRST + (index + 1) * slice};
+    }
+
+    /** A socket on a free port in [from, to), or null if a few tries found none. */
+    private static DatagramSocket bindIn(final int from, final int to)
     {
         for (int attempt = 0; attempt < 64; attempt++)
         {
-            final int port = ThreadLocalRandom.current().nextInt(FIRST, below);
+            final int port = ThreadLocalRandom.current().nextInt(from, to);
             try
             {
                 return new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));

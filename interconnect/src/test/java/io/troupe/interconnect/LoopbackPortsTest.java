@@ -32,6 +32,23 @@ class LoopbackPortsTest
     }
 
     @Test
+    void aShareIsOneOfEqualSlicesOfTheRangeAndABadOneIsRefused()
+    {
+        assertThat(LoopbackPorts.range(32_768, null)).containsExactly(10_000, 32_768);
+        assertThat(LoopbackPorts.range(32_768, "1/2")).containsExactly(10_000, 21_384);
+        assertThat(LoopbackPorts.range(32_768, "2/2")).containsExactly(21_384, 32_768);
+        assertThat(LoopbackPorts.range(32_768, "3/2")).as("wraps").containsExactly(10_000, 21_384);
+        assertThat(LoopbackPorts.range(32_768, "2/1")).containsExactly(10_000, 32_768);
+        assertThat(LoopbackPorts.range(0, "1/2")).as("no range known: the kernel picks")
+            .containsExactly(10_000, 10_000);
+        for (final String bad : new String[] {"0/2", "1/0", "2", "a/b", "1/65"})
+        {
+            assertThatThrownBy(() -> LoopbackPorts.range(32_768, bad)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(LoopbackPorts.SHARE_PROPERTY + " = " + bad);
+        }
+    }
+
+    @Test
     void aCountOutOfRangeIsRefused()
     {
         assertThatThrownBy(() -> LoopbackPorts.freeUdp(0)).isInstanceOf(IllegalArgumentException.class)
