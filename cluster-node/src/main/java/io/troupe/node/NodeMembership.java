@@ -144,7 +144,8 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
             this.onLeaseLost = leaseLost;
             if (lostBeforeAttach != null)
             {
-                leaseLost.accept(lostBeforeAttach);
+                leaseLost.accept(lostBeforeAttach); // the node stops: it follows no member and never says ready
+                return;
             }
             this.interconnect = transport;
             for (final Member member : membership.members())
@@ -162,6 +163,13 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
      */
     CompletableFuture<Void> ready()
     {
+        synchronized (this)
+        {
+            if (lostBeforeAttach != null)
+            {
+                return CompletableFuture.failedFuture(new IllegalStateException(lostBeforeAttach));
+            }
+        }
         return membership.ready();
     }
 
