@@ -2,8 +2,8 @@ package io.troupe.client;
 
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.node.Node;
-import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.node.local.LocalNodes;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,9 +12,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import static io.troupe.client.TestEvents.GREETER;
@@ -28,7 +25,7 @@ class ClientMembershipTest
 
     @TempDir
     Path dir;
-    private final List<Node> nodes = new ArrayList<>();
+    private final LocalNodes nodes = new LocalNodes();
     private TroupeClient client;
 
     @AfterEach
@@ -38,18 +35,13 @@ class ClientMembershipTest
         {
             client.close();
         }
-        for (int i = nodes.size() - 1; i >= 0; i--)
-        {
-            nodes.get(i).close(Duration.ZERO);
-        }
+        nodes.close();
     }
 
     private Node start(final Path configFile)
     {
-        final Node node = Node.start(NodeConfigLoader.load(configFile, new Properties()), system -> { },
-            TestEvents.codecs());
+        final Node node = nodes.start(configFile, system -> { }, TestEvents.codecs());
         TestEvents.registerServices(node);
-        nodes.add(node);
         return node;
     }
 

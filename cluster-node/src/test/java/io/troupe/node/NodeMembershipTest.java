@@ -6,6 +6,7 @@ import io.troupe.membership.MemberUp;
 import io.troupe.membership.table.Member;
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.node.local.LocalNodes;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -30,22 +31,17 @@ class NodeMembershipTest
 
     @TempDir
     Path dir;
-    private final List<Node> nodes = new ArrayList<>();
+    private final LocalNodes nodes = new LocalNodes();
 
     @AfterEach
     void tearDown()
     {
-        for (int i = nodes.size() - 1; i >= 0; i--)
-        {
-            nodes.get(i).close(Duration.ZERO);
-        }
+        nodes.close();
     }
 
     private Node start(final LocalCluster cluster, final int nodeId)
     {
-        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()));
-        nodes.add(node);
-        return node;
+        return nodes.start(cluster, nodeId);
     }
 
     private static boolean upIn(final Node node, final int memberId)
@@ -115,8 +111,7 @@ class NodeMembershipTest
         final NodeConfig joinerConfig = NodeConfigLoader.load(joinerFile, new Properties());
         assertThat(joinerConfig.idAssigned()).isTrue();
 
-        final Node joiner = Node.start(joinerConfig);
-        nodes.add(joiner);
+        final Node joiner = nodes.start(joinerFile, system -> { });
         final int assigned = joiner.nodeId();
         assertThat(assigned).as("the first id the membership hands out").isEqualTo(1000);
         final long firstIncarnation = joiner.identity().incarnation();
@@ -130,8 +125,7 @@ class NodeMembershipTest
         Await.until(() -> one.membership().members().stream().noneMatch(m -> m.nodeId() == assigned), WAIT,
             () -> "the joiner left: " + one.membership().members());
 
-        final Node again = Node.start(NodeConfigLoader.load(joinerFile, new Properties()));
-        nodes.add(again);
+        final Node again = nodes.start(joinerFile, system -> { });
         assertThat(again.nodeId()).as("the same id, asked for again").isEqualTo(assigned);
         assertThat(again.identity().incarnation()).isGreaterThan(firstIncarnation);
         Await.until(() -> one.membership().members().stream().anyMatch(m -> m.nodeId() == assigned &&

@@ -2,8 +2,8 @@ package io.troupe.ops;
 
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.node.Node;
-import io.troupe.node.NodeConfigLoader;
 import io.troupe.node.local.LocalCluster;
+import io.troupe.node.local.LocalNodes;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -12,10 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import static io.troupe.ops.TroupeCliTest.troupe;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,22 +26,17 @@ class MembersCliTest
 
     @TempDir
     Path dir;
-    private final List<Node> nodes = new ArrayList<>();
+    private final LocalNodes nodes = new LocalNodes();
 
     @AfterEach
     void tearDown()
     {
-        for (int i = nodes.size() - 1; i >= 0; i--)
-        {
-            nodes.get(i).close(Duration.ZERO);
-        }
+        nodes.close();
     }
 
     private Node start(final LocalCluster cluster, final int nodeId)
     {
-        final Node node = Node.start(NodeConfigLoader.load(cluster.configFile(nodeId), new Properties()));
-        nodes.add(node);
-        return node;
+        return nodes.start(cluster, nodeId);
     }
 
     @SuppressWarnings("unchecked")
