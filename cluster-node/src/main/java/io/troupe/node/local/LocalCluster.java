@@ -379,7 +379,8 @@ public final class LocalCluster implements AutoCloseable
         }
         for (final NodeProcess process : processes)
         {
-            if (!process.isAlive())
+            // a process started with a config file of another name (a joiner's) is not known by its id here
+            if (!process.isAlive() && Files.exists(configFile(process.nodeId())))
             {
                 deleteTree(aeronDir(process.nodeId()));
             }
