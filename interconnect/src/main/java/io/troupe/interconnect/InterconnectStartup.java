@@ -123,13 +123,6 @@ final class InterconnectStartup
         final ImageGuard guard,
         final Rejections rejections)
     {
-        final PeerPublications publications = new PeerPublications(aeron, config);
-        final PeerRoster peers = new PeerRoster(config, system, publications);
-        final int sessionId = PeerPublications.newSessionId(0);
-        for (final PeerAddress address : config.peers())
-        {
-            peers.open(address, sessionId);
-        }
         final AvailableImageHandler available = guard::onAvailable;
         // the agent once made: image handlers may run while the subscriptions are added, before it exists
         final AtomicReference<InterconnectAgent> agentOrNull = new AtomicReference<>();
@@ -146,6 +139,15 @@ final class InterconnectStartup
         final Subscription control = aeron.addSubscription(inbound, config.controlStreamId(), available, unavailable);
         final Subscription data = aeron.addSubscription(inbound, config.dataStreamId(), available, unavailable);
         final Subscription bulk = aeron.addSubscription(inbound, config.bulkStreamId(), available, unavailable);
+        // the peers' publications only after the node's own port is bound: a publication's sending socket takes an
+        // ephemeral port, and a bind port inside the ephemeral range (40100 is, on Linux) could be the one it got
+        final PeerPublications publications = new PeerPublications(aeron, config);
+        final PeerRoster peers = new PeerRoster(config, system, publications);
+        final int sessionId = PeerPublications.newSessionId(0);
+        for (final PeerAddress address : config.peers())
+        {
+            peers.open(address, sessionId);
+        }
         final InterconnectAgent agent = new InterconnectAgent(config, system, incarnation, clock, peers,
             driverInvoker, aeron.conductorAgentInvoker(), control, data, bulk,
             new HandshakeAuth(config.clusterSecret()), codecs, rejections, publications, aeron.countersReader());

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -94,6 +95,7 @@ class RuntimePeersTest
         final BlockingQueue<Long> duplicates = new LinkedBlockingQueue<>();
         final int events = 2_000;
         final String kilobyte = "x".repeat(1024);
+        final CountDownLatch allSent = new CountDownLatch(1);
         final ActorId sender = one.system.register((ctx, envelope) ->
         {
             if ("go".equals(envelope.event()))
@@ -102,6 +104,7 @@ class RuntimePeersTest
                 {
                     ctx.send(sink, kilobyte, TestCluster.TEXT, Envelope.FLAG_TRACK_DELIVERY, i);
                 }
+                allSent.countDown();
             }
             else if (envelope.event() instanceof Undelivered notice &&
                 notice.reason() == UndeliveredReason.DISCONNECTED && reported.put(envelope.cookie(), true) != null)
@@ -110,10 +113,14 @@ class RuntimePeersTest
             }
         });
 
-        // node 2 stops reading: some events are written and never acknowledged, the rest wait in node 1's queue
+        // node 2 stops reading: some events are written and never acknowledged, the rest wait in node 1's queue.
+        // The peer is removed only once all are sent: while the sender still sends, node 1 may have written all it
+        // was given so far, and what it is given after the removal is refused at the send, not queued
         two.interconnect.kill();
         one.system.send(sender, "go");
-        Await.until(() -> one.interconnect.peerCounters().get(0).queueDepth() > 0, WAIT, "events queued for node 2");
+        assertThat(allSent.await(WAIT.toSeconds(), TimeUnit.SECONDS)).as("all sent").isTrue();
+        Await.until(() -> one.interconnect.peerCounters().get(0).queueDepth() > 0, WAIT,
+            "events queued for node 2 (2 MB, more than its publication takes with no receiver)");
         join(one.interconnect.removePeer(2));
 
         Await.until(() -> reported.size() == events, WAIT, () -> reported.size() + " of " + events + " reported");
