@@ -161,6 +161,7 @@ public final class LoopbackPorts
         {
             return new int[] {FIRST, below};
         }
+        final String problem = SHARE_PROPERTY + " = " + share + ": allowed k/n, k >= 1, 1 <= n <= 64";
         final String[] parts = share.trim().split("/", -1);
         final int k;
         final int n;
@@ -171,12 +172,11 @@ public final class LoopbackPorts
         }
         catch (final NumberFormatException ex)
         {
-            throw new IllegalArgumentException(SHARE_PROPERTY + " = " + share + ": allowed k/n, k >= 1, 1 <= n <= 64",
-                ex);
+            throw new IllegalArgumentException(problem, ex);
         }
         if (n < 1 || n > 64 || k < 1)
         {
-            throw new IllegalArgumentException(SHARE_PROPERTY + " = " + share + ": allowed k/n, k >= 1, 1 <= n <= 64");
+            throw new IllegalArgumentException(problem);
         }
         final int slice = (below - FIRST) / n;
         final int index = (k - 1) % n;

@@ -1,21 +1,12 @@
 package io.troupe.memquota;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
@@ -45,53 +36,23 @@ public final class MemoryQuotaTracker implements AutoCloseable
     static final long FORGOTTEN = Long.MIN_VALUE;
     private static final MemoryQuotaException.QuotaExhausted QUOTA_EXHAUSTED =
         new MemoryQuotaException.QuotaExhausted();
-    private static final Logger LOG = LoggerFactory.getLogger(MemoryQuotaTracker.class);
-    private static final int MAX_STEPS_PER_ROUND = 100_000;
-    private static final int MAX_REFILLS = 8;
-    /** No reclamation episode is open: use has not crossed max since it was last brought under low water. */
-    private static final long NOT_OVER = Long.MIN_VALUE;
-    /** No back-off: the reclaimer may run a round as soon as one is due. */
-    private static final long NO_BACKOFF = Long.MIN_VALUE;
-    /** First wait before another round, after a round that could not reach low water; doubles up to the max. */
-    static final long RETRY_BACKOFF_MIN_NS = TimeUnit.MILLISECONDS.toNanos(1);
-    static final long RETRY_BACKOFF_MAX_NS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final MemoryQuotaConfig config;
     private final CoarseClock clock;
-    /** Precise time for reclaim latency; read only when a claim crosses max and when a round ends. */
-    private final LongSupplier latencyClock;
     private final Object registryLock = new Object();
-    /** One reclamation round at a time (the reclaimer agent, or a caller of reclaimIfNeeded). */
-    private final ReentrantLock reclaimLock = new ReentrantLock();
     private final Map<Long, AccountRecord> accounts = new HashMap<>();
     private final AtomicLong totalUsed = new AtomicLong();
-    private final AtomicLong reclamations = new AtomicLong();
-    private final AtomicLong collapsed = new AtomicLong();
-    private final AtomicLong bytesReclaimed = new AtomicLong();
-    private final AtomicLong unresponsive = new AtomicLong();
     private final AtomicLong refusedClaims = new AtomicLong();
-    /** When use crossed max in the open reclamation episode, or {@link #NOT_OVER}. */
-    private final AtomicLong overMaxSinceNs = new AtomicLong(NOT_OVER);
-    private final AtomicLong reclaimEpisodes = new AtomicLong();
-    /** Work collapsed participants left for after the round, such as unlinking their dropped contents. */
-    private final ConcurrentLinkedQueue<Runnable> cleanups = new ConcurrentLinkedQueue<>();
-    private volatile long lastReclaimLatencyNs;
-    private volatile long worstReclaimLatencyNs;
-    /** No round before this time (latency clock), or {@link #NO_BACKOFF}: set after a round fell short. */
-    private volatile long retryNotBeforeNs = NO_BACKOFF;
-    /** The current back-off; written under the reclaim lock. */
-    private long retryBackoffNs;
     private long nextAccountId = 1;
     private long nextParticipantId = 1;
     private volatile boolean closed;
-    private volatile boolean reclaimWanted;
-    private volatile Runnable reclaimWakeUp = () -> { };
+    private final Reclamation reclamation;
 
     private MemoryQuotaTracker(final MemoryQuotaConfig config, final CoarseClock clock, final LongSupplier latencyClock)
     {
         this.config = config;
         this.clock = clock;
-        this.latencyClock = latencyClock;
+        this.reclamation = new Reclamation(this, config, latencyClock);
     }
 
     /**
@@ -196,14 +157,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
      */
     public boolean reclaimWanted()
     {
-        if (!reclaimWanted && !(config.enabled() && totalUsed.get() > config.maxBytes()))
-        {
-            return false;
-        }
-        // after a round that could not reach low water (nothing older left, participants slow to answer),
-        // wait a little before the next, instead of spinning the reclaimer's thread on the same accounts
-        final long notBefore = retryNotBeforeNs;
-        return notBefore == NO_BACKOFF || latencyClock.getAsLong() - notBefore >= 0;
+        return reclamation.isWanted();
     }
 
     /**
@@ -218,15 +172,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         {
             open = accounts.size();
         }
-        return new MemoryQuotaCounters(totalUsed.get(), config.maxBytes(), config.lowWaterBytes(), reclamations.get(),
-            collapsed.get(), bytesReclaimed.get(), unresponsive.get(), refusedClaims.get(), open,
-            reclaimEpisodes.get(), lastReclaimLatencyNs, worstReclaimLatencyNs, openReclaimNs());
-    }
-
-    private long openReclaimNs()
-    {
-        final long since = overMaxSinceNs.get();
-        return since == NOT_OVER ? 0 : Math.max(0, latencyClock.getAsLong() - since);
+        return reclamation.counters(refusedClaims.get(), open);
     }
 
     /**
@@ -237,11 +183,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
      */
     public List<AccountInfo> accounts()
     {
-        final List<AccountRecord> snapshot;
-        synchronized (registryLock)
-        {
-            snapshot = new ArrayList<>(accounts.values());
-        }
+        final List<AccountRecord> snapshot = openAccounts();
         final long now = clock.nowNs();
         final List<AccountInfo> infos = new ArrayList<>(snapshot.size());
         for (final AccountRecord account : snapshot)
@@ -257,7 +199,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
                     live++;
                 }
             }
-            final long oldest = oldestOf(account);
+            final long oldest = reclamation.oldestOf(account);
             infos.add(new AccountInfo(account.id, account.parent == null ? 0 : account.parent.id, used, live,
                 oldest == Participant.NO_DATA ? -1 : Math.max(0, now - oldest)));
         }
@@ -283,169 +225,25 @@ public final class MemoryQuotaTracker implements AutoCloseable
     /** One reclamation round, without the clean-up. */
     int reclaimOnce()
     {
-        reclaimLock.lock();
-        try
-        {
-            return reclaimRound();
-        }
-        finally
-        {
-            reclaimLock.unlock();
-        }
+        return reclamation.runRound();
     }
 
     /** Leaves work for after the round; run by the reclaimer (or dropped when the tracker closes). */
     void deferCleanup(final Runnable cleanup)
     {
-        if (closed)
-        {
-            return; // nothing will run it; the dropped contents are freed when their owner is
-        }
-        cleanups.offer(cleanup);
+        reclamation.deferCleanup(cleanup);
     }
 
     /** Clean-ups waiting for the reclaimer (for tests). */
     int pendingCleanups()
     {
-        return cleanups.size();
+        return reclamation.pendingCleanups();
     }
 
     /** Runs up to {@code limit} deferred clean-ups; returns how many ran. */
     int runCleanups(final int limit)
     {
-        int ran = 0;
-        Runnable cleanup;
-        while (ran < limit && (cleanup = cleanups.poll()) != null)
-        {
-            ran++;
-            try
-            {
-                cleanup.run();
-            }
-            catch (final RuntimeException ex)
-            {
-                LOG.warn("memory quota: a clean-up after reclamation failed", ex);
-            }
-        }
-        return ran;
-    }
-
-    private int reclaimRound()
-    {
-        reclaimWanted = false;
-        if (!config.enabled() || totalUsed.get() <= config.maxBytes() || closed)
-        {
-            if (totalUsed.get() <= config.maxBytes())
-            {
-                overMaxSinceNs.set(NOT_OVER); // released back under max before a round was needed
-                clearRetryBackoff();
-            }
-            return 0;
-        }
-        reclamations.incrementAndGet();
-        final long before = totalUsed.get();
-        final PriorityQueue<Candidate> heap = new PriorityQueue<>(Comparator.comparingLong(c -> c.oldestNs));
-        fillHeap(heap);
-        int asked = 0;
-        int refills = 0;
-        boolean underLowWater = false;
-        for (int steps = 0; steps < MAX_STEPS_PER_ROUND; steps++)
-        {
-            if (totalUsed.get() <= config.lowWaterBytes())
-            {
-                underLowWater = true;
-                break;
-            }
-            if (heap.isEmpty())
-            {
-                // accounts opened during the round (e.g. replacements of collapsed queues) hold data too
-                if (refills++ == MAX_REFILLS || fillHeap(heap) == 0)
-                {
-                    break;
-                }
-            }
-            final Candidate victim = heap.poll();
-            final Candidate next = heap.peek();
-            final long discardBound = next == null ? Long.MAX_VALUE : next.oldestNs;
-            boolean partial = false;
-            for (final ParticipantRecord p : subtreeParticipants(victim.account))
-            {
-                asked++;
-                partial |= reclaimOne(p, discardBound) == Reclaimed.PARTIAL;
-            }
-            if (partial)
-            {
-                final long oldest = oldestOf(victim.account);
-                if (oldest != Participant.NO_DATA && oldest > victim.oldestNs)
-                {
-                    heap.add(new Candidate(victim.account, oldest)); // progress made: ask again later if needed
-                }
-            }
-        }
-        if (underLowWater)
-        {
-            clearRetryBackoff();
-            endEpisode();
-        }
-        else
-        {
-            final boolean firstShortfall = retryBackoffNs == 0;
-            retryBackoffNs = firstShortfall ? RETRY_BACKOFF_MIN_NS : Math.min(2 * retryBackoffNs, RETRY_BACKOFF_MAX_NS);
-            retryNotBeforeNs = latencyClock.getAsLong() + retryBackoffNs;
-            if (firstShortfall)
-            {
-                LOG.warn("memory quota: still {} bytes in use after reclaiming (low water {}): nothing else could be" +
-                        " reclaimed now; retrying with back-off up to {} ms, not logged again until use is under " +
-                        "low water",
-                    totalUsed.get(), config.lowWaterBytes(), TimeUnit.NANOSECONDS.toMillis(RETRY_BACKOFF_MAX_NS));
-            }
-        }
-        bytesReclaimed.addAndGet(Math.max(0, before - totalUsed.get()));
-        return asked;
-    }
-
-    private void clearRetryBackoff()
-    {
-        retryBackoffNs = 0;
-        retryNotBeforeNs = NO_BACKOFF;
-    }
-
-    /** Use is under low water again: the reclamation episode that began when use crossed max is over. */
-    private void endEpisode()
-    {
-        final long since = overMaxSinceNs.getAndSet(NOT_OVER);
-        if (since == NOT_OVER)
-        {
-            return;
-        }
-        final long latency = Math.max(0, latencyClock.getAsLong() - since);
-        lastReclaimLatencyNs = latency;
-        if (latency > worstReclaimLatencyNs)
-        {
-            worstReclaimLatencyNs = latency; // only the reclaimer writes, under the reclaim lock
-        }
-        reclaimEpisodes.incrementAndGet();
-    }
-
-    /** Puts every open account that holds data into the heap. */
-    private int fillHeap(final PriorityQueue<Candidate> heap)
-    {
-        final List<AccountRecord> snapshot;
-        synchronized (registryLock)
-        {
-            snapshot = new ArrayList<>(accounts.values());
-        }
-        int added = 0;
-        for (final AccountRecord account : snapshot)
-        {
-            final long oldest = oldestOf(account);
-            if (oldest != Participant.NO_DATA)
-            {
-                heap.add(new Candidate(account, oldest));
-                added++;
-            }
-        }
-        return added;
+        return reclamation.runCleanups(limit);
     }
 
     /**
@@ -469,7 +267,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         {
             closeAccount(account);
         }
-        cleanups.clear();
+        reclamation.dropCleanups();
     }
 
     /**
@@ -486,7 +284,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
 
     void onReclaimWanted(final Runnable wakeUp)
     {
-        this.reclaimWakeUp = wakeUp;
+        reclamation.onWanted(wakeUp);
     }
 
     Participation enrol(final AccountRecord account, final Participant participant)
@@ -565,12 +363,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         final long after = totalUsed.addAndGet(bytes);
         if (after > config.maxBytes() && config.enabled())
         {
-            if (overMaxSinceNs.get() == NOT_OVER)
-            {
-                overMaxSinceNs.compareAndSet(NOT_OVER, latencyClock.getAsLong()); // the claim that crossed max
-            }
-            reclaimWanted = true;
-            reclaimWakeUp.run();
+            reclamation.onOverMax();
             if (after - bytes > config.maxBytes())
             {
                 // already over max before this refill: refuse it, so use stays within max plus what each
@@ -663,7 +456,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         }
     }
 
-    private List<ParticipantRecord> participantsOf(final AccountRecord account)
+    List<ParticipantRecord> participantsOf(final AccountRecord account)
     {
         synchronized (registryLock)
         {
@@ -671,7 +464,7 @@ public final class MemoryQuotaTracker implements AutoCloseable
         }
     }
 
-    private List<ParticipantRecord> subtreeParticipants(final AccountRecord root)
+    List<ParticipantRecord> subtreeParticipants(final AccountRecord root)
     {
         final List<ParticipantRecord> out = new ArrayList<>();
         synchronized (registryLock)
@@ -688,81 +481,12 @@ public final class MemoryQuotaTracker implements AutoCloseable
         return out;
     }
 
-    /** Oldest data time of an account's participants; forgets the ones that were garbage-collected. */
-    private long oldestOf(final AccountRecord account)
+    /** The open accounts, copied. */
+    List<AccountRecord> openAccounts()
     {
-        long oldest = Participant.NO_DATA;
-        for (final ParticipantRecord p : participantsOf(account))
+        synchronized (registryLock)
         {
-            final Participant participant = p.participant.get();
-            if (participant == null)
-            {
-                if (forget(p) >= 0)
-                {
-                    collapsed.incrementAndGet(); // a collected participant counts as freed
-                }
-                continue;
-            }
-            oldest = Math.min(oldest, participant.oldestDataTimeNs());
-        }
-        return oldest;
-    }
-
-    private Reclaimed reclaimOne(final ParticipantRecord p, final long discardBoundNs)
-    {
-        if (p.used.get() == FORGOTTEN)
-        {
-            return Reclaimed.COLLAPSING;
-        }
-        final Participant participant = p.participant.get();
-        if (participant == null)
-        {
-            if (forget(p) >= 0)
-            {
-                collapsed.incrementAndGet();
-            }
-            return Reclaimed.COLLAPSING;
-        }
-        final long wanted = Math.max(0, totalUsed.get() - config.lowWaterBytes());
-        try
-        {
-            final Reclaimed result = participant.reclaim(discardBoundNs, wanted).toCompletableFuture()
-                .get(config.reclaimTimeout().toNanos(), TimeUnit.NANOSECONDS);
-            if (result == Reclaimed.COLLAPSING)
-            {
-                forget(p); // may have forgotten itself already (a queue closes its participation)
-                collapsed.incrementAndGet();
-            }
-            return result;
-        }
-        catch (final TimeoutException ex)
-        {
-            unresponsive.incrementAndGet();
-            LOG.warn("memory quota: participant {} of account {} did not answer a reclaim request within {}; moving on",
-                p.id, p.account.id, config.reclaimTimeout());
-        }
-        catch (final ExecutionException | RuntimeException ex)
-        {
-            unresponsive.incrementAndGet();
-            LOG.warn("memory quota: participant {} of account {} failed to reclaim; moving on", p.id, p.account.id, ex);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-        }
-        return Reclaimed.PARTIAL;
-    }
-
-    /** An account in the reclamation heap. */
-    private static final class Candidate
-    {
-        final AccountRecord account;
-        final long oldestNs;
-
-        Candidate(final AccountRecord account, final long oldestNs)
-        {
-            this.account = account;
-            this.oldestNs = oldestNs;
+            return new ArrayList<>(accounts.values());
         }
     }
 

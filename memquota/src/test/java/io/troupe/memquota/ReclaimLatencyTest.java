@@ -123,14 +123,14 @@ class ReclaimLatencyTest
         assertThat(tracker.reclaimWanted()).as("backing off").isFalse();
         assertThat(reclaimer.doWork()).isZero();
 
-        preciseNs.addAndGet(MemoryQuotaTracker.RETRY_BACKOFF_MIN_NS);
+        preciseNs.addAndGet(Reclamation.RETRY_BACKOFF_MIN_NS);
         assertThat(tracker.reclaimWanted()).isTrue();
         assertThat(reclaimer.doWork()).isPositive();
         assertThat(tracker.counters().reclamations()).isEqualTo(2);
 
-        preciseNs.addAndGet(MemoryQuotaTracker.RETRY_BACKOFF_MIN_NS);
+        preciseNs.addAndGet(Reclamation.RETRY_BACKOFF_MIN_NS);
         assertThat(tracker.reclaimWanted()).as("the back-off doubled").isFalse();
-        preciseNs.addAndGet(MemoryQuotaTracker.RETRY_BACKOFF_MIN_NS);
+        preciseNs.addAndGet(Reclamation.RETRY_BACKOFF_MIN_NS);
         assertThat(tracker.reclaimWanted()).isTrue();
 
         // once the data can go, the round reaches low water and the back-off is forgotten
@@ -153,7 +153,7 @@ class ReclaimLatencyTest
             tracker.reclaimIfNeeded(); // direct calls run a round every time
         }
         assertThat(tracker.counters().reclamations()).isEqualTo(20);
-        preciseNs.addAndGet(MemoryQuotaTracker.RETRY_BACKOFF_MAX_NS - 1);
+        preciseNs.addAndGet(Reclamation.RETRY_BACKOFF_MAX_NS - 1);
         assertThat(tracker.reclaimWanted()).isFalse();
         preciseNs.addAndGet(1);
         assertThat(tracker.reclaimWanted()).isTrue();

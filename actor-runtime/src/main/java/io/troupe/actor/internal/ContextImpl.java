@@ -146,7 +146,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         if (passAwayRequested)
         {
             passAwayRequested = false;
-            system.onPassedAway(passingAway);
+            system.registry().onPassedAway(passingAway);
             retired = mailbox.remove(slot);
         }
     }
@@ -377,13 +377,13 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     @Override
     public ActorId registerOnOwnMailbox(final Behavior behavior)
     {
-        return registerOnOwnMailbox(behavior, system.nextLocalId());
+        return registerOnOwnMailbox(behavior, system.registry().nextLocalId());
     }
 
     /** Registers a reply slot of the handling actor on its mailbox: it runs in the asker's turns. */
     ActorId registerReplySlot(final Behavior behavior)
     {
-        return registerOnOwnMailbox(behavior, system.nextLocalId() | ReplySlots.BIT);
+        return registerOnOwnMailbox(behavior, system.registry().nextLocalId() | ReplySlots.BIT);
     }
 
     private ActorId registerOnOwnMailbox(final Behavior behavior, final long localId)
@@ -391,7 +391,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         current();
         Objects.requireNonNull(behavior, "behavior");
         mailbox.addActor(localId, behavior);
-        system.onRegistered();
+        system.registry().onRegistered();
         return ActorId.fromRaw(localId, mailbox.self(slot, nodeId).raw2());
     }
 

@@ -116,7 +116,7 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
         Objects.requireNonNull(request, "request");
         Objects.requireNonNull(replyType, "replyType");
         Objects.requireNonNull(adapt, "adapt");
-        LocalActorSystem.checkAskTimeout(timeout);
+        Asks.checkTimeout(timeout);
         final ActorId asker = ctx.self();
         final ActorAsk<R> slot = new ActorAsk<>(asker, target.id(), replyType, timeout, adapt,
             system.runtimeCounters());
