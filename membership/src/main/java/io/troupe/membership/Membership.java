@@ -6,6 +6,7 @@ import io.aeron.driver.ThreadingMode;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.interconnect.LiveDriver;
+import io.troupe.membership.internal.ClientListener;
 import io.troupe.membership.internal.ClientSettings;
 import io.troupe.membership.internal.MembershipClient;
 import io.troupe.membership.internal.MembershipProof;
@@ -330,7 +331,7 @@ public final class Membership implements AutoCloseable
     }
 
     /** Hears the client on its thread: records the join and the view, and passes changes on. */
-    private final class Relay implements MembershipClient.Listener
+    private final class Relay implements ClientListener
     {
         private final MembershipEvents events;
 

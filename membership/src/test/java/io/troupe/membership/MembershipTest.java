@@ -128,8 +128,9 @@ class MembershipTest
             .hasMessageContaining("are in use");
 
         final Membership wrong = start(config, 0, 7003, new Heard(), "a-wrong-secret-for-this-cluster!!");
-        assertThatThrownBy(() -> wrong.awaitJoined(WAIT)).hasMessageContaining("rejected node 0's proof")
-            .hasMessageContaining("troupe.cluster-secret or troupe.cluster-id ('facade-test')");
+        assertThatThrownBy(() -> wrong.awaitJoined(WAIT))
+            .hasMessageContaining("rejected node 0: is troupe.cluster-secret or troupe.cluster-id ('facade-test')")
+            .hasMessageContaining("troupe.membership.voters (or seeds) not the voters' list");
     }
 
     @Test

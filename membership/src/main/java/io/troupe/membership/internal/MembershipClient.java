@@ -1,15 +1,11 @@
 package io.troupe.membership.internal;
 
-import io.aeron.Aeron;
-import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.client.EgressListener;
 import io.aeron.logbuffer.Header;
 import io.aeron.security.AuthenticationException;
 import io.troupe.membership.table.Member;
 import io.troupe.membership.table.MemberStatus;
-import io.troupe.membership.table.VoterAddress;
 import io.troupe.membership.internal.sbe.ReplyCode;
-import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.Agent;
@@ -22,50 +18,21 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A node's membership: it connects to the membership service (any voter; Aeron Cluster finds the leader and
- * follows it when it changes), joins, keeps the member view in step and tells the {@link Listener} of each change,
- * renews the lease, and says when the node must stop because it cannot (a partition from the voters' majority, or
- * the service downed it). An Agrona agent: everything runs on its thread, including its Aeron client's conductor;
- * other threads reach it through {@link #ready()}, {@link #leave(boolean)} and {@link #down(int, long)}.
+ * follows it when it changes; the {@link ServiceSession} holds the connection), joins, keeps the member view in
+ * step and tells the {@link ClientListener} of each change, renews the lease, and says when the node must stop
+ * because it cannot (a partition from the voters' majority, or the service downed it). An Agrona agent: everything
+ * runs on its thread, including its Aeron client's conductor; other threads reach it through {@link #ready()},
+ * {@link #leave(boolean)} and {@link #down(int, long)}.
  */
 public final class MembershipClient implements Agent, Notices.Listener, EgressListener
 {
     private static final Logger LOG = LoggerFactory.getLogger(MembershipClient.class);
-
-    /** What the node hears from its membership client, on the client's thread. */
-    public interface Listener
-    {
-        /**
-         * The service recorded this node as joining: it may start serving, then call {@link #ready()}.
-         *
-         * @param nodeId its node id (assigned, if it asked for none).
-         * @param epoch  the table's epoch.
-         */
-        void onJoined(int nodeId, long epoch);
-
-        /**
-         * A member's status changed (this node's own included), in epoch order.
-         *
-         * @param member the member's new state.
-         */
-        void onChange(Member member);
-
-        /**
-         * The node cannot be a member: its join was refused, or no voter answered in time.
-         *
-         * @param why a message for the operator.
-         */
-        void onRefused(String why);
-
-        /**
-         * The node must stop now: it could not renew its lease in time, or the service downed it.
-         *
-         * @param why a message for the operator.
-         */
-        void onLeaseLost(String why);
-    }
+    /** The longest a joining node's attempt to connect may take before it starts another. */
+    private static final long FIRST_CONNECT_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(10);
 
     private enum State
     {
@@ -73,9 +40,8 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
     }
 
     private final ClientSettings settings;
-    private final Listener listener;
+    private final ClientListener listener;
     private final NanoClock clock;
-    private final ErrorHandler errors;
     private final Requests requests = new Requests();
     private final Notices notices = new Notices(this);
     private final MemberView view = new MemberView();
@@ -83,19 +49,21 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
     private final ManyToOneConcurrentLinkedQueue<Runnable> commands = new ManyToOneConcurrentLinkedQueue<>();
     private final Long2Future pending = new Long2Future();
     private final long startedNs;
-    private Aeron aeron;
-    private AeronCluster.AsyncConnect connecting;
-    private AeronCluster cluster;
+    private final ServiceSession session;
     private State state = State.CONNECTING;
     private LeaseKeeper lease;
     private int nodeId;
     private long nextCorrelationId = 1;
     private long joinCorrelationId;
     private long joinSentNs;
-    private long retryAtNs;
     /** Set by {@link #ready()}: the node serves, and Ready is sent until the view has it UP. */
     private CompletableFuture<Void> upWanted;
     private long nextReadyNs;
+    /**
+     * Set once the node asked to be recorded LEFT: it goes, so it renews no more, and the service's word that its
+     * incarnation has ended is what it asked for, not a lost lease.
+     */
+    private boolean going;
     private volatile long epoch = -1;
     private volatile long renewals;
     private volatile long renewalFailures;
@@ -109,35 +77,31 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
      * @param errors   where its Aeron client's errors go (never Aeron's default, which exits the process when the
      *                 driver stops answering).
      */
-    public MembershipClient(final ClientSettings settings, final Listener listener, final NanoClock clock,
+    public MembershipClient(final ClientSettings settings, final ClientListener listener, final NanoClock clock,
         final ErrorHandler errors)
     {
         this.settings = settings;
         this.listener = listener;
         this.clock = clock;
-        this.errors = errors;
         this.nodeId = settings.nodeId();
         this.startedNs = clock.nanoTime();
+        this.session = new ServiceSession(settings, errors, this);
     }
 
     @Override
     public void onStart()
     {
-        aeron = Aeron.connect(new Aeron.Context()
-            .aeronDirectoryName(settings.aeronDir())
-            .useConductorAgentInvoker(true)
-            .errorHandler(errors)
-            .clientName("troupe-membership-" + settings.nodeId()));
+        session.open();
     }
 
     @Override
     public int doWork()
     {
-        if (aeron.isClosed())
+        if (session.driverGone())
         {
             return driverGone(clock.nanoTime());
         }
-        int work = aeron.conductorAgentInvoker().invoke();
+        int work = session.invokeConductor();
         Runnable command;
         while ((command = commands.poll()) != null)
         {
@@ -174,83 +138,73 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
 
     private int connect(final long nowNs)
     {
-        if (nowNs - retryAtNs < 0)
+        // a joining node is a JVM just started, on a host it may share: its first connect (drivers, JIT, the
+        // service's answer) may take seconds, and an attempt cut short costs a retry. A member that lost its
+        // session has less than its lease left: short attempts, so one stuck on a voter gone is soon given up
+        final long timeoutNs = lease == null ? Math.min(settings.joinTimeout().toNanos(), FIRST_CONNECT_TIMEOUT_NS) :
+            settings.retryInterval().toNanos() * 4;
+        switch (session.connect(nowNs, timeoutNs))
         {
-            return 0;
-        }
-        try
-        {
-            if (connecting == null)
+            case WAITING ->
             {
-                connecting = AeronCluster.asyncConnect(new AeronCluster.Context()
-                    .aeron(aeron)
-                    .ownsAeronClient(false)
-                    .agentInvoker(aeron.conductorAgentInvoker())
-                    .ingressChannel("aeron:udp")
-                    .ingressEndpoints(VoterAddress.ingressEndpoints(settings.voters()))
-                    .egressChannel("aeron:udp?endpoint=" + settings.egressHost() + ":0")
-                    .credentialsSupplier(new NodeCredentials(settings.proof(), settings.nodeId(),
-                        settings.incarnation()))
-                    .errorHandler(errors)
-                    .messageTimeoutNs(settings.retryInterval().toNanos() * 4)
-                    .egressListener(this));
+                return 0;
             }
-            cluster = connecting.poll();
-            if (cluster == null)
+            case CONNECTING ->
             {
                 return 1;
             }
-            connecting = null;
-            LOG.info("membership: node {} connected to the service (leader {})", nodeId, cluster.leaderMemberId());
-            if (lease == null)
-            {
-                state = State.JOINING;
-                sendJoin(nowNs);
-            }
-            else
-            {
-                state = State.MEMBER;
-                renew(nowNs);
-                sync();
-            }
-            return 1;
+            case CONNECTED -> connected(nowNs);
+            default -> connectFailed(nowNs, session.failure());
         }
-        catch (final RuntimeException ex)
+        return 1;
+    }
+
+    private void connected(final long nowNs)
+    {
+        LOG.info("membership: node {} connected to the service (leader {})", nodeId, session.leaderMemberId());
+        if (lease == null)
         {
-            CloseHelper.quietClose(connecting);
-            connecting = null;
-            retryAtNs = nowNs + settings.retryInterval().toNanos();
-            if (lease == null && ex instanceof AuthenticationException)
-            {
-                end(() -> listener.onRefused("the membership service at " + settings.voters() + " rejected node " +
-                    nodeId + ": is troupe.cluster-secret or troupe.cluster-id ('" + settings.proof().clusterId() +
-                    "') not the cluster's, or troupe.membership.voters (or seeds) not the voters' list, in their " +
-                    "order? A voter's log says which (" + ex.getMessage() + ")"));
-            }
-            else if (lease == null && nowNs - startedNs > settings.joinTimeout().toNanos())
-            {
-                end(() -> listener.onRefused("could not join the membership service at " + settings.voters() +
-                    " within " + settings.joinTimeout().toMillis() + " ms: " + ex.getMessage()));
-            }
-            else
-            {
-                LOG.warn("membership: node {} could not connect to the service: {}", nodeId, ex.getMessage());
-            }
-            return 1;
+            state = State.JOINING;
+            sendJoin(nowNs);
+        }
+        else
+        {
+            state = State.MEMBER;
+            renew(nowNs);
+            sync();
+        }
+    }
+
+    private void connectFailed(final long nowNs, final RuntimeException ex)
+    {
+        if (lease == null && ex instanceof AuthenticationException)
+        {
+            end(() -> listener.onRefused("the membership service at " + settings.voters() + " rejected node " +
+                nodeId + ": is troupe.cluster-secret or troupe.cluster-id ('" + settings.proof().clusterId() +
+                "') not the cluster's, or troupe.membership.voters (or seeds) not the voters' list, in their " +
+                "order? A voter's log says which (" + ex.getMessage() + ")"));
+        }
+        else if (lease == null && nowNs - startedNs > settings.joinTimeout().toNanos())
+        {
+            end(() -> listener.onRefused("could not join the membership service at " + settings.voters() +
+                " within " + settings.joinTimeout().toMillis() + " ms: " + ex.getMessage()));
+        }
+        else
+        {
+            LOG.warn("membership: node {} could not connect to the service: {}", nodeId, ex.getMessage());
         }
     }
 
     private int serve(final long nowNs)
     {
-        int work = cluster.pollEgress();
+        int work = session.poll();
         if (state == State.ENDED)
         {
             return work;
         }
-        if (cluster.isClosed())
+        if (session.lost())
         {
             LOG.warn("membership: node {} lost its session with the service; connecting again", nodeId);
-            cluster = null;
             state = State.CONNECTING;
             return work + 1;
         }
@@ -259,7 +213,7 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
             sendJoin(nowNs); // the same correlation: a join the service took already is answered again
             work++;
         }
-        if (lease != null)
+        if (lease != null && !going)
         {
             if (lease.lapsed(nowNs))
             {
@@ -309,7 +263,7 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
 
     private boolean offer(final int length)
     {
-        return cluster != null && !cluster.isClosed() && cluster.offer(requests.buffer(), 0, length) > 0;
+        return session.offer(requests.buffer(), length);
     }
 
     private void end(final Runnable tell)
@@ -353,6 +307,10 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
             {
                 renewals++;
             }
+        }
+        else if ((code == ReplyCode.INCARNATION_ENDED || code == ReplyCode.UNKNOWN_MEMBER) && going)
+        {
+            end(() -> LOG.info("membership: node {} (incarnation {}) left", nodeId, settings.incarnation()));
         }
         else if (code == ReplyCode.INCARNATION_ENDED || code == ReplyCode.UNKNOWN_MEMBER)
         {
@@ -482,8 +440,11 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
     public CompletableFuture<Void> leave(final boolean done)
     {
         final CompletableFuture<Void> recorded = new CompletableFuture<>();
-        commands.offer(() -> request(recorded, requests.leave(nextCorrelationId, nodeId, settings.incarnation(),
-            done)));
+        commands.offer(() ->
+        {
+            going |= done;
+            request(recorded, requests.leave(nextCorrelationId, nodeId, settings.incarnation(), done));
+        });
         return recorded;
     }
 
@@ -556,7 +517,7 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
     public void onClose()
     {
         pending.failAll("the membership client closed");
-        CloseHelper.quietCloseAll(connecting, cluster, aeron);
+        session.close();
     }
 
     @Override

@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /** A membership client on a thread of its own, with everything its listener heard kept in order. */
-final class ClientHarness implements MembershipClient.Listener, AutoCloseable
+final class ClientHarness implements ClientListener, AutoCloseable
 {
     final ConcurrentLinkedQueue<Object> heard = new ConcurrentLinkedQueue<>();
     final MembershipClient client;
