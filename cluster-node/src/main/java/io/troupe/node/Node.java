@@ -17,7 +17,6 @@ import io.troupe.node.metrics.ActorTypeMetrics;
 import io.troupe.node.metrics.MetricsConfig;
 import io.troupe.node.metrics.PrometheusEndpoint;
 import io.troupe.membership.Membership;
-import io.troupe.registry.DirectoryReplica;
 import io.troupe.registry.RegistryCodecs;
 import io.troupe.registry.RegistryConfig;
 import io.troupe.registry.ServiceRegistry;
@@ -230,22 +229,14 @@ public final class Node implements AutoCloseable
         }
         final Interconnect interconnect;
         final RegistryConfig registryConfig = config.registryConfig();
-        DirectoryReplica replica = null;
         try
         {
-            // the replica before the interconnect: the node announces itself only once it can serve lookups
-            replica = registryConfig.replicaDirectory() == null ? null : DirectoryReplica.open(
-                registryConfig.replicaDirectory(), config.nodeId(), identity.incarnation(), registryConfig.capacity());
             setup.accept(system);
             interconnect = Interconnect.start(system, config.interconnectConfig().incarnation(identity.incarnation()),
                 codecs);
         }
         catch (final RuntimeException ex)
         {
-            if (replica != null)
-            {
-                replica.close();
-            }
             system.shutdown(Duration.ZERO);
             closeQuietly(membership);
             counters.close();
@@ -259,7 +250,18 @@ public final class Node implements AutoCloseable
             throw ex;
         }
         deadLetters.interconnect(interconnect);
-        final ServiceRegistry registry = ServiceRegistry.start(system, interconnect, registryConfig, replica);
+        // the replica (Chronicle Map: half a second to open) fills in the background, off the node's way to serving;
+        // until it is open, processes on this host that read it find the names of no node
+        final ServiceRegistry registry = ServiceRegistry.startReplicaInBackground(system, interconnect, registryConfig);
+        registry.replicaOpened().whenComplete((opened, failure) ->
+        {
+            if (failure != null)
+            {
+                LOG.error("node {}: no directory replica in {} (troupe services and clients on this host cannot " +
+                    "read the directory): {}", config.nodeId(), registryConfig.replicaDirectory(), failure.toString());
+                counters.recorder().onError(failure);
+            }
+        });
         final ClientIngressConfig clientConfig = config.clientIngressConfig();
         final ClientIngress clients = clientConfig == null ? null :
             ClientIngress.start(clientConfig, system, interconnect, registry, codecs);

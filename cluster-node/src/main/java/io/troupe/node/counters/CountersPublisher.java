@@ -234,8 +234,8 @@ public final class CountersPublisher implements Agent
     }
 
     /**
-     * Says whether the node is ready (running, and with a membership UP in it; without one, a session with every
-     * peer) and, if not, why, in the file's header and,
+     * Says whether the node is ready (running, its directory's replica open if it has one, and with a membership UP
+     * in it; without one, a session with every peer) and, if not, why, in the file's header and,
      * when it changes, in the log: "not ready: 0 of 2 peers up; node 2 refuses: its proof of the cluster secret is
      * wrong ...".
      */
@@ -251,6 +251,11 @@ public final class CountersPublisher implements Agent
         if (state != NodeState.RUNNING)
         {
             text.append("not ready: ").append(state.name().toLowerCase(Locale.ROOT));
+        }
+        else if (sources.registry() != null && !sources.registry().replicaOpened().isDone())
+        {
+            // processes on this host read the directory from it (troupe services, clients): a node serves them too
+            text.append("not ready: opening the directory replica");
         }
         else if (sources.membership() != null)
         {
