@@ -67,7 +67,8 @@ public final class ArchitectureRules
          */
         CLIENT("io.troupe.client", REGISTRY, INTERCONNECT, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The node: everything above, and the node command's entry points. */
-        NODE("io.troupe.node", new String[] {"io.troupe.node.Main", "io.troupe.node.NodeCommand"}, MEMBERSHIP,
+        NODE("io.troupe.node", new String[] {"io.troupe.node.Main", "io.troupe.node.NodeCommand",
+            "io.troupe.node.local.ClassCacheTraining"}, MEMBERSHIP,
             REGISTRY, INTERCONNECT, BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
         /**
          * The {@code troupe} CLI: it reads the node's counters file and directory replica (their layouts are the

@@ -68,6 +68,16 @@ public final class LocalCluster implements AutoCloseable
     }
 
     /**
+     * Makes the class cache of the node processes this JVM starts, if they get one ({@link ClassCache}) and it is
+     * missing or stale; otherwise the first {@link #start} makes it. For a measurement that must not count the few
+     * seconds of its training run.
+     */
+    public static void prepareClassCache()
+    {
+        ClassCache.flags(NodeProcess.jvmFlags());
+    }
+
+    /**
      * Writes the config files of a cluster of nodes 1..count whose members are kept by the membership service:
      * nodes 1..voters run its voters, every node's file lists the voters and no peers.
      *
