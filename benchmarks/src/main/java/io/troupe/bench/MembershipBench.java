@@ -56,6 +56,7 @@ final class MembershipBench implements AutoCloseable
         {
             throw new UncheckedIOException(ex);
         }
+        LocalCluster.prepareClassCache(); // its training run is no part of the first join
         final MembershipBench bench = new MembershipBench(dir);
         try
         {

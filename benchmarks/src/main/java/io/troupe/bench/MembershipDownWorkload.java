@@ -32,8 +32,9 @@ final class MembershipDownWorkload implements Workload
     @Override
     public String usage()
     {
-        return "  membership.down [--downs N]      3 members in this JVM; a joined node process is killed -9, N times\n" +
-            "                                 (default 10): from the kill until all 3 see it downed; p50/max ms";
+        return "  membership.down [--downs N]      3 members in this JVM; a joined node process is killed -9, N\n" +
+            "                                 times (default 10): from the kill until all 3 see it downed;\n" +
+            "                                 p50/max ms";
     }
 
     @Override

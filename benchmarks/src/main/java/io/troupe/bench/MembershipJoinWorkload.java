@@ -33,8 +33,9 @@ final class MembershipJoinWorkload implements Workload
     @Override
     public String usage()
     {
-        return "  membership.join [--joins N]      3 members in this JVM; a node process with only the seeds joins, N\n" +
-            "                                 times (default 20): from its launch until all 3 see it up; p50/p99 ms";
+        return "  membership.join [--joins N]      3 members in this JVM; a node process with only the seeds\n" +
+            "                                 joins, N times (default 20): from its launch until all 3 see it\n" +
+            "                                 up; p50/p99 ms";
     }
 
     @Override
