@@ -8,7 +8,7 @@ import java.util.List;
  * this JVM (node 1 the voter; {@link MembershipBench}); for each of N rounds a node process joins with only the
  * seeds, and once all three list it as UP it is killed with SIGKILL; one sample is from just before the kill until
  * it is gone from all three tables. Figures: p50 and max of the samples, in milliseconds (target: at most the lease,
- * 5 s by default, plus 1 s).
+ * 10 s by default, plus 1 s).
  *
  * <p>{@code --warmup} and {@code --seconds} do not apply: the work is a fixed count.
  */

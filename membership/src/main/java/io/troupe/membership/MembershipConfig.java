@@ -14,6 +14,9 @@ import java.util.List;
  */
 public final class MembershipConfig
 {
+    /** The least time a lease must leave for an election after the voters noticed their leader gone. */
+    static final Duration ELECTION_ROOM = Duration.ofSeconds(1);
+
     private final List<VoterAddress> voters = new ArrayList<>();
     private Duration lease = MembershipSettings.LEASE.defaultValue();
     private Duration renewInterval = MembershipSettings.RENEW_INTERVAL.defaultValue();
@@ -395,11 +398,15 @@ public final class MembershipConfig
             throw invalid("leaseCheck", leaseCheck, "at most the lease", "troupe.membership.lease-check (" +
                 leaseCheck + ") must be at most the lease (" + lease + ")");
         }
-        if (heartbeatTimeout.compareTo(lease) >= 0)
+        if (heartbeatTimeout.plus(renewInterval).plus(safetyMargin).plus(ELECTION_ROOM).compareTo(lease) > 0)
         {
-            throw invalid("heartbeatTimeout", heartbeatTimeout, "less than the lease",
-                "troupe.membership.heartbeat-timeout (" + heartbeatTimeout + ") must be less than the lease (" +
-                lease + "): an election must end before leases lapse");
+            // a leader's loss: no renewal is taken until the voters notice (heartbeat-timeout) and elect another,
+            // and a member stops at lease less safety-margin after its last renewal, up to renew-interval old
+            throw invalid("heartbeatTimeout", heartbeatTimeout, "with renew-interval, safety-margin and " +
+                ELECTION_ROOM.toSeconds() + " s for an election, at most the lease",
+                "troupe.membership.heartbeat-timeout (" + heartbeatTimeout + ") + renew-interval (" + renewInterval +
+                ") + safety-margin (" + safetyMargin + ") + " + ELECTION_ROOM.toSeconds() + " s for an election " +
+                "must be at most the lease (" + lease + "), or every member stops itself when the leader goes");
         }
         if (startupCanvass.toNanos() % heartbeatTimeout.toNanos() != 0)
         {

@@ -23,10 +23,11 @@ public final class MembershipSettings
 
     /** {@code troupe.membership.lease}. */
     public static final Setting<MembershipConfig, Duration> LEASE = duration("membership.lease", "lease",
-        Duration.ofSeconds(5), MembershipConfig::lease, MembershipConfig::lease)
+        Duration.ofSeconds(10), MembershipConfig::lease, MembershipConfig::lease)
         .range(Duration.ofSeconds(1), Duration.ofMinutes(10))
         .doc("How long a member stays without renewing before the membership service downs it; a member that " +
-            "cannot renew stops itself earlier (lease less safety-margin).")
+            "cannot renew stops itself earlier (lease less safety-margin). It must outlast a leader's loss: " +
+            "heartbeat-timeout, renew-interval and safety-margin, and at least 1 s for the election, fit in it.")
         .build();
     /** {@code troupe.membership.renew-interval}. */
     public static final Setting<MembershipConfig, Duration> RENEW_INTERVAL = duration("membership.renew-interval",
@@ -76,11 +77,12 @@ public final class MembershipSettings
         .build();
     /** {@code troupe.membership.heartbeat-timeout}. */
     public static final Setting<MembershipConfig, Duration> HEARTBEAT_TIMEOUT = duration(
-        "membership.heartbeat-timeout", "heartbeatTimeout", Duration.ofSeconds(3),
+        "membership.heartbeat-timeout", "heartbeatTimeout", Duration.ofSeconds(2),
         MembershipConfig::heartbeatTimeout, MembershipConfig::heartbeatTimeout)
         .range(Duration.ofMillis(500), Duration.ofMinutes(1))
         .doc("How long the voters wait for their leader's heartbeat before they elect another (Aeron Cluster's " +
-            "leader heartbeat timeout); less than the lease.")
+            "leader heartbeat timeout); with renew-interval, safety-margin and 1 s for the election, at most " +
+            "the lease.")
         .build();
     /** {@code troupe.membership.startup-canvass}. */
     public static final Setting<MembershipConfig, Duration> STARTUP_CANVASS = duration(

@@ -31,7 +31,7 @@ class MembershipConfigTest
         assertThat(three.enabled()).isTrue();
         assertThat(three.voterIndex(2)).isEqualTo(1);
         assertThat(three.voterIndex(9)).isEqualTo(-1);
-        assertThat(three.lease()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(three.lease()).isEqualTo(Duration.ofSeconds(10));
     }
 
     @Test
@@ -51,10 +51,11 @@ class MembershipConfigTest
     @Test
     void settingsThatDoNotFitTogetherAreNamed()
     {
-        assertThatThrownBy(() -> voters(1).renewInterval(Duration.ofSeconds(4)).conclude())
-            .hasMessageContaining("renew-interval (PT4S) plus safety-margin (PT1S) must be less than the lease");
-        assertThatThrownBy(() -> voters(1).heartbeatTimeout(Duration.ofSeconds(5)).startupCanvass(
-            Duration.ofSeconds(10)).conclude()).hasMessageContaining("heartbeat-timeout (PT5S) must be less");
+        assertThatThrownBy(() -> voters(1).renewInterval(Duration.ofSeconds(9)).conclude())
+            .hasMessageContaining("renew-interval (PT9S) plus safety-margin (PT1S) must be less than the lease");
+        assertThatThrownBy(() -> voters(1).heartbeatTimeout(Duration.ofSeconds(8)).startupCanvass(
+            Duration.ofSeconds(16)).conclude()).hasMessageContaining("heartbeat-timeout (PT8S) + renew-interval " +
+            "(PT1S) + safety-margin (PT1S) + 1 s for an election must be at most the lease (PT10S)");
         assertThatThrownBy(() -> voters(1).startupCanvass(Duration.ofSeconds(7)).conclude())
             .hasMessageContaining("a multiple of heartbeat-timeout");
         assertThatThrownBy(() -> new MembershipConfig().lease(Duration.ofMillis(10)))

@@ -109,6 +109,14 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
             work++;
         }
         final long nowNs = clock.nanoTime();
+        if (lease != null && !going && state != State.ENDED && lease.lapsed(nowNs))
+        {
+            // whatever the session does: a member reconnecting after losing it is as cut off as one that cannot
+            // get a renewal through, and must stop before the service could down it
+            end(() -> listener.onLeaseLost("node " + nodeId + " could not renew its membership lease in time " +
+                "(cut off from the voters' majority?): it stops before the cluster may down it"));
+            return work + 1;
+        }
         switch (state)
         {
             case CONNECTING -> work += connect(nowNs);
@@ -215,12 +223,6 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
         }
         if (lease != null && !going)
         {
-            if (lease.lapsed(nowNs))
-            {
-                end(() -> listener.onLeaseLost("node " + nodeId + " could not renew its membership lease in time " +
-                    "(cut off from the voters' majority?): it stops before the cluster may down it"));
-                return work + 1;
-            }
             if (lease.renewDue(nowNs))
             {
                 renew(nowNs);

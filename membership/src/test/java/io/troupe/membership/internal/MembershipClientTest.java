@@ -109,6 +109,24 @@ class MembershipClientTest
         assertThat(watcher.leaseLost).isNull();
     }
 
+    @Test
+    void aMemberThatLostItsSessionWithTheServiceStillStopsAtItsDeadline()
+    {
+        voters = new MembershipHarness(dir, 1);
+        voters.start(0, LEASE);
+        final ClientHarness a = client(5, 1, 7005);
+        Await.until(() -> a.joinedAs == 5, WAIT, () -> "joined: " + a.refused);
+        Await.until(() -> a.client.renewals() > 1, WAIT, "a renewal taken");
+
+        final long cut = System.nanoTime();
+        voters.stop(0); // the service goes: the session ends, the client connects again and again, nothing renews
+        Await.until(() -> a.leaseLost != null, WAIT, "node 5 gave its lease up");
+        final long stoppedAfterMs = (System.nanoTime() - cut) / 1_000_000;
+        // the lease (10 s) less the margin (2 s) after its last renewal taken, at most a renew interval (0.5 s) ago
+        assertThat(stoppedAfterMs).isBetween(8_000L - 500 - 300, 8_000L + 500);
+        assertThat(a.leaseLost).contains("could not renew its membership lease in time");
+    }
+
     private int leader()
     {
         for (int i = 0; i < 3; i++)
