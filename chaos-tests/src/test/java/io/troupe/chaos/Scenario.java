@@ -24,8 +24,13 @@ final class Scenario implements AutoCloseable
 
     Scenario(final String name, final int octet, final int size, final Path ledgerRoot, final int rate)
     {
+        this(name, new ChaosCluster(octet, size, ledgerRoot, rate));
+    }
+
+    Scenario(final String name, final ChaosCluster cluster)
+    {
         this.name = name;
-        this.cluster = new ChaosCluster(octet, size, ledgerRoot, rate);
+        this.cluster = cluster;
         this.faults = new Faults(cluster);
     }
 
@@ -122,7 +127,18 @@ final class Scenario implements AutoCloseable
         return meshNow(ledger());
     }
 
+    /** Whether, by the latest incarnations' ledgers, each of nodes 1..nodes is connected to each other now. */
+    boolean meshNow(final int nodes)
+    {
+        return meshNow(ledger(), nodes);
+    }
+
     private boolean meshNow(final Ledger ledger)
+    {
+        return meshNow(ledger, cluster.size());
+    }
+
+    private boolean meshNow(final Ledger ledger, final int nodes)
     {
         final Map<String, String> last = new HashMap<>();
         for (final Ledger.Line line : ledger.senderLines())
@@ -134,9 +150,9 @@ final class Scenario implements AutoCloseable
                 last.put(line.node() + ">" + line.intField(0), line.kind());
             }
         }
-        for (int node = 1; node <= cluster.size(); node++)
+        for (int node = 1; node <= nodes; node++)
         {
-            for (int peer = 1; peer <= cluster.size(); peer++)
+            for (int peer = 1; peer <= nodes; peer++)
             {
                 if (peer != node && !"C".equals(last.get(node + ">" + peer)))
                 {
