@@ -25,8 +25,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>then, over {@code --seconds} (default 10) of no application traffic:
  *       {@code .voter-cpu} and {@code .member-cpu} (percent of one core, the mean per process of the voters and of
  *       the other nodes, from /proc: the whole JVM, so the difference is what running a voter costs), and
- *       {@code .heartbeat-out} (bytes/s each node sends its peers over the interconnect, mean per node: heartbeats
- *       and other control frames, as nothing else is sent), and {@code .loopback-out} (bytes/s the host's loopback
+ *       {@code .loopback-out} (bytes/s the host's loopback
  *       interface carried, per node, from /proc/net/dev: everything the nodes sent one another, Aeron's own
  *       heartbeats and status messages, lease renewals and the voters' consensus traffic included; so run it on an
  *       otherwise idle host).</li>
@@ -59,8 +58,8 @@ final class MembershipScaleWorkload implements Workload
     public String usage()
     {
         return "  membership.scale [--nodes 4,8,16] N node processes (3 voters): time until all see all, then\n" +
-            "                                 over --seconds (default 10): CPU % of voters and members, bytes/s\n" +
-            "                                 sent per node (heartbeats; all loopback traffic)";
+            "                                 over --seconds (default 10): CPU % of voters and members, loopback\n" +
+            "                                 bytes/s per node (all its traffic: heartbeats, Aeron's, consensus)";
     }
 
     @Override
@@ -127,13 +126,11 @@ final class MembershipScaleWorkload implements Workload
             Report.progress("%d nodes: all see all after %.0f ms", n, allSeeAllMs);
 
             final long[] cpuBefore = cpuTicks(processes);
-            final long bytesBefore = bytesOut(cluster, n);
             final long loopbackBefore = loopbackBytesOut();
             final long windowStartNs = System.nanoTime();
             TimeUnit.NANOSECONDS.sleep(window.toNanos());
             final double seconds = (System.nanoTime() - windowStartNs) / 1e9;
             final long[] cpuAfter = cpuTicks(processes);
-            final long bytesAfter = bytesOut(cluster, n);
             final long loopbackAfter = loopbackBytesOut();
 
             Report.result("membership.scale.n" + n + ".all-see-all", allSeeAllMs, "ms", 0);
@@ -141,8 +138,6 @@ final class MembershipScaleWorkload implements Workload
                 "percent", 1);
             Report.result("membership.scale.n" + n + ".member-cpu", meanCpu(cpuBefore, cpuAfter, VOTERS, n, seconds),
                 "percent", 1);
-            Report.result("membership.scale.n" + n + ".heartbeat-out", (bytesAfter - bytesBefore) / seconds / n,
-                "bytes/s", 0);
             Report.result("membership.scale.n" + n + ".loopback-out", (loopbackAfter - loopbackBefore) / seconds / n,
                 "bytes/s", 0);
         }
@@ -211,22 +206,6 @@ final class MembershipScaleWorkload implements Workload
             }
         }
         return members == n && connected == n - 1;
-    }
-
-    private static long bytesOut(final LocalCluster cluster, final int n)
-    {
-        long bytes = 0;
-        for (int id = 1; id <= n; id++)
-        {
-            for (final CounterRecord counter : CountersFileReader.open(cluster.dataDir(id)).counters())
-            {
-                if (counter.name().equals("peer_bytes_out"))
-                {
-                    bytes += counter.value();
-                }
-            }
-        }
-        return bytes;
     }
 
     /** Bytes the loopback interface transmitted since boot, from /proc/net/dev. */

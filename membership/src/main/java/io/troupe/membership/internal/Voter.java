@@ -108,6 +108,9 @@ public final class Voter implements AutoCloseable
             .leaderHeartbeatTimeoutNs(settings.heartbeatTimeout().toNanos())
             .startupCanvassTimeoutNs(settings.startupCanvass().toNanos())
             .sessionTimeoutNs(settings.sessionTimeout().toNanos())
+            // one session per member, and the old one of a member that reconnected until it times out (Aeron
+            // Cluster's default, 10, refused the eleventh node: found by membership.scale)
+            .maxConcurrentSessions(2 * settings.maxMembers())
             .serviceCount(1)
             .errorHandler(errors)
             .deleteDirOnStart(false));
