@@ -19,7 +19,8 @@ import io.troupe.membership.table.VoterAddress;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
-import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import io.troupe.membership.internal.MembershipIdle;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.File;
@@ -72,7 +73,7 @@ public final class Membership implements AutoCloseable
         final ErrorHandler errors)
     {
         this.config = config.conclude();
-        final BackoffIdleStrategy idle = new BackoffIdleStrategy(10, 20, 1_000, config.maxIdlePark().toNanos());
+        final IdleStrategy idle = MembershipIdle.strategy(config.maxIdlePark());
         if (LiveDriver.isAlive(Path.of(identity.aeronDir())))
         {
             throw new IllegalStateException("a media driver is running in " + identity.aeronDir() + ": is another " +
@@ -107,8 +108,7 @@ public final class Membership implements AutoCloseable
                 identity.incarnation(), identity.host(), identity.port(), identity.host(), identity.aeronDir(),
                 config.renewInterval(), config.safetyMargin(), config.joinTimeout(), config.retryInterval()),
                 new Relay(events), SystemNanoClock.INSTANCE, errors);
-            this.clientRunner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000,
-                config.maxIdlePark().toNanos()), errors, null, client);
+            this.clientRunner = new AgentRunner(MembershipIdle.strategy(config.maxIdlePark()), errors, null, client);
         }
         catch (final RuntimeException ex)
         {

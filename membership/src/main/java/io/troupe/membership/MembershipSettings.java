@@ -102,9 +102,10 @@ public final class MembershipSettings
         .build();
     /** {@code troupe.membership.max-idle-park}. */
     public static final Setting<MembershipConfig, Duration> MAX_IDLE_PARK = duration("membership.max-idle-park",
-        "maxIdlePark", Duration.ofMillis(1), MembershipConfig::maxIdlePark, MembershipConfig::maxIdlePark)
+        "maxIdlePark", Duration.ofMillis(10), MembershipConfig::maxIdlePark, MembershipConfig::maxIdlePark)
         .range(Duration.ofNanos(1_000), Duration.ofMillis(100))
-        .doc("The longest the membership's idle threads park (voter parts, the membership client and driver).")
+        .doc("The longest the membership's idle threads park (voter parts, the membership client and driver); " +
+            "they never spin or yield, and park from 1 ms up to this.")
         .build();
 
     /** Every setting declared here, in the order of the reference file. */

@@ -9,7 +9,6 @@ import io.aeron.security.CredentialsSupplier;
 import io.troupe.membership.table.VoterAddress;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.File;
@@ -70,8 +69,7 @@ public final class Voter implements AutoCloseable
     {
         final VoterAddress self = settings.self();
         final File dir = settings.clusterDir();
-        final Supplier<IdleStrategy> idle = () -> new BackoffIdleStrategy(10, 20, 1_000,
-            settings.maxIdlePark().toNanos());
+        final Supplier<IdleStrategy> idle = () -> MembershipIdle.strategy(settings.maxIdlePark());
         final CredentialsSupplier voterCredentials = new NodeCredentials(settings.proof(), self.nodeId(), 1);
         final AeronArchive.Context archiveClient = new AeronArchive.Context()
             .aeronDirectoryName(settings.aeronDir())

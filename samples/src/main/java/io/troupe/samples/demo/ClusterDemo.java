@@ -38,9 +38,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * {@code ./troupe demo}: a 3-node cluster on 127.0.0.1 in three processes. Node 1 runs in this process and
  * drives the workload; nodes 2 and 3 run in child JVMs ({@link DemoNode}, with the services of {@link DemoRole}).
- * It waits for every session, runs remote ping-pong between nodes 1 and 2, asks node 3's echo service, stops
- * node 3 with SIGTERM and times how long node 1 takes to see it go, prints node 1's per-peer counters, and
- * stops everything: no child process and no Aeron directory is left, on success or failure.
+ * It waits for every session and for every node to be ready, runs remote ping-pong between nodes 1 and 2, asks
+ * node 3's echo service, stops node 3 with SIGTERM and times how long node 1 takes to see it go, prints node 1's
+ * per-peer counters, and stops everything: no child process and no Aeron directory is left, on success or failure.
  */
 public final class ClusterDemo
 {
@@ -183,6 +183,9 @@ public final class ClusterDemo
             local[0] = one;
 
             awaitSessions(one, two, three);
+            ReadinessWait.await(cluster, STARTUP_TIMEOUT);
+            out.printf(Locale.ROOT, "ready     all 3 after %.1f s: members UP, directory replicas open%n",
+                (System.nanoTime() - startNs) / 1e9);
             pingPong(one);
             ask(one);
             cli(cluster);
