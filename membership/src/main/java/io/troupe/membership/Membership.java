@@ -304,6 +304,16 @@ public final class Membership implements AutoCloseable
     }
 
     /**
+     * Messages from the membership service this node dropped: without its session's tag, or replayed.
+     *
+     * @return the count.
+     */
+    public long noticesRejected()
+    {
+        return client.noticesRejected();
+    }
+
+    /**
      * What this node's voter has counted.
      *
      * @param figure which figure.

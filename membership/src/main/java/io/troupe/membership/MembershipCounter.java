@@ -63,7 +63,15 @@ public enum MembershipCounter implements CounterDescriptor.Of<Membership>
     /** Nodes refused for another voter list. */
     MEMBERSHIP_VOTER_LISTS_DIFFER(count(1113, "membership_voter_lists_differ", "",
         "sessions this voter rejected, though they proved the secret, because their node lists other voters",
-        m -> m.voterFigure(Figure.VOTER_LISTS_DIFFER)));
+        m -> m.voterFigure(Figure.VOTER_LISTS_DIFFER))),
+    /** Requests without their session's tag. */
+    MEMBERSHIP_REQUESTS_REJECTED(count(1114, "membership_requests_rejected", "",
+        "requests this voter dropped because they did not carry their session's tag, or were replayed",
+        m -> m.voterFigure(Figure.REQUESTS_REJECTED))),
+    /** Messages from the service without the session's tag. */
+    MEMBERSHIP_NOTICES_REJECTED(count(1115, "membership_notices_rejected", "",
+        "messages from the membership service this node dropped: without its session's tag, or replayed",
+        Membership::noticesRejected));
 
     private final Declaration<Membership> declaration;
 

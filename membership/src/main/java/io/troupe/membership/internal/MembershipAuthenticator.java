@@ -121,7 +121,8 @@ final class MembershipAuthenticator implements Authenticator
             counts.increment(Figure.VOTER_LISTS_DIFFER); // and as rejected, below
             reject(session);
         }
-        else if (entry.verdict > 0 && session.authenticate(null))
+        else if (entry.verdict > 0 &&
+            session.authenticate(MembershipProof.principal(entry.identity, entry.challenge)))
         {
             pending.remove(session.sessionId());
             counts.increment(admitted);

@@ -515,6 +515,16 @@ public final class MembershipClient implements Agent, Notices.Listener, EgressLi
         return renewalFailures;
     }
 
+    /**
+     * Messages from the service dropped because they did not carry the session's tag, or were replayed.
+     *
+     * @return the count.
+     */
+    public long noticesRejected()
+    {
+        return session.noticesRejected();
+    }
+
     @Override
     public void onClose()
     {

@@ -35,8 +35,11 @@ public final class MembershipProof
     public static final int MAX_CLUSTER_ID_BYTES = 64;
     private static final int MAGIC = 0x54524d32; // "TRM2"
     private static final int FIXED_BYTES = Integer.BYTES * 3 + Long.BYTES * 2;
+    private static final int PRINCIPAL_MAGIC = 0x54525031; // "TRP1"
+    private static final int PRINCIPAL_BYTES = Integer.BYTES * 2 + Long.BYTES + HandshakeAuth.CHALLENGE_BYTES;
 
     private final HandshakeAuth auth;
+    private final byte[] secret;
     private final String clusterId;
     private final long votersDigest;
 
@@ -56,6 +59,7 @@ public final class MembershipProof
             throw new IllegalArgumentException("cluster id must have 1.." + MAX_CLUSTER_ID_BYTES + " bytes");
         }
         this.auth = new HandshakeAuth(secret, DOMAIN);
+        this.secret = secret.clone();
         this.clusterId = clusterId;
         this.votersDigest = votersDigest;
     }
@@ -87,6 +91,67 @@ public final class MembershipProof
     /** Who a node says it is, and the digest of its voter list. */
     record Identity(int nodeId, long incarnation, String clusterId, long votersDigest)
     {
+    }
+
+    /** Whom a session was admitted as, and the challenge it answered: what its {@link SessionGuard}'s keys need. */
+    record Principal(int nodeId, long incarnation, byte[] challenge)
+    {
+    }
+
+    /**
+     * What the authenticator records as an admitted session's principal (Aeron Cluster puts it in the log's session
+     * open event, so every voter's service derives the same keys; the challenge was sent in the clear anyway).
+     *
+     * <pre>
+     *   "TRP1" | int32 node id | int64 incarnation | 32-byte challenge
+     * </pre>
+     *
+     * @param identity  who the node said it is.
+     * @param challenge the challenge it answered.
+     * @return the encoded principal.
+     */
+    static byte[] principal(final Identity identity, final byte[] challenge)
+    {
+        return ByteBuffer.allocate(PRINCIPAL_BYTES).order(ByteOrder.BIG_ENDIAN).putInt(PRINCIPAL_MAGIC)
+            .putInt(identity.nodeId()).putLong(identity.incarnation()).put(challenge).array();
+    }
+
+    /**
+     * Reads a session's principal; anything else gives null.
+     *
+     * @param encoded the principal, as the session has it.
+     * @return the principal, or null.
+     */
+    static Principal readPrincipal(final byte[] encoded)
+    {
+        if (encoded == null || encoded.length != PRINCIPAL_BYTES)
+        {
+            return null;
+        }
+        final ByteBuffer in = ByteBuffer.wrap(encoded).order(ByteOrder.BIG_ENDIAN);
+        if (in.getInt() != PRINCIPAL_MAGIC)
+        {
+            return null;
+        }
+        final int nodeId = in.getInt();
+        final long incarnation = in.getLong();
+        final byte[] challenge = new byte[HandshakeAuth.CHALLENGE_BYTES];
+        in.get(challenge);
+        return new Principal(nodeId, incarnation, challenge);
+    }
+
+    /**
+     * The guard of a session's messages after its handshake.
+     *
+     * @param serviceSide true on the service's side, false on the node's.
+     * @param nodeId      the node id in the node's credentials.
+     * @param incarnation the incarnation in its credentials.
+     * @param challenge   the challenge the node answered.
+     * @return the guard.
+     */
+    SessionGuard guard(final boolean serviceSide, final int nodeId, final long incarnation, final byte[] challenge)
+    {
+        return SessionGuard.of(serviceSide, secret, clusterId, nodeId, incarnation, challenge);
     }
 
     /**

@@ -30,8 +30,9 @@ import java.util.concurrent.TimeUnit;
  * authenticated node sessions to the {@link MemberTable} in log order, with the log's timestamps as its only clock,
  * answers the session that asked, tells every session of each change, and checks the leases on a cluster timer.
  * Nothing here reads a wall clock, a random number or anything outside the log, so every voter reaches the same
- * table. A request that does not decode is counted and answered {@code BAD_REQUEST}; no input can throw out of
- * here (an exception would stop the voter).
+ * table. A request without its session's tag ({@link SessionGuard}) is counted and dropped; one that does not
+ * decode is counted and answered {@code BAD_REQUEST}; no input can throw out of here (an exception would stop the
+ * voter).
  */
 public final class MembershipService implements ClusteredService
 {
@@ -44,6 +45,7 @@ public final class MembershipService implements ClusteredService
     private final VoterCounts counts;
     private final ServiceEgress egress;
     private final ServiceSnapshot snapshot;
+    private final SessionGuards guards;
     private final UnsafeBuffer view = new UnsafeBuffer(0, 0);
     private final MessageHeaderDecoder header = new MessageHeaderDecoder();
     private final JoinDecoder join = new JoinDecoder();
@@ -63,10 +65,11 @@ public final class MembershipService implements ClusteredService
      * @param checkIntervalMs how often leases are checked (cluster time).
      * @param firstAssignedId the first node id handed to joiners that ask for none.
      * @param maxMembers      the most live members.
+     * @param proof           the cluster secret: its sessions' guards are keyed by it.
      * @param counts          where it counts what it does.
      */
     public MembershipService(final long leaseMs, final long checkIntervalMs, final int firstAssignedId,
-        final int maxMembers, final VoterCounts counts)
+        final int maxMembers, final MembershipProof proof, final VoterCounts counts)
     {
         if (checkIntervalMs <= 0 || checkIntervalMs > leaseMs)
         {
@@ -76,8 +79,9 @@ public final class MembershipService implements ClusteredService
         this.table = new MemberTable(leaseMs, firstAssignedId, maxMembers);
         this.checkIntervalMs = checkIntervalMs;
         this.counts = counts;
-        this.egress = new ServiceEgress(counts);
-        this.snapshot = new ServiceSnapshot(table);
+        this.guards = new SessionGuards(proof);
+        this.egress = new ServiceEgress(counts, guards);
+        this.snapshot = new ServiceSnapshot(table, guards);
     }
 
     @Override
@@ -87,6 +91,7 @@ public final class MembershipService implements ClusteredService
         if (snapshotImage != null)
         {
             snapshot.load(snapshotImage, cluster.idleStrategy());
+            guards.attach(cluster);
         }
         // the lease-check timer is scheduled at each new leadership term (Aeron Cluster allows no timer here)
     }
@@ -94,6 +99,13 @@ public final class MembershipService implements ClusteredService
     @Override
     public void onSessionOpen(final ClientSession session, final long timestamp)
     {
+        if (guards.open(session) == null)
+        {
+            // not admitted by this service's authenticator (a voter of another version?): nothing it sent is taken
+            counts.increment(Figure.SESSIONS_REJECTED);
+            cluster.closeClientSession(session.id());
+            return;
+        }
         egress.table(session, table, timestamp, leaderMemberId);
     }
 
@@ -101,6 +113,7 @@ public final class MembershipService implements ClusteredService
     public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason)
     {
         // a member is its lease, not its session: a node whose session closed renews through its next one
+        guards.close(session.id());
     }
 
     @Override
@@ -111,10 +124,20 @@ public final class MembershipService implements ClusteredService
         {
             return; // only nodes send requests; the service itself never offers to the log
         }
-        view.wrap(buffer, offset, length); // a read past the message fails here rather than reading the next one
+        final SessionGuard guard = guards.get(session.id());
+        final int bodyLength = guard == null ? SessionGuard.BAD_TAG : guard.open(buffer, offset, length);
+        if (bodyLength < 0)
+        {
+            // forged, replayed or damaged on the way: whoever put it in the session's stream does not hold its keys
+            counts.increment(Figure.REQUESTS_REJECTED);
+            LOG.debug("membership: a request of {} bytes in session {} dropped ({})", length, session.id(),
+                bodyLength == SessionGuard.REPLAYED ? "replayed" : "no tag of the session");
+            return;
+        }
+        view.wrap(buffer, offset, bodyLength); // a read past the message fails here rather than reading the next one
         try
         {
-            onRequest(session, timestamp, length);
+            onRequest(session, timestamp, bodyLength);
         }
         catch (final RuntimeException ex)
         {

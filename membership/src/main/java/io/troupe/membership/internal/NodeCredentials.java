@@ -11,6 +11,8 @@ public final class NodeCredentials implements CredentialsSupplier
     private final MembershipProof proof;
     private final int nodeId;
     private final long incarnation;
+    /** The last challenge answered: the session's {@link SessionGuard} is keyed by it. */
+    private volatile byte[] challenge;
 
     /**
      * The credentials of one node incarnation.
@@ -35,9 +37,21 @@ public final class NodeCredentials implements CredentialsSupplier
     @Override
     public byte[] onChallenge(final byte[] encodedChallenge)
     {
+        challenge = encodedChallenge.clone();
         synchronized (proof) // the archive's and the cluster's clients may ask from their own threads
         {
             return proof.prove(nodeId, incarnation, encodedChallenge);
         }
+    }
+
+    /**
+     * The guard of the session these credentials were last challenged for.
+     *
+     * @return the node's side of the guard, or null if no challenge came.
+     */
+    SessionGuard guard()
+    {
+        final byte[] last = challenge;
+        return last == null ? null : proof.guard(false, nodeId, incarnation, last);
     }
 }

@@ -15,8 +15,9 @@ import java.util.List;
 
 /**
  * What the membership service tells nodes: the reply to a request, each change of a member, and the whole table.
- * Encoded into one buffer and offered to the session; an offer that fails (the node's egress is full or gone) is
- * counted and dropped: the node sees a gap in the epochs, or no reply, and asks again. Only the leader's offers
+ * Encoded into one buffer, sealed with the session's {@link SessionGuard} and offered to the session; an offer
+ * that fails (the node's egress is full or gone) is counted and dropped: the node sees a gap in the epochs, or no
+ * reply, and asks again. Only the leader's offers
  * leave the process (a follower's are no-ops in Aeron Cluster). Owned by the service's thread.
  */
 final class ServiceEgress
@@ -28,16 +29,19 @@ final class ServiceEgress
     private static final int OFFER_ATTEMPTS = 3;
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[BUFFER_BYTES]);
+    private final UnsafeBuffer sealed = new UnsafeBuffer(new byte[BUFFER_BYTES + SessionGuard.TRAILER]);
     private final MessageHeaderEncoder header = new MessageHeaderEncoder();
     private final ReplyEncoder reply = new ReplyEncoder();
     private final MemberChangedEncoder changed = new MemberChangedEncoder();
     private final TableMemberEncoder tableMember = new TableMemberEncoder();
     private final TableEndEncoder tableEnd = new TableEndEncoder();
     private final VoterCounts counts;
+    private final SessionGuards guards;
 
-    ServiceEgress(final VoterCounts counts)
+    ServiceEgress(final VoterCounts counts, final SessionGuards guards)
     {
         this.counts = counts;
+        this.guards = guards;
     }
 
     void reply(final ClientSession session, final long correlationId, final long epoch, final long leaseMs,
@@ -106,11 +110,18 @@ final class ServiceEgress
 
     private boolean offer(final ClientSession session, final int length)
     {
-        for (int attempt = 0; attempt < OFFER_ATTEMPTS; attempt++)
+        final SessionGuard guard = guards.get(session.id());
+        if (guard != null)
         {
-            if (session.offer(buffer, 0, length) > 0)
+            // sealed on every voter alike, sent or not, so the sequences stay the same everywhere
+            sealed.putBytes(0, buffer, 0, length);
+            final int sealedLength = guard.seal(sealed, length);
+            for (int attempt = 0; attempt < OFFER_ATTEMPTS; attempt++)
             {
-                return true;
+                if (session.offer(sealed, 0, sealedLength) > 0)
+                {
+                    return true;
+                }
             }
         }
         counts.increment(VoterCounts.Figure.EGRESS_DROPPED);

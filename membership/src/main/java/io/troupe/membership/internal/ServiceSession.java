@@ -3,16 +3,22 @@ package io.troupe.membership.internal;
 import io.aeron.Aeron;
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.client.EgressListener;
+import io.aeron.logbuffer.Header;
 import io.troupe.membership.table.VoterAddress;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A node's session with the membership service, as its {@link MembershipClient} sees it: the Aeron client (whose
  * conductor runs on the membership client's thread), connecting to the voters without blocking and again after a
- * failure (after the retry interval), offering requests, and polling egress into the listener. Owned by the
- * membership client's thread; it knows nothing of the protocol.
+ * failure (after the retry interval), offering requests, and polling egress into the listener. Every request it
+ * offers is sealed, and every message of the service is opened, with the session's {@link SessionGuard} (keyed by
+ * the challenge of its handshake): a message without the session's tag, or replayed, is counted and dropped before
+ * the listener sees it. Owned by the membership client's thread; it knows nothing of the protocol.
  */
 final class ServiceSession implements AutoCloseable
 {
@@ -29,14 +35,21 @@ final class ServiceSession implements AutoCloseable
         FAILED
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceSession.class);
+
     private final ClientSettings settings;
     private final ErrorHandler errors;
     private final EgressListener egress;
+    private final EgressListener opener = this::onEgress;
+    private final UnsafeBuffer sealed = new UnsafeBuffer(new byte[SessionGuard.MAX_MESSAGE]);
     private Aeron aeron;
+    private NodeCredentials credentials;
     private AeronCluster.AsyncConnect connecting;
     private AeronCluster cluster;
+    private SessionGuard guard;
     private long retryAtNs;
     private RuntimeException failure;
+    private volatile long noticesRejected;
 
     /**
      * @param settings the node's membership settings (voters, credentials, addresses).
@@ -99,6 +112,7 @@ final class ServiceSession implements AutoCloseable
         {
             if (connecting == null)
             {
+                credentials = new NodeCredentials(settings.proof(), settings.nodeId(), settings.incarnation());
                 connecting = AeronCluster.asyncConnect(new AeronCluster.Context()
                     .aeron(aeron)
                     .ownsAeronClient(false)
@@ -106,11 +120,10 @@ final class ServiceSession implements AutoCloseable
                     .ingressChannel("aeron:udp")
                     .ingressEndpoints(VoterAddress.ingressEndpoints(settings.voters()))
                     .egressChannel("aeron:udp?endpoint=" + settings.egressHost() + ":0")
-                    .credentialsSupplier(new NodeCredentials(settings.proof(), settings.nodeId(),
-                        settings.incarnation()))
+                    .credentialsSupplier(credentials)
                     .errorHandler(errors)
                     .messageTimeoutNs(timeoutNs)
-                    .egressListener(egress));
+                    .egressListener(opener));
             }
             cluster = connecting.poll();
             if (cluster == null)
@@ -118,12 +131,19 @@ final class ServiceSession implements AutoCloseable
                 return Progress.CONNECTING;
             }
             connecting = null;
+            guard = credentials.guard();
+            if (guard == null)
+            {
+                throw new IllegalStateException("the membership service admitted this node without a challenge: " +
+                    "is a voter of an older version running?");
+            }
             return Progress.CONNECTED;
         }
         catch (final RuntimeException ex)
         {
-            CloseHelper.quietClose(connecting);
+            CloseHelper.quietCloseAll(connecting, cluster);
             connecting = null;
+            cluster = null;
             retryAtNs = nowNs + settings.retryInterval().toNanos();
             failure = ex;
             return Progress.FAILED;
@@ -171,6 +191,7 @@ final class ServiceSession implements AutoCloseable
         if (cluster != null && cluster.isClosed())
         {
             cluster = null;
+            guard = null;
             return true;
         }
         return false;
@@ -185,7 +206,37 @@ final class ServiceSession implements AutoCloseable
      */
     boolean offer(final DirectBuffer buffer, final int length)
     {
-        return cluster != null && !cluster.isClosed() && cluster.offer(buffer, 0, length) > 0;
+        if (cluster == null || cluster.isClosed())
+        {
+            return false;
+        }
+        sealed.putBytes(0, buffer, 0, length);
+        return cluster.offer(sealed, 0, guard.seal(sealed, length)) > 0;
+    }
+
+    /** A message of the service: to the listener if it carries the session's tag and is not a replay. */
+    private void onEgress(final long clusterSessionId, final long timestamp, final DirectBuffer buffer,
+        final int offset, final int length, final Header header)
+    {
+        final int bodyLength = guard == null ? SessionGuard.BAD_TAG : guard.open(buffer, offset, length);
+        if (bodyLength < 0)
+        {
+            noticesRejected++;
+            LOG.debug("membership: a message of {} bytes from the service dropped ({}): no tag of this session",
+                length, bodyLength == SessionGuard.REPLAYED ? "replayed" : "wrong tag or length");
+            return;
+        }
+        egress.onMessage(clusterSessionId, timestamp, buffer, offset, bodyLength, header);
+    }
+
+    /**
+     * Messages from the service dropped because they did not carry this session's tag, or were replayed.
+     *
+     * @return the count; read from any thread.
+     */
+    long noticesRejected()
+    {
+        return noticesRejected;
     }
 
     @Override

@@ -18,6 +18,8 @@ import io.troupe.membership.internal.sbe.SnapshotEndedDecoder;
 import io.troupe.membership.internal.sbe.SnapshotEndedEncoder;
 import io.troupe.membership.internal.sbe.SnapshotMemberDecoder;
 import io.troupe.membership.internal.sbe.SnapshotMemberEncoder;
+import io.troupe.membership.internal.sbe.SnapshotSessionDecoder;
+import io.troupe.membership.internal.sbe.SnapshotSessionEncoder;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -27,29 +29,34 @@ import java.util.Map;
 
 /**
  * The membership service's snapshot: the table as a run of small messages (begin, one per live member, one per
- * ended incarnation, end), written to Aeron Cluster's snapshot publication and read back when a voter starts from
- * it. Small messages keep every one far below the snapshot channel's largest, whatever the table's size.
+ * ended incarnation, one per session's guard sequences, end), written to Aeron Cluster's snapshot publication and
+ * read back when a voter starts from it. Small messages keep every one far below the snapshot channel's largest,
+ * whatever the table's size.
  */
 final class ServiceSnapshot
 {
     private final MemberTable table;
+    private final SessionGuards guards;
     private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[1024]);
     private final MessageHeaderEncoder headerOut = new MessageHeaderEncoder();
     private final MessageHeaderDecoder headerIn = new MessageHeaderDecoder();
     private final SnapshotBeginEncoder beginOut = new SnapshotBeginEncoder();
     private final SnapshotMemberEncoder memberOut = new SnapshotMemberEncoder();
     private final SnapshotEndedEncoder endedOut = new SnapshotEndedEncoder();
+    private final SnapshotSessionEncoder sessionOut = new SnapshotSessionEncoder();
     private final SnapshotEndEncoder endOut = new SnapshotEndEncoder();
     private final SnapshotBeginDecoder beginIn = new SnapshotBeginDecoder();
     private final SnapshotMemberDecoder memberIn = new SnapshotMemberDecoder();
     private final SnapshotEndedDecoder endedIn = new SnapshotEndedDecoder();
+    private final SnapshotSessionDecoder sessionIn = new SnapshotSessionDecoder();
     private final SnapshotEndDecoder endIn = new SnapshotEndDecoder();
     private final FragmentHandler reader = this::onFragment;
     private boolean loaded;
 
-    ServiceSnapshot(final MemberTable table)
+    ServiceSnapshot(final MemberTable table, final SessionGuards guards)
     {
         this.table = table;
+        this.guards = guards;
     }
 
     void take(final ExclusivePublication publication, final IdleStrategy idle)
@@ -79,6 +86,12 @@ final class ServiceSnapshot
             endedOut.wrapAndApplyHeader(buffer, 0, headerOut).incarnation(entry.getValue()).nodeId(entry.getKey());
             offer(publication, endedOut.encodedLength(), idle);
         }
+        guards.forEach((sessionId, sealed, taken) ->
+        {
+            sessionOut.wrapAndApplyHeader(buffer, 0, headerOut).clusterSessionId(sessionId).noticesSealed(sealed)
+                .requestsTaken(taken);
+            offer(publication, sessionOut.encodedLength(), idle);
+        });
         endOut.wrapAndApplyHeader(buffer, 0, headerOut).epoch(table.epoch());
         offer(publication, endOut.encodedLength(), idle);
     }
@@ -150,6 +163,11 @@ final class ServiceSnapshot
             {
                 endedIn.wrap(in, at, blockLength, version);
                 table.restoreEnded(endedIn.nodeId(), endedIn.incarnation());
+            }
+            case SnapshotSessionDecoder.TEMPLATE_ID ->
+            {
+                sessionIn.wrap(in, at, blockLength, version);
+                guards.restore(sessionIn.clusterSessionId(), sessionIn.noticesSealed(), sessionIn.requestsTaken());
             }
             case SnapshotEndDecoder.TEMPLATE_ID ->
             {

@@ -3,6 +3,7 @@ package io.troupe.membership.internal;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
+import io.aeron.cluster.ClusterControl;
 import io.aeron.cluster.ConsensusModule;
 import io.aeron.cluster.service.ClusteredServiceContainer;
 import io.aeron.security.CredentialsSupplier;
@@ -39,7 +40,7 @@ public final class Voter implements AutoCloseable
         this.settings = settings;
         this.counts = counts;
         this.service = new MembershipService(settings.lease().toMillis(), settings.leaseCheck().toMillis(),
-            settings.firstAssignedId(), settings.maxMembers(), counts);
+            settings.firstAssignedId(), settings.maxMembers(), settings.proof(), counts);
     }
 
     /**
@@ -129,6 +130,27 @@ public final class Voter implements AutoCloseable
     public MembershipService service()
     {
         return service;
+    }
+
+    /**
+     * Asks the consensus module for a snapshot (Aeron Cluster's control toggle, as its ClusterTool would).
+     *
+     * @return the number of snapshots this voter had taken before, to wait for the next; -1 if the toggle was busy.
+     */
+    long requestSnapshot()
+    {
+        final long before = consensus.context().snapshotCounter().get();
+        return ClusterControl.ToggleState.SNAPSHOT.toggle(consensus.context().controlToggleCounter()) ? before : -1;
+    }
+
+    /**
+     * The snapshots this voter has taken since it started.
+     *
+     * @return the count.
+     */
+    long snapshots()
+    {
+        return consensus.context().snapshotCounter().get();
     }
 
     /**

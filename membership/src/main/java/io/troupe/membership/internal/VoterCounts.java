@@ -37,7 +37,9 @@ public final class VoterCounts
         /** Archive control sessions rejected, for the same reasons as the service's. */
         ARCHIVE_SESSIONS_REJECTED,
         /** Sessions that proved the cluster secret but were rejected for listing other voters (in either count). */
-        VOTER_LISTS_DIFFER
+        VOTER_LISTS_DIFFER,
+        /** Requests dropped because they did not carry their session's tag, or were replayed. */
+        REQUESTS_REJECTED
     }
 
     private final AtomicLongArray figures = new AtomicLongArray(Figure.values().length);

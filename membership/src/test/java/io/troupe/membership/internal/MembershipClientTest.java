@@ -81,6 +81,9 @@ class MembershipClientTest
             "renewals accepted again after the leader went");
         assertThat(a.leaseLost).isNull();
         assertThat(b.leaseLost).isNull();
+        // the new leader's service sealed its answers with the sequences every voter kept: none was refused
+        assertThat(a.client.noticesRejected()).isZero();
+        assertThat(b.client.noticesRejected()).isZero();
 
         voters.start(leader, LEASE); // from its directory: it catches up with the new leader
         final ClientHarness c = client(7, 1, 7007);

@@ -9,9 +9,11 @@ import io.aeron.logbuffer.Header;
 import io.troupe.membership.table.Member;
 import io.troupe.membership.table.VoterAddress;
 import io.troupe.membership.internal.sbe.ReplyCode;
+import io.troupe.testing.Await;
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -20,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Voters in this JVM, each with its own membership media driver and directory, and raw clients of the service:
@@ -103,6 +107,20 @@ final class MembershipHarness implements AutoCloseable
         drivers.set(index, driver(index));
     }
 
+    /** Has the leader's consensus module take a snapshot now, and waits until it and a follower have. */
+    void snapshot(final int leader, final int follower)
+    {
+        final long followerBefore = running[follower].snapshots();
+        final AtomicLong before = new AtomicLong(-1);
+        Await.until(() ->
+        {
+            before.set(running[leader].requestSnapshot());
+            return before.get() >= 0;
+        }, Duration.ofSeconds(30), "the snapshot toggle");
+        Await.until(() -> running[leader].snapshots() > before.get() && running[follower].snapshots() > followerBefore,
+            Duration.ofSeconds(30), "the snapshots of voters " + leader + " and " + follower);
+    }
+
     boolean leaderIndex(final int index)
     {
         return running[index] != null &&
@@ -119,16 +137,18 @@ final class MembershipHarness implements AutoCloseable
         final Duration timeout)
     {
         final Client client = new Client();
+        final NodeCredentials credentials = new NodeCredentials(new MembershipProof(secret, clusterId, VOTERS_DIGEST),
+            nodeId, incarnation);
         client.cluster = AeronCluster.connect(new AeronCluster.Context()
             .aeronDirectoryName(clientAeronDir())
             .errorHandler(errors::add)
             .ingressChannel("aeron:udp")
             .ingressEndpoints(VoterAddress.ingressEndpoints(voters))
             .egressChannel("aeron:udp?endpoint=127.0.0.1:0")
-            .credentialsSupplier(new NodeCredentials(new MembershipProof(secret, clusterId, VOTERS_DIGEST), nodeId,
-                incarnation))
+            .credentialsSupplier(credentials)
             .messageTimeoutNs(timeout.toNanos())
             .egressListener(client));
+        client.guard = credentials.guard();
         clients.add(client);
         return client;
     }
@@ -144,11 +164,14 @@ final class MembershipHarness implements AutoCloseable
         drivers.forEach(CloseHelper::quietClose);
     }
 
-    /** A raw client: sends requests, keeps every notice. */
+    /** A raw client: sends requests sealed as its session's (or not), keeps every notice its session's tag opens. */
     static final class Client implements EgressListener, AutoCloseable, Notices.Listener
     {
         AeronCluster cluster;
+        volatile SessionGuard guard;
         final Requests requests = new Requests();
+        final AtomicInteger noticesRejected = new AtomicInteger();
+        private final UnsafeBuffer sealed = new UnsafeBuffer(new byte[SessionGuard.MAX_MESSAGE]);
         final ConcurrentLinkedQueue<Object> heard = new ConcurrentLinkedQueue<>();
         private final Notices notices = new Notices(this);
 
@@ -164,10 +187,18 @@ final class MembershipHarness implements AutoCloseable
         {
         }
 
+        /** Sends the request last encoded, sealed as its session's. */
         void send(final int length)
         {
+            sealed.putBytes(0, requests.buffer(), 0, length);
+            sendRaw(sealed, guard.seal(sealed, length));
+        }
+
+        /** Sends bytes as they are: the session's stream carries them, whatever they are. */
+        void sendRaw(final DirectBuffer message, final int length)
+        {
             final long deadline = System.nanoTime() + 5_000_000_000L;
-            while (cluster.offer(requests.buffer(), 0, length) < 0)
+            while (cluster.offer(message, 0, length) < 0)
             {
                 if (System.nanoTime() > deadline)
                 {
@@ -187,7 +218,13 @@ final class MembershipHarness implements AutoCloseable
         public void onMessage(final long clusterSessionId, final long timestamp, final DirectBuffer buffer,
             final int offset, final int length, final Header header)
         {
-            notices.onMessage(buffer, offset, length);
+            final int bodyLength = guard == null ? SessionGuard.BAD_TAG : guard.open(buffer, offset, length);
+            if (bodyLength < 0)
+            {
+                noticesRejected.incrementAndGet();
+                return;
+            }
+            notices.onMessage(buffer, offset, bodyLength);
         }
 
         @Override

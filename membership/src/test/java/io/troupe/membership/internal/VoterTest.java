@@ -7,6 +7,7 @@ import io.troupe.membership.internal.MembershipHarness.Client;
 import io.troupe.membership.internal.VoterCounts.Figure;
 import io.troupe.membership.internal.sbe.ReplyCode;
 import io.troupe.testing.Await;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -78,6 +79,45 @@ class VoterTest
     }
 
     @Test
+    void requestsInAnAdmittedSessionWithoutItsTagOrReplayedChangeNothingAndAreCounted()
+    {
+        // what anyone who can put a datagram on the path could add to a session Aeron Cluster admitted: the
+        // session's stream carries the bytes, only the trailer tells the service whose they are
+        harness = new MembershipHarness(dir, 1);
+        harness.start(0, LEASE);
+        final Client node = harness.connect(MembershipHarness.SECRET, MembershipHarness.CLUSTER, 5, 77, WAIT);
+        final Client other = harness.connect(MembershipHarness.SECRET, MembershipHarness.CLUSTER, 6, 78, WAIT);
+        awaitHeard(node, new Client.TableEnd(0, 0, 0));
+        node.send(node.requests.join(1, 5, 77, "127.0.0.1", 7005));
+        awaitHeard(node, reply(1, 1, LEASE.toMillis(), 5));
+        final VoterCounts counts = harness.counts(0);
+
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[SessionGuard.MAX_MESSAGE]);
+        int length = node.requests.down(2, 5, 77, 9); // an operator's down of node 5, unsealed
+        message.putBytes(0, node.requests.buffer(), 0, length);
+        node.sendRaw(message, length);
+        length = other.guard.seal(message, length); // sealed, but with the other session's keys
+        node.sendRaw(message, length);
+        length = node.requests.renew(3, 5, 77);
+        message.putBytes(0, node.requests.buffer(), 0, length);
+        length = node.guard.seal(message, length); // a genuine renewal, then the same bytes again
+        node.sendRaw(message, length);
+        node.sendRaw(message, length);
+
+        awaitHeard(node, reply(3, 1, LEASE.toMillis(), 5));
+        Await.until(() -> counts.get(Figure.REQUESTS_REJECTED) == 3, WAIT,
+            () -> "3 requests rejected; counted " + counts.get(Figure.REQUESTS_REJECTED));
+        node.send(node.requests.sync(4)); // the table after them all: node 5 still joining, at epoch 1
+        awaitHeard(node, new Client.TableEnd(1, 1, 0));
+        assertThat(node.heard).contains(new Client.TableMember(1,
+            new Member(5, 77, "127.0.0.1", 7005, MemberStatus.JOINING, 1)));
+        assertThat(counts.get(Figure.RENEWALS)).isEqualTo(1);
+        assertThat(counts.get(Figure.OTHER_DOWNS)).isZero();
+        assertThat(counts.get(Figure.MALFORMED)).isZero();
+        assertThat(node.noticesRejected.get()).isZero();
+    }
+
+    @Test
     void aClientWithoutTheSecretOrOfAnotherClusterCannotConnectAndIsCounted()
     {
         harness = new MembershipHarness(dir, 1);
@@ -137,5 +177,62 @@ class VoterTest
         awaitHeard(again, new Client.TableEnd(1, 1, 0));
         assertThat(again.heard).contains(new Client.TableMember(1,
             new Member(5, 9, "127.0.0.1", 7005, MemberStatus.JOINING, 1)));
+    }
+
+    @Test
+    void aFollowerRestartedFromTheSnapshotTakesAndRefusesWhatTheOthersDo()
+    {
+        // each voter decides alone whether a request carries its session's tag and is new: a follower restarted
+        // from a snapshot without the sessions' sequences would take a replay the others refuse
+        harness = new MembershipHarness(dir, 3);
+        for (int i = 0; i < 3; i++)
+        {
+            harness.start(i, LEASE);
+        }
+        final Client node = harness.connect(MembershipHarness.SECRET, MembershipHarness.CLUSTER, 5, 9, WAIT);
+        node.send(node.requests.join(1, 5, 9, "127.0.0.1", 7005));
+        awaitHeard(node, reply(1, 1, LEASE.toMillis(), 5));
+        final UnsafeBuffer renewal = new UnsafeBuffer(new byte[SessionGuard.MAX_MESSAGE]);
+        int length = node.requests.renew(2, 5, 9);
+        renewal.putBytes(0, node.requests.buffer(), 0, length);
+        length = node.guard.seal(renewal, length);
+        node.sendRaw(renewal, length);
+        awaitHeard(node, reply(2, 1, LEASE.toMillis(), 5));
+
+        final int leader = leader();
+        final int follower = (leader + 1) % 3;
+        harness.snapshot(leader, follower); // the leader's toggle: every voter takes one at the same log position
+        harness.stop(follower);
+        harness.start(follower, LEASE); // from its snapshot, and the log after it from the leader
+
+        node.sendRaw(renewal, length);
+        node.send(node.requests.renew(3, 5, 9));
+        awaitHeard(node, reply(3, 1, LEASE.toMillis(), 5));
+        for (int i = 0; i < 3; i++)
+        {
+            final VoterCounts counts = harness.counts(i);
+            final int index = i;
+            Await.until(() -> counts.get(Figure.REQUESTS_REJECTED) == 1 && counts.get(Figure.RENEWALS) == 2, WAIT,
+                () -> "voter " + index + " took renewals 2 and 3 and refused the replay; it counted " +
+                    counts.get(Figure.RENEWALS) + " renewals, " + counts.get(Figure.REQUESTS_REJECTED) + " rejected");
+        }
+    }
+
+    private int leader()
+    {
+        final int[] found = {-1};
+        Await.until(() ->
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                if (harness.leaderIndex(i))
+                {
+                    found[0] = i;
+                    return true;
+                }
+            }
+            return false;
+        }, WAIT, "a leader");
+        return found[0];
     }
 }
