@@ -219,7 +219,9 @@ final class Scenario implements AutoCloseable
     /** Fails with the report unless the condition holds within the timeout. */
     void awaitUntil(final BooleanSupplier condition, final Duration timeout, final String what)
     {
-        final long deadline = System.nanoTime() + timeout.toNanos();
+        final long startNs = System.nanoTime();
+        final long deadline = startNs + timeout.toNanos();
+        int checks = 1;
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() - deadline > 0)
@@ -227,7 +229,10 @@ final class Scenario implements AutoCloseable
                 throw new AssertionError(report("not within " + timeout.toMillis() + " ms: " + what));
             }
             LockSupport.parkNanos(200_000_000L);
+            checks++;
         }
+        // in the timeline: where a scenario's time goes (a check reads every ledger, which grows with the traffic)
+        faults.step(what + " (after " + (System.nanoTime() - startNs) / 1_000_000 + " ms, " + checks + " checks)");
     }
 
     /** Fails with the report unless {@code ok}. */

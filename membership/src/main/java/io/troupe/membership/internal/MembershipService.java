@@ -263,6 +263,7 @@ public final class MembershipService implements ClusteredService
     @Override
     public void onRoleChange(final Cluster.Role newRole)
     {
+        LOG.info("membership: this voter is now {} (it was {})", newRole, role);
         role = newRole;
     }
 
@@ -277,6 +278,11 @@ public final class MembershipService implements ClusteredService
         final long termBaseLogPosition, final int leaderMemberId, final int logSessionId, final TimeUnit timeUnit,
         final int appVersion)
     {
+        if (leaderMemberId != this.leaderMemberId)
+        {
+            LOG.info("membership: leadership term {}: voter {} leads (before, {})", leadershipTermId, leaderMemberId,
+                this.leaderMemberId);
+        }
         this.leaderMemberId = leaderMemberId;
         table.onNewLeader(timestamp);
         cluster.scheduleTimer(LEASE_CHECK_TIMER, timestamp + checkIntervalMs); // replaces the one of a term before
