@@ -8,7 +8,9 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.interconnect.LiveDriver;
 import io.troupe.membership.internal.ClientListener;
 import io.troupe.membership.internal.ClientSettings;
+import io.troupe.membership.internal.ElectionWatch;
 import io.troupe.membership.internal.MembershipClient;
+import io.troupe.membership.internal.MembershipIdle;
 import io.troupe.membership.internal.MembershipProof;
 import io.troupe.membership.internal.Voter;
 import io.troupe.membership.internal.VoterCounts;
@@ -19,8 +21,8 @@ import io.troupe.membership.table.VoterAddress;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.AgentRunner;
+import org.agrona.concurrent.CompositeAgent;
 import org.agrona.concurrent.IdleStrategy;
-import io.troupe.membership.internal.MembershipIdle;
 import org.agrona.concurrent.SystemNanoClock;
 
 import java.io.File;
@@ -108,7 +110,15 @@ public final class Membership implements AutoCloseable
                 identity.incarnation(), identity.host(), identity.port(), identity.host(), identity.aeronDir(),
                 config.renewInterval(), config.safetyMargin(), config.joinTimeout(), config.retryInterval()),
                 new Relay(events), SystemNanoClock.INSTANCE, errors);
-            this.clientRunner = new AgentRunner(MembershipIdle.strategy(config.maxIdlePark()), errors, null, client);
+            this.clientRunner = new AgentRunner(MembershipIdle.strategy(config.maxIdlePark()), errors, null,
+                started == null ? client : new CompositeAgent(client, new ElectionWatch(started, identity.nodeId()))
+                {
+                    @Override
+                    public String roleName()
+                    {
+                        return client.roleName(); // the thread's name
+                    }
+                });
         }
         catch (final RuntimeException ex)
         {

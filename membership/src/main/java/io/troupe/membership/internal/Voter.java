@@ -90,6 +90,10 @@ public final class Voter implements AutoCloseable
             .idleStrategySupplier(idle)
             .authenticatorSupplier(() -> new MembershipAuthenticator(settings.proof(), counts,
                 VoterCounts.Figure.ARCHIVE_SESSIONS_ADMITTED, VoterCounts.Figure.ARCHIVE_SESSIONS_REJECTED))
+            // what this archive proves when it copies a term's end from the leader's archive (Aeron Cluster's log
+            // replication, after an election that left this voter behind): without it the leader's archive
+            // refused it and the election began again, and again, until every member's lease ran out
+            .archiveClientContext(new AeronArchive.Context().credentialsSupplier(voterCredentials))
             .errorHandler(errors)
             .deleteArchiveOnStart(false));
         consensus = ConsensusModule.launch(new ConsensusModule.Context()
@@ -141,6 +145,17 @@ public final class Voter implements AutoCloseable
     {
         final long before = consensus.context().snapshotCounter().get();
         return ClusterControl.ToggleState.SNAPSHOT.toggle(consensus.context().controlToggleCounter()) ? before : -1;
+    }
+
+    /**
+     * The state of this voter's election, as its consensus module counts it ({@code ElectionState} codes; CLOSED when
+     * none is running). Only while the voter is open.
+     *
+     * @return the code.
+     */
+    public long electionState()
+    {
+        return consensus.context().electionStateCounter().get();
     }
 
     /**

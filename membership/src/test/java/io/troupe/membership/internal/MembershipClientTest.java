@@ -95,6 +95,38 @@ class MembershipClientTest
     }
 
     @Test
+    void aVoterBehindTheNewLeaderCopiesTheLogItMissedFromTheLeadersArchive()
+    {
+        // what a partition that reaches the voters one after another leaves: voter A misses the end of a term that
+        // voter B has; when the leader goes, B leads and A must copy that end from B's archive (Aeron Cluster's
+        // log replication), as a client of B's archive, which admits only voters that prove the secret
+        voters = new MembershipHarness(dir, 3);
+        for (int i = 0; i < 3; i++)
+        {
+            voters.start(i, LEASE);
+        }
+        final ClientHarness a = client(5, 1, 7005);
+        Await.until(() -> a.joinedAs == 5, WAIT, () -> "joined: " + a.refused + " " + voters.errors);
+        final int leader = leader();
+        final int behind = (leader + 1) % 3;
+        final int ahead = (leader + 2) % 3;
+        voters.stop(behind);
+        final ClientHarness b = client(7, 1, 7007); // committed by the leader and the voter ahead only
+        Await.until(() -> b.joinedAs == 7, WAIT, () -> "joined with a voter down: " + b.refused);
+
+        voters.stop(leader);
+        voters.start(behind, LEASE);
+        final ClientHarness c = client(8, 1, 7008); // needs both voters left: the one behind must have caught up
+        Await.until(() -> c.joinedAs == 8, WAIT, () -> "joined after the leader went: " + c.refused + "; the " +
+            "voter ahead rejected " + voters.counts(ahead).get(VoterCounts.Figure.ARCHIVE_SESSIONS_REJECTED) +
+            " archive sessions");
+        Await.until(() -> heardStatus(c, 7, MemberStatus.JOINING) || heardStatus(c, 7, MemberStatus.UP), WAIT,
+            () -> "the new node sees the one that joined while a voter was down: " + c.heard);
+        assertThat(voters.counts(ahead).get(VoterCounts.Figure.ARCHIVE_SESSIONS_REJECTED)).isZero();
+        assertThat(a.leaseLost).isNull();
+    }
+
+    @Test
     void aNodeCutOffFromTheVotersLosesItsLeaseBeforeTheServiceCouldDownItAndTheOthersSeeItDowned()
     {
         voters = new MembershipHarness(dir, 1);
