@@ -20,6 +20,7 @@ final class Scenario implements AutoCloseable
     private final String name;
     private final ChaosCluster cluster;
     private final Faults faults;
+    private final Ledger written = new Ledger();
     private final Map<Integer, Set<Long>> killed = new HashMap<>();
 
     Scenario(final String name, final int octet, final int size, final Path ledgerRoot, final int rate)
@@ -163,9 +164,10 @@ final class Scenario implements AutoCloseable
         return true;
     }
 
+    /** The ledger as the nodes have written it so far: one ledger, which each call brings up to date. */
     Ledger ledger()
     {
-        return Ledger.read(cluster.ledgerDirs());
+        return written.update(cluster.ledgerDirs());
     }
 
     /** Records that the test killed a node's current incarnation (its unsent outcomes are abandoned, not lost). */
