@@ -111,7 +111,8 @@ public final class Membership implements AutoCloseable
                 config.renewInterval(), config.safetyMargin(), config.joinTimeout(), config.retryInterval()),
                 new Relay(events), SystemNanoClock.INSTANCE, errors);
             this.clientRunner = new AgentRunner(MembershipIdle.strategy(config.maxIdlePark()), errors, null,
-                started == null ? client : new CompositeAgent(client, new ElectionWatch(started, identity.nodeId()))
+                started == null ? client : new CompositeAgent(client, new ElectionWatch(started::electionState,
+                    identity.nodeId(), SystemNanoClock.INSTANCE))
                 {
                     @Override
                     public String roleName()
