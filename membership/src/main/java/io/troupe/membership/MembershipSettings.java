@@ -90,7 +90,7 @@ public final class MembershipSettings
         MembershipConfig::startupCanvass)
         .range(Duration.ofMillis(500), Duration.ofMinutes(10))
         .doc("How long a starting voter waits to hear all others before it elects with a majority; a multiple of " +
-            "the heartbeat timeout.")
+            "the heartbeat timeout, at least twice it.")
         .build();
     /** {@code troupe.membership.session-timeout}. */
     public static final Setting<MembershipConfig, Duration> SESSION_TIMEOUT = duration(

@@ -58,6 +58,10 @@ class MembershipConfigTest
             "(PT1S) + safety-margin (PT1S) + 1 s for an election must be at most the lease (PT10S)");
         assertThatThrownBy(() -> voters(1).startupCanvass(Duration.ofSeconds(7)).conclude())
             .hasMessageContaining("a multiple of heartbeat-timeout");
+        assertThatThrownBy(() -> voters(1).startupCanvass(Duration.ofSeconds(2)).conclude())
+            .hasMessageContaining("must be a multiple of heartbeat-timeout (PT2S), at least twice it");
+        assertThat(voters(1).startupCanvass(Duration.ofSeconds(4)).conclude().startupCanvass())
+            .isEqualTo(Duration.ofSeconds(4));
         assertThatThrownBy(() -> new MembershipConfig().lease(Duration.ofMillis(10)))
             .isInstanceOf(ConfigurationException.class);
     }

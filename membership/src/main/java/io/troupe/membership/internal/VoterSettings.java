@@ -81,10 +81,11 @@ public record VoterSettings(
                 throw new IllegalArgumentException("a duration of the voter is not positive: " + duration);
             }
         }
-        if (startupCanvass.toNanos() % heartbeatTimeout.toNanos() != 0)
+        if (startupCanvass.toNanos() % heartbeatTimeout.toNanos() != 0 ||
+            startupCanvass.toNanos() / heartbeatTimeout.toNanos() < 2)
         {
             throw new IllegalArgumentException("the start-up canvass " + startupCanvass + " must be a multiple of " +
-                "the heartbeat timeout " + heartbeatTimeout + " (Aeron Cluster's rule)");
+                "the heartbeat timeout " + heartbeatTimeout + ", at least twice it (Aeron Cluster's rule)");
         }
         if (leaseCheck.compareTo(lease) > 0)
         {
