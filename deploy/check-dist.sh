@@ -9,7 +9,7 @@ trap 'rm -rf "$WORK"' EXIT
 tar -xzf "$ARCHIVE" -C "$WORK"
 ROOT=$(find "$WORK" -mindepth 1 -maxdepth 1 -type d -name 'troupe-*')
 [ -n "$ROOT" ] || { echo "check-dist: no troupe-<version> directory in $ARCHIVE" >&2; exit 1; }
-for f in bin/troupe lib/troupe.jar conf/node.conf deploy/troupe-node.service docs/deployment.md docs/counters.md \
+for f in bin/troupe bin/class-cache.sh lib/troupe.jar conf/node.conf deploy/troupe-node.service docs/deployment.md docs/counters.md \
          docs/ops.md docs/node.md docs/configuration.md LICENSE; do
   [ -f "$ROOT/$f" ] || { echo "check-dist: $f is missing from $ARCHIVE" >&2; exit 1; }
 done

@@ -23,7 +23,8 @@ public final class Main
             new RemoteRttWorkload(), new RemotePeerWorkload(), new FlowOverheadWorkload(), new FlowFloodWorkload(),
             new RegistryConvergenceWorkload(), new ClientIngressWorkload(), new ClientAskRttWorkload(),
             new ClientFloodWorkload(), new ClientNodeWorkload(), new SchedulerThroughputWorkload(),
-            new SchedulerFairnessWorkload(), new RawAeronWorkload());
+            new SchedulerFairnessWorkload(), new RawAeronWorkload(), new MembershipJoinWorkload(),
+            new MembershipDownWorkload(), new MembershipScaleWorkload());
 
     private Main()
     {

@@ -166,6 +166,18 @@ final class Options
     }
 
     /**
+     * An option's text as given.
+     *
+     * @param name         the option name, without the dashes.
+     * @param defaultValue the value when absent.
+     * @return the text, or the default.
+     */
+    String text(final String name, final String defaultValue)
+    {
+        return values.getOrDefault(name, defaultValue);
+    }
+
+    /**
      * An option with a fixed set of values, compared ignoring case.
      *
      * @param name         the option name, without the dashes.

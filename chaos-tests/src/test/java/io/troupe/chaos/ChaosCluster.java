@@ -38,13 +38,17 @@ import java.util.concurrent.TimeUnit;
  * ({@code io.troupe.chaos.workload.ChaosWorkload}, from the jar {@code -Dchaos.workload.jar} in each container's
  * {@code troupe.application.lib-dir}): static node ids and addresses on a network of its own
  * ({@code 172.31.<octet>.0/24}), each node's ledger in a host directory mounted at {@code /chaos}. Nodes talk only to
- * each other. Close it to remove every container and the network.
+ * each other. The nodes find each other from their configs' peer lists, or with a membership ({@link #withMembership})
+ * from its member table: nodes 1..voters run its voters, and joiners (created with the cluster, started later) have
+ * only the seeds. Close it to remove every container and the network.
  */
 final class ChaosCluster implements AutoCloseable
 {
     /** The JVM's GC and safepoint log in a node's ledger directory. */
     static final String PAUSE_LOG = "pauses.log";
     static final int PORT = 40100;
+    /** A voter's first port (its membership ports follow it). */
+    static final int VOTER_PORT = 40200;
     /** A relayed node's relay listens at its own address, this port plus the peer's id, for each peer. */
     static final int RELAY_PORT_FIRST = 31000;
     /** The ports a relay sends from ({@code DelayRelay.FLOW_PORT_FIRST}, 300 of them), left alone by the rules. */
@@ -66,6 +70,7 @@ final class ChaosCluster implements AutoCloseable
     private final String subnetPrefix;
     private final Network network;
     private final int size;
+    private final int voters;
     private final Path ledgerRoot;
     private final Map<Integer, GenericContainer<?>> nodes = new TreeMap<>();
     private final DockerClient docker = DockerClientFactory.instance().client();
@@ -81,8 +86,38 @@ final class ChaosCluster implements AutoCloseable
      */
     ChaosCluster(final int octet, final int size, final Path ledgerRoot, final int rate)
     {
+        this(octet, size, 0, 0, ledgerRoot, rate);
+    }
+
+    /**
+     * A cluster of {@code size} nodes kept by a membership whose voters are nodes 1..voters, and {@code joiners} more
+     * (ids size+1..size+joiners) whose configs have only the seeds: {@link #start} starts the first {@code size},
+     * {@link #startJoiner} a joiner.
+     *
+     * @param octet      the subnet's third octet, distinct per test class.
+     * @param size       how many nodes start with the cluster.
+     * @param voters     how many of them run a voter: 1, 3 or 5.
+     * @param joiners    how many nodes join later.
+     * @param ledgerRoot where the nodes' ledger directories go on this host.
+     * @param rate       events per second each node sends each peer.
+     * @return the cluster, not started.
+     */
+    static ChaosCluster withMembership(final int octet, final int size, final int voters, final int joiners,
+        final Path ledgerRoot, final int rate)
+    {
+        if (voters < 1 || voters > size)
+        {
+            throw new IllegalArgumentException("voters " + voters + " out of range 1.." + size);
+        }
+        return new ChaosCluster(octet, size, voters, joiners, ledgerRoot, rate);
+    }
+
+    private ChaosCluster(final int octet, final int size, final int voters, final int joiners, final Path ledgerRoot,
+        final int rate)
+    {
         this.subnetPrefix = "172.31." + octet + ".";
         this.size = size;
+        this.voters = voters;
         this.ledgerRoot = ledgerRoot;
         this.network = Network.builder()
             .createNetworkCmdModifier(cmd -> cmd.withIpam(new Ipam().withConfig(
@@ -93,7 +128,7 @@ final class ChaosCluster implements AutoCloseable
             throw new IllegalStateException("no chaos workload jar at " + workloadJar.toAbsolutePath() +
                 " (the module's package phase makes it)");
         }
-        for (int id = 1; id <= size; id++)
+        for (int id = 1; id <= size + joiners; id++)
         {
             nodes.put(id, container(id, rate));
         }
@@ -136,7 +171,7 @@ final class ChaosCluster implements AutoCloseable
     private String config(final int nodeId)
     {
         final StringJoiner peers = new StringJoiner(",\n    ", "[\n    ", "\n  ]");
-        for (int peer = 1; peer <= size; peer++)
+        for (int peer = 1; peer <= size && voters == 0; peer++) // with a membership, the members are the peers
         {
             if (peer != nodeId)
             {
@@ -150,13 +185,26 @@ final class ChaosCluster implements AutoCloseable
             "  client.secret = ${?TROUPE_CLIENT_SECRET}\n" +
             "  data-dir = \"" + DATA_DIR + "\"\n" +
             "  bind { host = \"" + address(nodeId) + "\", port = " + PORT + " }\n" +
-            "  peers = " + peers + "\n" +
+            (voters == 0 ? "  peers = " + peers + "\n" : membership(nodeId)) +
             // no Chronicle Map replica (it compiles classes as it starts: seconds of three JVMs starting on 2 cores)
             // unless a suite asks for it (withReplica), one that reads the directory with troupe services
             "  registry.replica = false\n" +
             "  registry.replica = ${?CHAOS_REGISTRY_REPLICA}\n" +
             "  application { setup = [\"io.troupe.chaos.workload.ChaosWorkload\"], lib-dir = \"/opt/chaos/lib\" }\n" +
             "}\n";
+    }
+
+    /** The membership's settings: the voters, as a joiner's seeds; the default lease (10 s) and timings. */
+    private String membership(final int nodeId)
+    {
+        final StringJoiner list = new StringJoiner(",\n      ", "[\n      ", "\n    ]");
+        for (int voter = 1; voter <= voters; voter++)
+        {
+            list.add("{ id = " + voter + ", host = \"" + address(voter) + "\", port = " + VOTER_PORT + " }");
+        }
+        return "  membership {\n" +
+            "    " + (nodeId > size ? "seeds" : "voters") + " = " + list + "\n" +
+            "  }\n";
     }
 
     /**
@@ -333,17 +381,17 @@ final class ChaosCluster implements AutoCloseable
         }
     }
 
-    /** Starts every node, in parallel. */
+    /** Starts every node but the joiners, in parallel. */
     void start()
     {
         // a thread per node: the nodes' JVMs start side by side (a common-pool stream started two at a time)
-        final ExecutorService starters = Executors.newFixedThreadPool(nodes.size());
+        final ExecutorService starters = Executors.newFixedThreadPool(size);
         try
         {
             final List<Future<?>> started = new ArrayList<>();
-            for (final GenericContainer<?> node : nodes.values())
+            for (int id = 1; id <= size; id++)
             {
-                started.add(starters.submit(node::start));
+                started.add(starters.submit(nodes.get(id)::start));
             }
             for (final Future<?> node : started)
             {
@@ -364,6 +412,44 @@ final class ChaosCluster implements AutoCloseable
         {
             starters.shutdownNow();
         }
+    }
+
+    /**
+     * Starts a joiner of a cluster {@link #withMembership}, and waits until it is up (it joined).
+     *
+     * @param nodeId a joiner's id: more than {@link #size()}.
+     */
+    void startJoiner(final int nodeId)
+    {
+        if (nodeId <= size || !nodes.containsKey(nodeId))
+        {
+            throw new IllegalArgumentException("node " + nodeId + " is no joiner of this cluster");
+        }
+        nodes.get(nodeId).start();
+    }
+
+    /**
+     * Whether a node's container runs (a node that stopped itself, or was killed, leaves its container stopped).
+     *
+     * @param nodeId a started node.
+     * @return true while its process runs.
+     */
+    boolean running(final int nodeId)
+    {
+        return Boolean.TRUE.equals(docker.inspectContainerCmd(containerId(nodeId)).exec().getState().getRunning());
+    }
+
+    /**
+     * A node's exit code, once its container stopped.
+     *
+     * @param nodeId a started node.
+     * @return the exit code, or null while it runs.
+     */
+    Long exitCode(final int nodeId)
+    {
+        final InspectContainerResponse.ContainerState state =
+            docker.inspectContainerCmd(containerId(nodeId)).exec().getState();
+        return Boolean.TRUE.equals(state.getRunning()) ? null : state.getExitCodeLong();
     }
 
     String address(final int nodeId)
@@ -406,6 +492,7 @@ final class ChaosCluster implements AutoCloseable
         return docker;
     }
 
+    /** How many nodes {@link #start} starts (the joiners not counted). */
     int size()
     {
         return size;

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -134,6 +135,31 @@ final class Faults
         final long began = System.currentTimeMillis();
         iptables(node, "-A", "INPUT", "-s", cluster.address(from), "-j", "DROP");
         return step("asymmetric partition: node " + node + " drops what node " + from + " sends it", began);
+    }
+
+    /**
+     * Splits the cluster in two: every node of {@code side} drops what any node of {@code other} sends it, and the
+     * other way round, while the nodes of each side still hear one another (iptables in each node's namespace, one
+     * rule at a time: the split is whole when this returns). Heal it with {@link #clearRules} on every node still
+     * running.
+     *
+     * @return the time the first rule went in (epoch ms); the timeline has the time the last did.
+     */
+    long split(final int[] side, final int[] other)
+    {
+        final long began = System.currentTimeMillis();
+        for (final int a : side)
+        {
+            for (final int b : other)
+            {
+                iptables(a, "-A", "INPUT", "-s", cluster.address(b), "-j", "DROP");
+                iptables(b, "-A", "INPUT", "-s", cluster.address(a), "-j", "DROP");
+            }
+        }
+        step("split: nodes " + Arrays.toString(side) + " cut off from nodes " + Arrays.toString(other) + " (begun)",
+            began);
+        step("split whole");
+        return began;
     }
 
     /** Drops a share of the UDP packets the node receives, at random. */

@@ -20,12 +20,18 @@ final class Scenario implements AutoCloseable
     private final String name;
     private final ChaosCluster cluster;
     private final Faults faults;
+    private final Ledger written = new Ledger();
     private final Map<Integer, Set<Long>> killed = new HashMap<>();
 
     Scenario(final String name, final int octet, final int size, final Path ledgerRoot, final int rate)
     {
+        this(name, new ChaosCluster(octet, size, ledgerRoot, rate));
+    }
+
+    Scenario(final String name, final ChaosCluster cluster)
+    {
         this.name = name;
-        this.cluster = new ChaosCluster(octet, size, ledgerRoot, rate);
+        this.cluster = cluster;
         this.faults = new Faults(cluster);
     }
 
@@ -122,7 +128,18 @@ final class Scenario implements AutoCloseable
         return meshNow(ledger());
     }
 
+    /** Whether, by the latest incarnations' ledgers, each of nodes 1..nodes is connected to each other now. */
+    boolean meshNow(final int nodes)
+    {
+        return meshNow(ledger(), nodes);
+    }
+
     private boolean meshNow(final Ledger ledger)
+    {
+        return meshNow(ledger, cluster.size());
+    }
+
+    private boolean meshNow(final Ledger ledger, final int nodes)
     {
         final Map<String, String> last = new HashMap<>();
         for (final Ledger.Line line : ledger.senderLines())
@@ -134,9 +151,9 @@ final class Scenario implements AutoCloseable
                 last.put(line.node() + ">" + line.intField(0), line.kind());
             }
         }
-        for (int node = 1; node <= cluster.size(); node++)
+        for (int node = 1; node <= nodes; node++)
         {
-            for (int peer = 1; peer <= cluster.size(); peer++)
+            for (int peer = 1; peer <= nodes; peer++)
             {
                 if (peer != node && !"C".equals(last.get(node + ">" + peer)))
                 {
@@ -147,9 +164,10 @@ final class Scenario implements AutoCloseable
         return true;
     }
 
+    /** The ledger as the nodes have written it so far: one ledger, which each call brings up to date. */
     Ledger ledger()
     {
-        return Ledger.read(cluster.ledgerDirs());
+        return written.update(cluster.ledgerDirs());
     }
 
     /** Records that the test killed a node's current incarnation (its unsent outcomes are abandoned, not lost). */
@@ -203,7 +221,9 @@ final class Scenario implements AutoCloseable
     /** Fails with the report unless the condition holds within the timeout. */
     void awaitUntil(final BooleanSupplier condition, final Duration timeout, final String what)
     {
-        final long deadline = System.nanoTime() + timeout.toNanos();
+        final long startNs = System.nanoTime();
+        final long deadline = startNs + timeout.toNanos();
+        int checks = 1;
         while (!condition.getAsBoolean())
         {
             if (System.nanoTime() - deadline > 0)
@@ -211,7 +231,10 @@ final class Scenario implements AutoCloseable
                 throw new AssertionError(report("not within " + timeout.toMillis() + " ms: " + what));
             }
             LockSupport.parkNanos(200_000_000L);
+            checks++;
         }
+        // in the timeline: where a scenario's time goes (a check reads every ledger, which grows with the traffic)
+        faults.step(what + " (after " + (System.nanoTime() - startNs) / 1_000_000 + " ms, " + checks + " checks)");
     }
 
     /** Fails with the report unless {@code ok}. */

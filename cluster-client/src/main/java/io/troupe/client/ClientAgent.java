@@ -16,6 +16,7 @@ import io.troupe.interconnect.AgentIdle;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.troupe.interconnect.seal.HandshakeAuth;
+import io.troupe.registry.ClusterEndpoints;
 import io.troupe.registry.Subscribe;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.ClientProtocol;
@@ -103,10 +104,9 @@ final class ClientAgent implements Agent
     private final long failureTimeoutNs;
     private final long heartbeatIntervalNs;
     private final long connectDeadlineNs;
-    private final List<String> endpoints;
+    private final Endpoints endpoints;
     private final Map<String, String> reasons = new LinkedHashMap<>();
     NodeLink link;
-    private int nextEndpoint;
     private long nextAttemptNs;
     private long retryNs = RETRY_MIN_NS;
     private int attemptsThisRound;
@@ -122,7 +122,7 @@ final class ClientAgent implements Agent
         this.codecs = codecs;
         this.secret = config.secret();
         this.auth = new HandshakeAuth(secret, HandshakeAuth.CLIENT_DOMAIN);
-        this.endpoints = config.endpoints();
+        this.endpoints = new Endpoints(config.endpoints());
         final int maxMessage = InterconnectConfig.maxMessageLength(config.termLength());
         this.maxFrame = maxMessage - FrameSeal.OVERHEAD - ClientProtocol.LENGTH_PREFIX;
         this.sealed = new UnsafeBuffer(new byte[maxMessage]);
@@ -149,7 +149,8 @@ final class ClientAgent implements Agent
                 .clientName("troupe-client-" + clientId)
                 .errorHandler(new AgentErrorLog(LOG, "client " + clientId + ": Aeron")));
             this.conductor = client.conductorAgentInvoker();
-            final String host = config.replyHost() != null ? config.replyHost() : routedAddress(endpoints.get(0));
+            final String host = config.replyHost() != null ? config.replyHost() :
+                routedAddress(config.endpoints().get(0));
             final int port = freeUdpPort(host);
             this.replyEndpoint = (host.contains(":") ? '[' + host + ']' : host) + ':' + port;
             final String channel = new ChannelUriStringBuilder().media("udp").endpoint(replyEndpoint).build();
@@ -287,6 +288,21 @@ final class ClientAgent implements Agent
         return connectedTo;
     }
 
+    List<String> endpoints()
+    {
+        return endpoints.all();
+    }
+
+    /** The node said where the cluster's members are: they join the endpoints this client goes round. */
+    void learnEndpoints(final ClusterEndpoints update)
+    {
+        if (endpoints.learn(update))
+        {
+            counters.endpointUpdates.incrementAndGet();
+            LOG.info("client {}: the cluster's endpoints at epoch {}: {}", clientId, update.epoch(), endpoints.all());
+        }
+    }
+
     int nodeId()
     {
         final NodeLink current = link;
@@ -303,8 +319,7 @@ final class ClientAgent implements Agent
             {
                 return 0;
             }
-            final String endpoint = endpoints.get(nextEndpoint);
-            nextEndpoint = (nextEndpoint + 1) % endpoints.size();
+            final String endpoint = endpoints.next();
             link = new NodeLink(aeron, config, endpoint, auth.newChallenge(), nowNs, failureTimeoutNs);
             return 1;
         }

@@ -15,6 +15,7 @@ public final class ClientCounters
     final AtomicLong lateReplies = new AtomicLong();
     final AtomicLong undelivered = new AtomicLong();
     final AtomicLong unsolicited = new AtomicLong();
+    final AtomicLong endpointUpdates = new AtomicLong();
     final AtomicLong framesRejected = new AtomicLong();
 
     ClientCounters()
@@ -122,6 +123,16 @@ public final class ClientCounters
     }
 
     /**
+     * Changes of the cluster's endpoints the client learned from its node (members joined or gone).
+     *
+     * @return the count.
+     */
+    public long endpointUpdates()
+    {
+        return endpointUpdates.get();
+    }
+
+    /**
      * Messages or frames from the network that were not the session's or did not decode: dropped.
      *
      * @return the count.
@@ -136,6 +147,7 @@ public final class ClientCounters
     {
         return "ClientCounters[sessions " + sessions() + ", lost " + sessionsLost() + ", sent " + sent() +
             ", backPressured " + backPressured() + ", replies " + replies() + ", late " + lateReplies() +
-            ", undelivered " + undelivered() + ", rejected " + framesRejected() + ']';
+            ", undelivered " + undelivered() + ", endpoint updates " + endpointUpdates() + ", rejected " +
+            framesRejected() + ']';
     }
 }

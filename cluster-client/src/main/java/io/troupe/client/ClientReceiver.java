@@ -5,6 +5,7 @@ import io.troupe.actor.EventTypes;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.interconnect.seal.FrameSeal;
+import io.troupe.registry.ClusterEndpoints;
 import io.troupe.registry.LookupResult;
 import io.troupe.registry.ServiceDown;
 import io.troupe.registry.ServiceInstance;
@@ -182,6 +183,10 @@ final class ClientReceiver
         if (event instanceof ServiceUp up)
         {
             notifyWatches(up.instance(), true);
+        }
+        else if (event instanceof ClusterEndpoints endpoints)
+        {
+            agent.learnEndpoints(endpoints);
         }
         else if (event instanceof ServiceDown down)
         {

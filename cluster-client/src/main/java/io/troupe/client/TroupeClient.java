@@ -58,7 +58,9 @@ import java.util.concurrent.locks.LockSupport;
  * ends exactly once: its reply, an {@link UndeliveredException} (a {@code REFUSED} event, an unknown target, or
  * {@code DISCONNECTED} if the node went: unsure if the ask had gone out), or a {@link TimeoutException}. When the node
  * goes, the client connects to the next endpoint and renews its subscriptions. Futures complete on the client's
- * thread: dependent stages that are not {@code async} must not block.
+ * thread: dependent stages that are not {@code async} must not block. In a cluster with a membership the node tells
+ * the client where every member that is up can be reached, so it also fails over to members it was not given,
+ * including those that joined after it connected ({@link #endpoints()}).
  */
 public final class TroupeClient implements AutoCloseable
 {
@@ -483,6 +485,18 @@ public final class TroupeClient implements AutoCloseable
     public String connectedEndpoint()
     {
         return agent.connectedTo();
+    }
+
+    /**
+     * The nodes this client goes round when it connects and when its node goes: the endpoints it was given, then
+     * those of the cluster's members that are up, as the node it is connected to last told it (a cluster with a
+     * membership tells its clients when members join and go).
+     *
+     * @return {@code host:port} each, the given ones first; an unmodifiable list.
+     */
+    public List<String> endpoints()
+    {
+        return agent.endpoints();
     }
 
     /**

@@ -37,12 +37,12 @@ final class DataDirLock implements AutoCloseable
      * Takes the data directory's lock, or fails saying who holds it.
      *
      * @param dataDir the node's data directory (it exists).
-     * @param nodeId  for the message.
+     * @param who     the node, for the message ("node 3").
      * @return the held lock.
      * @throws NodeStartException  if another node (in this process or another) holds it.
      * @throws UncheckedIOException if the lock file cannot be opened or written.
      */
-    static DataDirLock acquire(final Path dataDir, final int nodeId)
+    static DataDirLock acquire(final Path dataDir, final String who)
     {
         final Path file = dataDir.resolve(FILE);
         FileChannel channel = null;
@@ -64,7 +64,7 @@ final class DataDirLock implements AutoCloseable
                 final String holder = holder(channel);
                 channel.close();
                 throw new NodeStartException("troupe.data-dir = " + dataDir + " is in use by another node" +
-                    (holder.isEmpty() ? "" : " (pid " + holder + ")") + "; node " + nodeId +
+                    (holder.isEmpty() ? "" : " (pid " + holder + ")") + "; " + who +
                     " needs a data directory of its own", null);
             }
             channel.truncate(0);

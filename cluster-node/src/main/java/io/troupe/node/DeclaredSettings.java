@@ -4,6 +4,7 @@ import io.troupe.actor.ActorSystemSettings;
 import io.troupe.actor.FlowControlSettings;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.scheduler.SchedulerSettings;
+import io.troupe.membership.MembershipSettings;
 import io.troupe.memquota.ConfigurationException;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressSettings;
@@ -26,7 +27,7 @@ final class DeclaredSettings
     /** Every declared setting a node's config file sets, of every component. */
     static final List<Setting<?, ?>> ALL = all(InterconnectSettings.ALL, ActorSystemSettings.ALL,
         FlowControlSettings.ALL, ClientIngressSettings.ALL, RegistrySettings.ALL,
-        SchedulerSettings.ALL, OpsSettings.ALL, MetricsSettings.ALL,
+        SchedulerSettings.ALL, MembershipSettings.ALL, OpsSettings.ALL, MetricsSettings.ALL,
         ApplicationSettings.ALL);
 
     private DeclaredSettings()

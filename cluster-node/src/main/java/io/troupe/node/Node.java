@@ -16,7 +16,7 @@ import io.troupe.node.counters.CountersPublisher;
 import io.troupe.node.metrics.ActorTypeMetrics;
 import io.troupe.node.metrics.MetricsConfig;
 import io.troupe.node.metrics.PrometheusEndpoint;
-import io.troupe.registry.DirectoryReplica;
+import io.troupe.membership.Membership;
 import io.troupe.registry.RegistryCodecs;
 import io.troupe.registry.RegistryConfig;
 import io.troupe.registry.ServiceRegistry;
@@ -85,6 +85,10 @@ public final class Node implements AutoCloseable
     private volatile DataDirLock dirLock;
     /** Why the node stopped itself (its transport gone), or null. */
     private volatile String failure;
+    /** Set when the membership lease is lost: the node stops without a leave (it is no member any more). */
+    private volatile boolean leaseLost;
+    /** The node's membership, or null for a node of a static peer list. */
+    private NodeMembership membership;
 
     private Node(
         final NodeConfig config,
@@ -149,9 +153,10 @@ public final class Node implements AutoCloseable
         final EventCodecRegistry codecs = codecs(extraCodecs);
         LOG.info("starting {}", config.describe());
         // 0700, of this user, no link, and a node's own (see PrivateDirectory); a problem says what and why
-        PrivateDirectory.prepare(config.dataDir(), "data directory (node " + config.nodeId() + ")");
+        final String who = config.idAssigned() ? "a node whose id is assigned" : "node " + config.nodeId();
+        PrivateDirectory.prepare(config.dataDir(), "data directory (" + who + ")");
         // one node per data directory: a second start fails here, before it touches anything of the first's
-        final DataDirLock dirLock = DataDirLock.acquire(config.dataDir(), config.nodeId());
+        final DataDirLock dirLock = DataDirLock.acquire(config.dataDir(), who);
         try
         {
             return startLocked(config, setup, codecs, dirLock);
@@ -163,13 +168,48 @@ public final class Node implements AutoCloseable
         }
     }
 
-    private static Node startLocked(final NodeConfig config, final Consumer<ActorSystem> setup,
-        final EventCodecRegistry codecs, final DataDirLock dirLock)
+    /** A node that knows its id: its config with the id, this start's identity, its counters and membership. */
+    private record Joined(NodeConfig config, NodeIdentity identity, NodeCounters counters, NodeMembership membership)
+    {
+    }
+
+    /**
+     * Takes this start's incarnation and, with a membership, joins before anything serves: the id is the cluster's
+     * (assigned, if the config has none), and peers learn of this node from the table. The counters file is made
+     * once the id is known; the membership's errors go to its error log from then on.
+     */
+    private static Joined join(final NodeConfig configured)
     {
         // durable before the node announces itself: a restart is always a new incarnation
-        final NodeIdentity identity = NodeIdentity.advance(config.dataDir(), config.nodeId());
-        // first, so that every agent's errors from the start on are in its error log
-        final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
+        final NodeIdentity started = NodeIdentity.advance(configured.dataDir(), configured.nodeId());
+        final ErrorRelay membershipErrors = new ErrorRelay(LOG, "membership");
+        final NodeMembership membership = configured.membershipConfig().enabled() ?
+            NodeMembership.join(configured, started.nodeId(), started.incarnation(), membershipErrors) : null;
+        try
+        {
+            final NodeConfig config = configured.idAssigned() ? configured.withAssignedId(membership.nodeId()) :
+                configured;
+            final NodeIdentity identity = started.assigned(config.dataDir(), config.nodeId()); // asked for next time
+            // before the rest, so that every agent's errors from the start on are in its error log
+            final NodeCounters counters = NodeCounters.create(config, identity.incarnation());
+            membershipErrors.relayTo(counters.recorder());
+            return new Joined(config, identity, counters, membership);
+        }
+        catch (final RuntimeException ex)
+        {
+            closeQuietly(membership);
+            throw ex;
+        }
+    }
+
+    private static Node startLocked(final NodeConfig configured, final Consumer<ActorSystem> setup,
+        final EventCodecRegistry codecs, final DataDirLock dirLock)
+    {
+        final Joined joined = join(configured);
+        final NodeConfig config = joined.config();
+        final NodeIdentity identity = joined.identity();
+        final NodeCounters counters = joined.counters();
+        final NodeMembership membership = joined.membership();
         final RemoteDeadLetters deadLetters = new RemoteDeadLetters(config.nodeId());
         final MetricsConfig metricsSettings = config.metrics();
         final ActorTypeMetrics actorTypes = metricsSettings.enabled() &&
@@ -183,28 +223,22 @@ public final class Node implements AutoCloseable
         }
         catch (final RuntimeException ex)
         {
+            closeQuietly(membership);
             counters.close();
             throw ex;
         }
         final Interconnect interconnect;
         final RegistryConfig registryConfig = config.registryConfig();
-        DirectoryReplica replica = null;
         try
         {
-            // the replica before the interconnect: the node announces itself only once it can serve lookups
-            replica = registryConfig.replicaDirectory() == null ? null : DirectoryReplica.open(
-                registryConfig.replicaDirectory(), config.nodeId(), identity.incarnation(), registryConfig.capacity());
             setup.accept(system);
             interconnect = Interconnect.start(system, config.interconnectConfig().incarnation(identity.incarnation()),
                 codecs);
         }
         catch (final RuntimeException ex)
         {
-            if (replica != null)
-            {
-                replica.close();
-            }
             system.shutdown(Duration.ZERO);
+            closeQuietly(membership);
             counters.close();
             if (NodeStartException.addressInUse(ex))
             {
@@ -216,18 +250,31 @@ public final class Node implements AutoCloseable
             throw ex;
         }
         deadLetters.interconnect(interconnect);
-        final ServiceRegistry registry = ServiceRegistry.start(system, interconnect, registryConfig, replica);
+        // the replica (Chronicle Map: half a second to open) fills in the background, off the node's way to serving;
+        // until it is open, processes on this host that read it find the names of no node
+        final ServiceRegistry registry = ServiceRegistry.startReplicaInBackground(system, interconnect, registryConfig);
+        registry.replicaOpened().whenComplete((opened, failure) ->
+        {
+            if (failure != null)
+            {
+                LOG.error("node {}: no directory replica in {} (troupe services and clients on this host cannot " +
+                    "read the directory): {}", config.nodeId(), registryConfig.replicaDirectory(), failure.toString());
+                counters.recorder().onError(failure);
+            }
+        });
         final ClientIngressConfig clientConfig = config.clientIngressConfig();
         final ClientIngress clients = clientConfig == null ? null :
             ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
         final Node node = new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
+        node.membership = membership;
         node.dirLock = dirLock; // from here on the node's close releases it
         node.control = ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(node)::onControl);
         counters.start(new CountersPublisher.Sources(system, interconnect, registry, clients,
             node.brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent,
             deadLetters::noticesLost, () -> node.drained ? 1 : 0,
             () -> node.control == null ? 0 : node.control.requests(),
-            () -> node.control == null ? 0 : node.control.refused(), node.peerScheduler.counters()),
+            () -> node.control == null ? 0 : node.control.refused(), node.peerScheduler.counters(),
+            membership == null ? null : membership.membership()),
             interconnect.incarnation());
         if (metricsSettings.enabled())
         {
@@ -246,6 +293,11 @@ public final class Node implements AutoCloseable
         LOG.info("node {}: up (incarnation {}, pid {}; counters in {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid(), counters.path());
         interconnect.onTransportLost(node::stopOnTransportLoss);
+        if (membership != null)
+        {
+            membership.attach(system, interconnect, clients, node::stopOnLeaseLoss);
+            membership.ready(); // JOINING to UP once the service records it; nothing here waits for it
+        }
         return node;
     }
 
@@ -259,6 +311,28 @@ public final class Node implements AutoCloseable
         failure = why;
         LOG.error("node {}: stopping: {}", nodeId(), why);
         closeInBackground(config.shutdownTimeout());
+    }
+
+    /**
+     * The node's membership lease is lost: it is cut off from the voters' majority, or was downed. Nothing it does
+     * from now on may count as the cluster's, so it stops at once (no drain: the majority may already be moving its
+     * work elsewhere), and {@link #failure()} says why; a node process exits with 1 and its supervisor restarts it
+     * as a new incarnation, which joins again.
+     */
+    private void stopOnLeaseLoss(final String why)
+    {
+        failure = why;
+        leaseLost = true;
+        LOG.error("node {}: stopping at once: {}", nodeId(), why);
+        closeInBackground(Duration.ZERO);
+    }
+
+    private static void closeQuietly(final NodeMembership membership)
+    {
+        if (membership != null)
+        {
+            membership.close();
+        }
     }
 
     /**
@@ -421,6 +495,16 @@ public final class Node implements AutoCloseable
     }
 
     /**
+     * The node's membership: the member table as this node sees it, its lease, leave and down.
+     *
+     * @return the membership, or null for a node of a static peer list ({@code troupe.peers}).
+     */
+    public Membership membership()
+    {
+        return membership == null ? null : membership.membership();
+    }
+
+    /**
      * Whether {@link #close()} has finished.
      *
      * @return true once the node is stopped.
@@ -483,6 +567,10 @@ public final class Node implements AutoCloseable
             final long startNs = System.nanoTime();
             LOG.info("node {}: shutting down: draining for up to {}", nodeId(), NodeConfig.duration(drainTimeout));
             counters.draining();
+            if (membership != null && !leaseLost)
+            {
+                membership.leaving(); // the others know it goes before it stops taking work
+            }
             if (clients != null)
             {
                 clients.stopIntake(); // clients' replies still go out while the pools drain
@@ -494,7 +582,12 @@ public final class Node implements AutoCloseable
                 clients.close(); // goodbye to every client, before the driver goes with the interconnect
             }
             deadLetters.interconnect(null);
+            if (membership != null && !leaseLost)
+            {
+                membership.left(); // recorded before the goodbyes: no peer takes them for a failure
+            }
             interconnect.close(); // the goodbye first: peers see the node go at once
+            closeQuietly(membership);
             closeRegistry();
             system.close();
             if (control != null)

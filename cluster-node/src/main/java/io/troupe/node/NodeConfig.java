@@ -10,6 +10,8 @@ import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.interconnect.scheduler.SchedulerConfig;
 import io.troupe.interconnect.scheduler.SchedulerSettings;
+import io.troupe.membership.MembershipConfig;
+import io.troupe.membership.MembershipSettings;
 import io.troupe.memquota.MemoryQuotaConfig;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.counters.CountersLayout;
@@ -61,6 +63,7 @@ public final class NodeConfig
     private final ApplicationConfig application;
     /** Never handed out: copied by {@link #schedulerConfig()}. */
     private final SchedulerConfig scheduler;
+    private final MembershipConfig membership;
 
     NodeConfig(
         final String source,
@@ -78,9 +81,11 @@ public final class NodeConfig
         final OpsConfig ops,
         final MetricsConfig metrics,
         final ApplicationConfig application,
-        final SchedulerConfig scheduler)
+        final SchedulerConfig scheduler,
+        final MembershipConfig membership)
     {
         this.scheduler = copy(scheduler);
+        this.membership = copy(membership);
         this.application = copy(application);
         this.ops = copy(ops);
         this.metrics = copy(metrics);
@@ -182,6 +187,17 @@ public final class NodeConfig
     }
 
     /**
+     * The membership's settings ({@code troupe.membership}): voters configured means the node joins the cluster
+     * through the membership service rather than a static peer list.
+     *
+     * @return a new config.
+     */
+    public MembershipConfig membershipConfig()
+    {
+        return copy(membership);
+    }
+
+    /**
      * The service directory's settings ({@code troupe.registry}).
      *
      * @return a new config.
@@ -207,11 +223,43 @@ public final class NodeConfig
     /**
      * This node's id ({@code troupe.node-id}).
      *
-     * @return 1..{@link io.troupe.actor.ActorId#MAX_NODE_ID}.
+     * @return 1..{@link io.troupe.actor.ActorId#MAX_NODE_ID}, or 0 for a node whose id the membership assigns when it
+     *         joins ({@link #idAssigned()}; the running node's {@link Node#nodeId()} is the assigned one).
      */
     public int nodeId()
     {
         return nodeId;
+    }
+
+    /**
+     * Whether the node has its id assigned by the membership when it joins ({@code troupe.node-id} not set, the
+     * membership's voters or seeds set): {@link #nodeId()} is 0 until then.
+     *
+     * @return true for a node without a configured id.
+     */
+    public boolean idAssigned()
+    {
+        return nodeId == 0;
+    }
+
+    /**
+     * This config for the id the membership assigned: the same files and Aeron directory as before the id was known
+     * (their defaults are named after the port), so that the next start finds them.
+     *
+     * @param assignedId the id the node joined as.
+     * @return a new config with that id.
+     * @throws IllegalStateException if the node has a configured id.
+     */
+    NodeConfig withAssignedId(final int assignedId)
+    {
+        if (!idAssigned())
+        {
+            throw new IllegalStateException("node " + nodeId + " has a configured id");
+        }
+        final InterconnectConfig transport = copy(interconnect);
+        transport.aeronDir(copy(interconnect).conclude(0).aeronDir());
+        return new NodeConfig(source, assignedId, dataDir, secretOrigin, transport, pools, memoryQuota, flowControl,
+            shutdownTimeout, registry, registryReplica, clients, ops, metrics, application, scheduler, membership);
     }
 
     /**
@@ -298,7 +346,8 @@ public final class NodeConfig
     {
         final InterconnectConfig concluded = copy(interconnect).conclude(nodeId);
         final StringBuilder text = new StringBuilder(1024);
-        text.append("node ").append(nodeId).append(" of cluster \"").append(interconnect.clusterId())
+        text.append(nodeId == 0 ? "a node (its id assigned when it joins)" : "node " + nodeId)
+            .append(" of cluster \"").append(interconnect.clusterId())
             .append("\" (config ").append(source).append(')');
         line(text, "data dir", dataDir.toString());
         line(text, "bind", interconnect.bindHost() + ':' + interconnect.bindPort());
@@ -401,6 +450,13 @@ public final class NodeConfig
     private static OpsConfig copy(final OpsConfig from)
     {
         return DeclaredSettings.copy(OpsSettings.ALL, from, new OpsConfig());
+    }
+
+    private static MembershipConfig copy(final MembershipConfig from)
+    {
+        final MembershipConfig to = DeclaredSettings.copy(MembershipSettings.ALL, from, new MembershipConfig());
+        from.voters().forEach(to::voter);
+        return to;
     }
 
     private static SchedulerConfig copy(final SchedulerConfig from)

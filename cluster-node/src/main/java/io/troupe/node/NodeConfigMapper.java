@@ -26,6 +26,9 @@ import io.troupe.node.metrics.MetricsConfig;
 import io.troupe.node.metrics.MetricsSettings;
 import io.troupe.registry.RegistryConfig;
 import io.troupe.registry.RegistrySettings;
+import io.troupe.membership.MembershipConfig;
+import io.troupe.membership.MembershipSettings;
+import io.troupe.membership.table.VoterAddress;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,6 +72,8 @@ final class NodeConfigMapper
     static final String BIND_HOST = DeclaredSettings.path(InterconnectSettings.BIND_HOST);
     static final String BIND_PORT = "troupe.bind.port";
     static final String PEERS = "troupe.peers";
+    static final String VOTERS = "troupe.membership.voters";
+    static final String SEEDS = "troupe.membership.seeds";
     static final String POOLS = "troupe.pools";
     static final String QUOTA_MAX = "troupe.memory-quota.max";
     static final String QUOTA_LOW_WATER = "troupe.memory-quota.low-water";
@@ -101,7 +106,10 @@ final class NodeConfigMapper
     static final Set<String> POOL_KEYS =
         Set.of("name", "threads", "events-per-activation", "time-per-activation", "spin-before-sleep");
     /** The keys of the elements of each list of objects. */
-    static final Map<String, Set<String>> ELEMENT_KEYS = Map.of(PEERS, PEER_KEYS, POOLS, POOL_KEYS);
+    static final Map<String, Set<String>> ELEMENT_KEYS = Map.of(PEERS, PEER_KEYS, VOTERS, PEER_KEYS, SEEDS, PEER_KEYS,
+        POOLS, POOL_KEYS);
+    /** The keys of MembershipConfig's declared settings, by the names its ConfigurationExceptions carry. */
+    private static final Map<String, String> MEMBERSHIP_KEYS = membershipKeys();
 
     /** InterconnectConfig's setting names (ConfigurationException.setting()) to the keys that set them. */
     private static final Map<String, String> INTERCONNECT_KEYS = interconnectKeys();
@@ -185,7 +193,11 @@ final class NodeConfigMapper
 
     private NodeConfig map()
     {
-        final int nodeId = read(this::nodeId, 0);
+        // without a node id, a member of a membership has one assigned when it joins: 0 until then
+        final boolean assigned = !in.isSet(NODE_ID) && (listsSomething(VOTERS) || listsSomething(SEEDS));
+        final int nodeId = assigned ? 0 : read(this::nodeId, 0);
+        final boolean idKnown = assigned || nodeId != 0; // false: the node id is wrong, checks against it are moot
+        final int idForChecks = assigned ? 1 : nodeId;
         final String secretKey = read(this::secretKey, null);
         final byte[] secret = secretKey == null ? null : read(() -> secret(secretKey), null);
 
@@ -209,14 +221,20 @@ final class NodeConfigMapper
                 interconnect.clientStreams().imagesPerAddress(images);
             });
         }
-        if (nodeId != 0) // the peers are checked against the node's own id
+        if (idKnown) // the peers are checked against the node's own id
         {
             for (final PeerAddress peer : read(() -> peers(nodeId), List.<PeerAddress>of()))
             {
                 interconnect.peer(peer);
             }
         }
-        final List<PoolConfig> pools = nodeId == 0 ? List.of() : read(() -> pools(nodeId), List.<PoolConfig>of());
+        final MembershipConfig membership = new MembershipConfig();
+        applyAll(MembershipSettings.ALL, membership);
+        for (final VoterAddress voter : read(this::voters, List.<VoterAddress>of()))
+        {
+            apply(() -> membership.voter(voter));
+        }
+        final List<PoolConfig> pools = idKnown ? read(() -> pools(idForChecks), List.<PoolConfig>of()) : List.of();
         final MemoryQuotaConfig memoryQuota = read(this::memoryQuota, null);
         final FlowControlConfig flow = new FlowControlConfig();
         applyAll(FlowControlSettings.ALL, flow);
@@ -227,7 +245,8 @@ final class NodeConfigMapper
         final boolean replica = read(() -> in.bool(REGISTRY_REPLICA), false);
         final SchedulerConfig scheduler = new SchedulerConfig();
         applyAll(SchedulerSettings.ALL, scheduler);
-        final Path dataDir = nodeId == 0 ? null : read(() -> dataDir(nodeId), null);
+        final Path dataDir = idKnown ? read(() -> dataDir(assigned ? "node-port-" + interconnect.bindPort() :
+            "node-" + nodeId), null) : null;
         final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile);
         final OpsConfig ops = new OpsConfig();
         applyAll(OpsSettings.ALL, ops);
@@ -248,13 +267,14 @@ final class NodeConfigMapper
 
         // across settings, once each is valid on its own
         checkInterconnect(interconnect, nodeId, secretKey);
+        checkMembership(membership, interconnect);
         final String secretOrigin = CLUSTER_SECRET.equals(secretKey) ? CLUSTER_SECRET :
             "file " + in.string(CLUSTER_SECRET_FILE);
         final NodeConfig node = new NodeConfig(
             source, nodeId, dataDir, secretOrigin, interconnect, pools, memoryQuota,
             flow, system.shutdownTimeout(),
-            registry, replica, clients, ops, metrics, application, scheduler);
-        checkActorSystem(node.actorSystemConfig());
+            registry, replica, clients, ops, metrics, application, scheduler, membership);
+        checkActorSystem(node.actorSystemConfig().nodeId(idForChecks));
         return node;
     }
 
@@ -316,11 +336,25 @@ final class NodeConfigMapper
         }
     }
 
+    /** Whether a list setting is set to a non-empty list (a value of another type is reported where it is read). */
+    private boolean listsSomething(final String key)
+    {
+        try
+        {
+            return in.isSet(key) && !in.list(key, "a list").isEmpty();
+        }
+        catch (final NodeConfigException notAList)
+        {
+            return false;
+        }
+    }
+
     private int nodeId()
     {
         if (!in.isSet(NODE_ID))
         {
-            throw in.missing(NODE_ID, "required: this node's id, 1.." + ActorId.MAX_NODE_ID);
+            throw in.missing(NODE_ID, "required: this node's id, 1.." + ActorId.MAX_NODE_ID + " (or " + SEEDS +
+                ", for a node that has one assigned when it joins)");
         }
         final int nodeId = in.integer(NODE_ID);
         try
@@ -476,6 +510,74 @@ final class NodeConfigMapper
         return peers;
     }
 
+    /**
+     * The voters, from {@code troupe.membership.voters} (on every node) or {@code troupe.membership.seeds} (the
+     * same list, the name a joining node's file may use); giving both with different lists is refused.
+     */
+    private List<VoterAddress> voters()
+    {
+        final List<VoterAddress> voters = in.isSet(VOTERS) ? addresses(VOTERS) : List.of();
+        final List<VoterAddress> seeds = in.isSet(SEEDS) ? addresses(SEEDS) : List.of();
+        if (!voters.isEmpty() && !seeds.isEmpty() && !voters.equals(seeds))
+        {
+            throw in.invalid(SEEDS, "allowed the same list as " + VOTERS + " (the seeds are the voters), or only " +
+                "one of the two");
+        }
+        return voters.isEmpty() ? seeds : voters;
+    }
+
+    private List<VoterAddress> addresses(final String key)
+    {
+        final ConfigList list = in.list(key,
+            "a list of voters such as [ { id = 1, host = \"10.0.0.1\", port = 40200 } ]");
+        final List<VoterAddress> voters = new ArrayList<>(list.size());
+        for (int i = 0; i < list.size(); i++)
+        {
+            final ConfigReader voter = element(list.get(i), key + '[' + i + ']',
+                "a voter such as { id = 1, host = \"10.0.0.1\", port = 40200 }");
+            final int id = voter.integer("id");
+            final String host = voter.string("host");
+            final int port = voter.integer("port");
+            if (id < 1 || id > ActorId.MAX_NODE_ID)
+            {
+                throw voter.invalid("id", "allowed node ids 1.." + ActorId.MAX_NODE_ID);
+            }
+            if (host.isBlank())
+            {
+                throw voter.invalid("host", "allowed a host name or address");
+            }
+            if (port < 1 || port > 65_536 - VoterAddress.PORTS)
+            {
+                throw voter.invalid("port", "allowed 1.." + (65_536 - VoterAddress.PORTS) + " (a voter takes " +
+                    VoterAddress.PORTS + " ports from its port)");
+            }
+            voters.add(new VoterAddress(id, host, port));
+        }
+        return voters;
+    }
+
+    private void checkMembership(final MembershipConfig membership, final InterconnectConfig interconnect)
+    {
+        if (membership.enabled() && !interconnect.peers().isEmpty())
+        {
+            throw in.invalid(PEERS, "allowed no peers when " + VOTERS + " is set: the members are the membership's " +
+                "(remove " + PEERS + ", or " + VOTERS + " for a static cluster)");
+        }
+        try
+        {
+            membership.conclude();
+        }
+        catch (final ConfigurationException ex)
+        {
+            final String key = MEMBERSHIP_KEYS.get(ex.setting());
+            if (key == null)
+            {
+                throw ConfigReader.whole(source, ex.getMessage(), ex);
+            }
+            throw in.invalid(key, "allowed " + ex.allowed() + " (" + ex.getMessage() + ")", ex);
+        }
+    }
+
     private List<PoolConfig> pools(final int nodeId)
     {
         final ConfigList list = in.list(POOLS, "a list of pools such as [ { name = \"default\", threads = 2 } ]");
@@ -594,10 +696,13 @@ final class NodeConfigMapper
         }
     }
 
-    private Path dataDir(final int nodeId)
+    /**
+     * The data directory: {@code troupe.data-dir}, or {@code ./data/<defaultName>} if it is empty.
+     */
+    private Path dataDir(final String defaultName)
     {
         final String dir = in.string(DATA_DIR);
-        return dir.isEmpty() ? Path.of(".", "data", "node-" + nodeId) : path(DATA_DIR);
+        return dir.isEmpty() ? Path.of(".", "data", defaultName) : path(DATA_DIR);
     }
 
     private Path path(final String key)
@@ -668,6 +773,13 @@ final class NodeConfigMapper
             }
             throw in.invalid(key, ex.getMessage(), ex);
         }
+    }
+
+    private static Map<String, String> membershipKeys()
+    {
+        final Map<String, String> keys = new HashMap<>(DeclaredSettings.keys(MembershipSettings.ALL));
+        keys.put("voters", VOTERS);
+        return Map.copyOf(keys);
     }
 
     private static Map<String, String> actorSystemKeys()

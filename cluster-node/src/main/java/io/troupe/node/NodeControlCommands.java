@@ -3,10 +3,15 @@ package io.troupe.node;
 import io.troupe.broker.BrokerSpec;
 import io.troupe.broker.BrokerSpecText;
 import io.troupe.broker.QueueSpec;
+import io.troupe.membership.Membership;
+import io.troupe.membership.table.Member;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * What a node does on a request of its local control channel ({@code troupe drain}, {@code stop}, {@code broker
@@ -66,9 +71,91 @@ final class NodeControlCommands
                     "error stop takes nothing";
             case "broker-set":
                 return setBroker(words);
+            case "members":
+                return words.length == 1 ? members() : "error members takes nothing";
+            case "leave":
+                if (words.length != 1)
+                {
+                    return "error leave takes nothing";
+                }
+                return node.membership() == null ? "error node " + node.nodeId() + " has no membership (it has a " +
+                    "static peer list): use drain" : closeInBackground(node.config().shutdownTimeout(),
+                    "leaving: recorded as LEAVING, draining for up to " +
+                    NodeConfig.duration(node.config().shutdownTimeout()) + ", then LEFT and stopping");
+            case "down":
+                return down(words);
             default:
                 return "error unknown command '" + words[0] + "' (ping, drain [ms], stop, broker-set NAME " +
-                    "[ask=POLICY] [askR=POLICY])";
+                    "[ask=POLICY] [askR=POLICY], members, leave, down ID)";
+        }
+    }
+
+    /**
+     * {@code members}: the member table as this node sees it, on one line: {@code ok epoch=E voter=V role=R
+     * members=ID:INCARNATION:HOST:PORT:STATUS:SINCE,...}.
+     */
+    private String members()
+    {
+        final Membership membership = node.membership();
+        if (membership == null)
+        {
+            return "error node " + node.nodeId() + " has no membership (it has a static peer list)";
+        }
+        final StringBuilder line = new StringBuilder("ok epoch=").append(membership.epoch())
+            .append(" voter=").append(membership.isVoter())
+            .append(" role=").append(membership.isVoter() ? membership.role() : "-")
+            .append(" renewals=").append(membership.renewals())
+            .append(" members=");
+        String separator = "";
+        for (final Member member : membership.members())
+        {
+            line.append(separator).append(member.nodeId()).append(':').append(member.incarnation()).append(':')
+                .append(member.host()).append(':').append(member.port()).append(':').append(member.status())
+                .append(':').append(member.sinceEpoch());
+            separator = ",";
+        }
+        return line.toString();
+    }
+
+    /** {@code down ID}: an operator downs a member; answers once the membership recorded it (at most 5 s). */
+    private String down(final String[] words)
+    {
+        final Membership membership = node.membership();
+        if (membership == null)
+        {
+            return "error node " + node.nodeId() + " has no membership (it has a static peer list)";
+        }
+        if (words.length != 2)
+        {
+            return "error down takes the node id of the member to down";
+        }
+        final int member;
+        try
+        {
+            member = Integer.parseInt(words[1]);
+        }
+        catch (final NumberFormatException ex)
+        {
+            return "error down takes a node id, not '" + words[1] + "'";
+        }
+        try
+        {
+            membership.down(member, 0).get(5, TimeUnit.SECONDS);
+            LOG.warn("node {}: member {} downed by an operator", node.nodeId(), member);
+            return "ok node " + member + " downed";
+        }
+        catch (final ExecutionException ex)
+        {
+            return "error " + ex.getCause().getMessage();
+        }
+        catch (final TimeoutException ex)
+        {
+            return "error the membership did not answer within 5 s";
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return "error interrupted";
         }
     }
 

@@ -59,7 +59,8 @@ public final class NodeIdentity
      * Takes this start's incarnation and makes it durable.
      *
      * @param dataDir the node's data directory (exists).
-     * @param nodeId  the configured node id.
+     * @param nodeId  the configured node id, or 0 for one the membership assigns: the identity then keeps the id
+     *                stored by an earlier start (0 if none), for the node to ask for again.
      * @return the identity of this start.
      * @throws IllegalStateException if the directory holds another node's identity.
      * @throws UncheckedIOException  if the file cannot be read or written.
@@ -82,6 +83,7 @@ public final class NodeIdentity
         final Path file = dataDir.resolve(FILE_NAME);
         long previous = 0;
         boolean setAside = false;
+        int id = nodeId;
         final ByteBuffer read = readBytes(file);
         if (read != null)
         {
@@ -96,7 +98,11 @@ public final class NodeIdentity
             else
             {
                 final int storedNode = read.getInt(8);
-                if (storedNode != nodeId)
+                if (nodeId == 0)
+                {
+                    id = storedNode; // an id the membership assigned at an earlier start: asked for again
+                }
+                else if (storedNode != nodeId)
                 {
                     throw new IllegalStateException("the data directory " + dataDir + " belongs to node " + storedNode +
                         " (its " + FILE_NAME + " says so); this node is " + nodeId + ": give each node its own " +
@@ -106,8 +112,26 @@ public final class NodeIdentity
             }
         }
         final long next = Math.max(previous + 1, clockUs.getAsLong());
-        write(dataDir, file, nodeId, next);
-        return new NodeIdentity(nodeId, next, previous, setAside);
+        write(dataDir, file, id, next);
+        return new NodeIdentity(id, next, previous, setAside);
+    }
+
+    /**
+     * Records the node id the membership assigned to this start, durably, so that the next start asks for it again.
+     *
+     * @param dataDir the node's data directory (holds this identity).
+     * @param nodeId  the assigned id.
+     * @return this start's identity with that id.
+     * @throws UncheckedIOException if the file cannot be written.
+     */
+    public NodeIdentity assigned(final Path dataDir, final int nodeId)
+    {
+        if (nodeId == this.nodeId)
+        {
+            return this;
+        }
+        write(dataDir, dataDir.resolve(FILE_NAME), nodeId, incarnation);
+        return new NodeIdentity(nodeId, incarnation, previous, setAside);
     }
 
     /**

@@ -10,6 +10,8 @@ import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.InterconnectSettings;
 import io.troupe.interconnect.scheduler.SchedulerConfig;
 import io.troupe.interconnect.scheduler.SchedulerSettings;
+import io.troupe.membership.MembershipConfig;
+import io.troupe.membership.MembershipSettings;
 import io.troupe.memquota.Setting;
 import io.troupe.node.client.ClientIngressConfig;
 import io.troupe.node.client.ClientIngressSettings;
@@ -56,6 +58,7 @@ class DeclaredSettingsTest
         checkDefaults(ClientIngressSettings.ALL, new ClientIngressConfig(), checked);
         checkDefaults(RegistrySettings.ALL, new RegistryConfig(), checked);
         checkDefaults(SchedulerSettings.ALL, new SchedulerConfig(), checked);
+        checkDefaults(MembershipSettings.ALL, new MembershipConfig(), checked);
         checkDefaults(OpsSettings.ALL, new OpsConfig(), checked);
         checkDefaults(MetricsSettings.ALL, new MetricsConfig(), checked);
         checkDefaults(ApplicationSettings.ALL, new ApplicationConfig(), checked);

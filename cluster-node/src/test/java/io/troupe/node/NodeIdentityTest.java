@@ -36,6 +36,23 @@ class NodeIdentityTest
     }
 
     @Test
+    void anAssignedIdIsKeptForTheNextStartAndBindsTheDirectoryToIt()
+    {
+        final NodeIdentity first = NodeIdentity.advance(dir, 0, () -> 100L);
+        assertThat(first.nodeId()).as("no id stored yet: one is to be assigned").isZero();
+        final NodeIdentity assigned = first.assigned(dir, 1000);
+        assertThat(assigned.nodeId()).isEqualTo(1000);
+        assertThat(assigned.incarnation()).as("the same start").isEqualTo(100L);
+        assertThat(NodeIdentity.read(dir).nodeId()).isEqualTo(1000);
+
+        final NodeIdentity restart = NodeIdentity.advance(dir, 0, () -> 50L);
+        assertThat(restart.nodeId()).as("asked for again").isEqualTo(1000);
+        assertThat(restart.incarnation()).isEqualTo(101L);
+        assertThatThrownBy(() -> NodeIdentity.advance(dir, 7, () -> 200L))
+            .as("a configured id on an assigned node's directory").hasMessageContaining("belongs to node 1000");
+    }
+
+    @Test
     void anotherNodesDirectoryIsRefusedSayingWhose()
     {
         NodeIdentity.advance(dir, 3, () -> 10L);

@@ -20,6 +20,7 @@ final class RegisteringNodeMain
     public static void main(final String[] args)
     {
         final Node node = Node.start(NodeConfigLoader.load(Path.of(args[0]), new Properties()));
+        node.registry().replicaOpened().join(); // opened in the background: whether it set a file aside is known then
         System.out.println("up incarnation=" + node.identity().incarnation() + " replicaSetAside=" +
             node.registry().replicaSetAside());
         System.out.flush();

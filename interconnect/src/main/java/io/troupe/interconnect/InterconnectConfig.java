@@ -696,7 +696,8 @@ public final class InterconnectConfig
     /**
      * Fills defaults and validates; call once the settings are made (the interconnect calls it at start).
      *
-     * @param nodeId this node's id (the actor system's).
+     * @param nodeId this node's id (the actor system's), or 0 for a node whose id the membership assigns later: its
+     *               default Aeron directory is then named after its port.
      * @return this.
      * @throws IllegalArgumentException naming the first bad setting, its value and what is allowed.
      */
@@ -707,8 +708,9 @@ public final class InterconnectConfig
         {
             final Path shm = Path.of("/dev/shm");
             final Path base = shm.toFile().isDirectory() ? shm : Path.of(System.getProperty("java.io.tmpdir"));
-            aeronDir = base.resolve("troupe-" + clusterId.replaceAll("[^A-Za-z0-9_.-]", "_") + "-node-" + nodeId)
-                .toString();
+            // a node whose id is not known yet (the membership assigns it) is told apart on its host by its port
+            aeronDir = base.resolve("troupe-" + clusterId.replaceAll("[^A-Za-z0-9_.-]", "_") +
+                (nodeId == 0 ? "-port-" + bindPort : "-node-" + nodeId)).toString();
         }
         return this;
     }

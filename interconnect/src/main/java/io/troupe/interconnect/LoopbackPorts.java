@@ -86,6 +86,64 @@ public final class LoopbackPorts
     }
 
     /**
+     * Runs of consecutive free UDP ports on 127.0.0.1, below the ephemeral range and in this process's share of it
+     * (for a membership voter, which takes several from its first), the runs apart from each other.
+     *
+     * @param runs   how many runs, 1..64.
+     * @param length ports per run, 1..16.
+     * @return the first port of each run.
+     * @throws IllegalArgumentException if a count is out of range.
+     * @throws IllegalStateException    if no such runs were found.
+     */
+    public static int[] freeUdpRuns(final int runs, final int length)
+    {
+        if (runs < 1 || runs > 64 || length < 1 || length > 16)
+        {
+            throw new IllegalArgumentException(runs + " runs of " + length + " ports: allowed 1..64 of 1..16");
+        }
+        final int[] range = range(ephemeralStart() > FIRST + 1024 ? ephemeralStart() : 32_768,
+            System.getProperty(SHARE_PROPERTY));
+        final int[] firsts = new int[runs];
+        int found = 0;
+        for (int attempt = 0; attempt < 1_000 && found < runs; attempt++)
+        {
+            final int first = ThreadLocalRandom.current().nextInt(range[0], range[1] - length);
+            boolean apart = true;
+            for (int i = 0; i < found; i++)
+            {
+                apart &= Math.abs(firsts[i] - first) >= length;
+            }
+            if (apart && runFree(first, length))
+            {
+                firsts[found++] = first;
+            }
+        }
+        if (found < runs)
+        {
+            throw new IllegalStateException("found only " + found + " of " + runs + " runs of " + length +
+                " free UDP ports on the loopback address");
+        }
+        return firsts;
+    }
+
+    private static boolean runFree(final int first, final int length)
+    {
+        for (int port = first; port < first + length; port++)
+        {
+            try (DatagramSocket socket = new DatagramSocket(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                port)))
+            {
+                socket.getLocalPort();
+            }
+            catch (final IOException taken)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * The range ports are picked from: {@link #FIRST} up to the ephemeral range, or this process's share of it.
      *
      * @param below the start of the ephemeral range, 0 if unknown (then the range is empty: the kernel picks).

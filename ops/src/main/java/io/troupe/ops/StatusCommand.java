@@ -16,7 +16,7 @@ import java.util.Map;
 
 /** {@code troupe status}: who the node is, whether it runs and is ready, and its main figures. */
 @Command(name = "status", description = "node id, incarnation, uptime, pools, quota use, peers and clients; " +
-    "--check exits 1 unless the node is running, responding and connected to every peer")
+    "--check exits 1 unless the node is running, responding and ready by its own readiness")
 final class StatusCommand extends ReadCommand
 {
     @Option(names = "--check", description = "exit 1 if the node is not ready, 3 if its process is gone")
@@ -35,7 +35,10 @@ final class StatusCommand extends ReadCommand
             }
         }
         final boolean responding = node.processAlive && !node.stale() && node.file.state() != NodeState.STOPPED;
-        final boolean ready = responding && node.file.state() == NodeState.RUNNING && down.isEmpty();
+        // the node says whether it is ready (its directory replica open; with a membership, a member UP, else a
+        // session with every peer): the CLI takes its word, and that it still answers
+        final boolean ready = responding && node.file.state() == NodeState.RUNNING &&
+            node.file.readiness().startsWith("ready");
         final long uptimeMs = Math.max(0, node.file.heartbeatEpochMs() - node.file.startEpochMs());
         final List<String> pools = node.labelValues(PoolCounter.POOL_THREADS, "pool");
         if (target.json)

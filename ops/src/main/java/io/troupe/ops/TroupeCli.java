@@ -20,7 +20,8 @@ import java.util.List;
     description = "Operate a Troupe node: read commands use the node's data directory (they work on a wedged node).",
     subcommands = {StatusCommand.class, NodesCommand.class, SessionsCommand.class, CountersCommand.class,
         ErrorsCommand.class, MemquotaCommand.class, CreditCommand.class, ServicesCommand.class, BrokersCommand.class,
-        BrokerCommand.class, DrainCommand.class, StopCommand.class})
+        BrokerCommand.class, DrainCommand.class, StopCommand.class, MembersCommand.class, LeaveCommand.class,
+        DownCommand.class})
 public final class TroupeCli
 {
     /** Done. */

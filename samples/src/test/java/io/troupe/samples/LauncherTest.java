@@ -75,7 +75,7 @@ class LauncherTest
     }
 
     @Test
-    void theDemoRunsThreeNodesInThreeProcessesAndLeavesNothingBehind() throws Exception
+    void theDemoRunsThreeNodesInThreeProcessesAFourthJoinsAndLeavesAndNothingIsLeftBehind() throws Exception
     {
         final String printed = launchAndAwaitSuccess("demo.out", "demo", "--seconds", "1", "--pairs", "2");
         assertThat(printed).contains(
@@ -85,6 +85,12 @@ class LauncherTest
             "-> \"echo: hello from node 1\"",
             "troupe    ./troupe status --data-dir",
             "troupe    ./troupe counters --filter",
+            "troupe    ./troupe members --data-dir",
+            "3 members; a voter, LEADER",
+            "only the seeds",
+            "it joined as node 1000",
+            "4 members; a voter, LEADER",
+            "saw it LEFT",
             "node 1 got NodeDisconnected(3)",
             "node 3 exited with 0",
             "Undelivered(DISCONNECTED)",

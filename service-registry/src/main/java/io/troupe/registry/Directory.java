@@ -52,8 +52,10 @@ final class Directory
     private final long incarnation;
     private final int capacity;
     private final Replicator replicator;
-    /** The shared-memory replica, or null. */
-    private final DirectoryReplica replica;
+    /** The shared-memory replica, or null (none, or not open yet); written under the monitor. */
+    private DirectoryReplica replica;
+    /** Set under the monitor when the directory closes: a replica opened later is not attached. */
+    private boolean replicaClosed;
     /** Live instances by name (the name on node 0), every node's. */
     private final ConcurrentHashMap<ServiceId, ServiceInstance[]> byName = new ConcurrentHashMap<>();
     /** Actors of this node that serve a name: a pass-away is looked up here before it bothers the actor. */
@@ -86,10 +88,29 @@ final class Directory
 
     synchronized void closeReplica()
     {
+        replicaClosed = true;
         if (replica != null)
         {
             replica.close();
         }
+    }
+
+    /**
+     * Attaches a replica opened after the directory started: every name held now is written into it, and each change
+     * from now on.
+     *
+     * @param opened the replica.
+     * @return false if the directory closed meanwhile (the caller closes the replica).
+     */
+    synchronized boolean attachReplica(final DirectoryReplica opened)
+    {
+        if (replicaClosed)
+        {
+            return false;
+        }
+        byName.forEach(opened::put);
+        replica = opened;
+        return true;
     }
 
     synchronized void notifier(final ActorId actor)

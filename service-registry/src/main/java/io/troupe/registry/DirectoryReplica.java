@@ -23,11 +23,10 @@ import java.util.List;
  * <p>At start the node opens the file it left (recovering the locks a killed process may have held), checks its
  * header, removes every name (the directory starts empty and fills as nodes announce themselves) and writes its
  * header; a file that cannot be opened, or whose header is of another layout, is moved aside
- * ({@code directory.cmap.bad-<time>}), logged and counted, and a fresh one made. Called under the
- * {@link Directory}'s monitor. A node opens it before it starts its interconnect ({@link #open}; opening the first
- * map in a JVM compiles classes and takes about 2 s), so that it announces itself only once it is ready, and hands
- * it to {@link ServiceRegistry#start(io.troupe.actor.ActorSystem, io.troupe.interconnect.Interconnect,
- * RegistryConfig, DirectoryReplica)}.
+ * ({@code directory.cmap.bad-<time>}), logged and counted, and a fresh one made. Written under the
+ * {@link Directory}'s monitor. A node opens it on a thread of its own once its directory runs
+ * ({@link ServiceRegistry#startReplicaInBackground}; the first map of a JVM takes about half a second, with the class
+ * Chronicle would compile built ahead of time), and the directory then writes every name it holds into it.
  */
 public final class DirectoryReplica implements AutoCloseable
 {

@@ -21,9 +21,11 @@ import java.util.List;
  *   ServiceUp, ServiceDown: a ServiceInstance
  *   Lookup, Subscribe, Unsubscribe: service (ActorId field)
  *   LookupResult: service (ActorId field), count int32 (0..MAX_INSTANCES), then count ServiceInstances
+ *   ClusterEndpoints: epoch int64, count int32 (0..MAX_ENDPOINTS), then count strings "host:port"
  * </pre>
  *
- * A service field that is not a service id, a missing id or a count out of range is a
+ * A service field that is not a service id, a missing id, a count out of range or an endpoint that is not
+ * {@code host:port} (a port 1..65535, a host of at most 255 bytes) is a
  * {@link io.troupe.actor.MalformedEventException}.
  */
 public final class RegistryCodecs
@@ -32,6 +34,8 @@ public final class RegistryCodecs
      * The most instances a {@link LookupResult} carries (more than a registry of the default capacity holds per name).
      */
     public static final int MAX_INSTANCES = 4096;
+    /** The most endpoints a {@link ClusterEndpoints} carries (the most members a membership has by default). */
+    public static final int MAX_ENDPOINTS = 1024;
 
     /** {@link ServiceUp}. */
     public static final EventCodec<ServiceUp> SERVICE_UP = RecordCodec.of(ServiceUp.TYPE, "registry.ServiceUp",
@@ -54,6 +58,11 @@ public final class RegistryCodecs
     public static final EventCodec<LookupResult> LOOKUP_RESULT = RecordCodec.of(LookupResult.TYPE,
         "registry.LookupResult", LookupResult.class, RegistryCodecs::writeResult, RegistryCodecs::readResult);
 
+    /** {@link ClusterEndpoints}; at most {@link #MAX_ENDPOINTS} endpoints (encoding more throws). */
+    public static final EventCodec<ClusterEndpoints> CLUSTER_ENDPOINTS = RecordCodec.of(ClusterEndpoints.TYPE,
+        "registry.ClusterEndpoints", ClusterEndpoints.class, RegistryCodecs::writeEndpoints,
+        RegistryCodecs::readEndpoints);
+
     private RegistryCodecs()
     {
     }
@@ -67,7 +76,8 @@ public final class RegistryCodecs
     public static EventCodecRegistry.Builder register(final EventCodecRegistry.Builder builder)
     {
         return builder.registerSystem(SERVICE_UP).registerSystem(SERVICE_DOWN).registerSystem(LOOKUP)
-            .registerSystem(LOOKUP_RESULT).registerSystem(SUBSCRIBE).registerSystem(UNSUBSCRIBE);
+            .registerSystem(LOOKUP_RESULT).registerSystem(SUBSCRIBE).registerSystem(UNSUBSCRIBE)
+            .registerSystem(CLUSTER_ENDPOINTS);
     }
 
     private static void writeInstance(final EventWriter out, final ServiceInstance instance)
@@ -125,5 +135,72 @@ public final class RegistryCodecs
             instances.add(readInstance(in));
         }
         return new LookupResult(service, instances);
+    }
+
+    private static void writeEndpoints(final EventWriter out, final ClusterEndpoints endpoints)
+    {
+        final List<String> list = endpoints.endpoints();
+        if (list.size() > MAX_ENDPOINTS)
+        {
+            throw new IllegalArgumentException("cluster endpoints carry at most " + MAX_ENDPOINTS + " endpoints, not " +
+                list.size());
+        }
+        out.writeLong(endpoints.epoch()).writeInt(list.size());
+        for (final String endpoint : list)
+        {
+            out.writeString(endpoint);
+        }
+    }
+
+    private static ClusterEndpoints readEndpoints(final EventReader in)
+    {
+        final long epoch = in.readLong();
+        final int count = in.readInt();
+        if (count < 0 || count > MAX_ENDPOINTS)
+        {
+            throw in.malformed("endpoint count " + count + " is not 0.." + MAX_ENDPOINTS);
+        }
+        final List<String> endpoints = new ArrayList<>(Math.min(count, in.remaining() / 8 + 1));
+        for (int i = 0; i < count; i++)
+        {
+            final String endpoint = in.readString();
+            if (!isEndpoint(endpoint))
+            {
+                throw in.malformed("endpoint " + i + " is not host:port");
+            }
+            endpoints.add(endpoint);
+        }
+        return new ClusterEndpoints(epoch, endpoints);
+    }
+
+    /**
+     * Whether a string is {@code host:port}: a host of 1..255 bytes without a space, a port 1..65535.
+     *
+     * @param endpoint the string, possibly null.
+     * @return true if it is.
+     */
+    public static boolean isEndpoint(final String endpoint)
+    {
+        if (endpoint == null)
+        {
+            return false;
+        }
+        final int colon = endpoint.lastIndexOf(':');
+        if (colon < 1 || colon > 255 || colon == endpoint.length() - 1 || endpoint.length() - colon > 6 ||
+            endpoint.indexOf(' ') >= 0)
+        {
+            return false;
+        }
+        int port = 0;
+        for (int i = colon + 1; i < endpoint.length(); i++)
+        {
+            final char c = endpoint.charAt(i);
+            if (c < '0' || c > '9')
+            {
+                return false;
+            }
+            port = port * 10 + (c - '0');
+        }
+        return port >= 1 && port <= 65_535;
     }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -43,18 +44,28 @@ public final class ServiceRegistry implements AutoCloseable
     private final ActorId actor;
     private final AutoCloseable passAways;
     private final AtomicInteger roundRobin = new AtomicInteger();
-    private final DirectoryReplica replica;
+    private final CompletableFuture<Void> replicaOpened = new CompletableFuture<>();
+    private volatile DirectoryReplica replica;
 
     private ServiceRegistry(final ActorSystem system, final Interconnect interconnect, final RegistryConfig config,
-        final DirectoryReplica replica)
+        final boolean replicaInBackground)
     {
         this.system = system;
         this.interconnect = interconnect;
         final long incarnation = interconnect == null ? 0 : interconnect.incarnation();
-        this.replica = replica != null || config.replicaDirectory() == null ? replica :
-            DirectoryReplica.open(config.replicaDirectory(), system.nodeId(), incarnation, config.capacity());
+        final boolean replicaNow = config.replicaDirectory() != null && !replicaInBackground;
+        this.replica = replicaNow ?
+            DirectoryReplica.open(config.replicaDirectory(), system.nodeId(), incarnation, config.capacity()) : null;
         this.directory = new Directory(system, incarnation, config.capacity(),
             interconnect == null ? null : interconnect::sendDirectoryUpdate, this.replica);
+        if (config.replicaDirectory() == null || replicaNow)
+        {
+            replicaOpened.complete(null);
+        }
+        else
+        {
+            openReplicaInBackground(config, incarnation);
+        }
         this.actor = system.register(new DirectoryActor(directory));
         directory.notifier(actor); // notices go tracked from the first one: a gone subscriber is always found out
         this.passAways = system.onPassAway(gone ->
@@ -80,7 +91,8 @@ public final class ServiceRegistry implements AutoCloseable
     }
 
     /**
-     * Starts a node's directory on its actor system and interconnect.
+     * Starts a node's directory on its actor system and interconnect, with the replica {@code config} names, if any,
+     * open before it returns.
      *
      * @param system       the node's actor system.
      * @param interconnect the node's interconnect, or null for a node on its own (nothing is replicated).
@@ -90,24 +102,68 @@ public final class ServiceRegistry implements AutoCloseable
     public static ServiceRegistry start(final ActorSystem system, final Interconnect interconnect,
         final RegistryConfig config)
     {
-        return start(system, interconnect, config, null);
+        Objects.requireNonNull(system, "system");
+        Objects.requireNonNull(config, "config");
+        return new ServiceRegistry(system, interconnect, config, false);
     }
 
     /**
-     * Starts a node's directory with a replica the node opened before it started its interconnect.
+     * Starts a node's directory at once and opens its replica, if {@code config} names one, on a thread of its own
+     * (the first Chronicle Map of a JVM takes about half a second to open): the replica gets every name the directory
+     * holds by then, and each change after. {@link #replicaOpened()} says when it is ready, or why it could not be
+     * opened (the directory works without it).
      *
      * @param system       the node's actor system.
-     * @param interconnect the node's interconnect, or null.
+     * @param interconnect the node's interconnect, or null for a node on its own.
      * @param config       the settings.
-     * @param replica      the replica, or null to open the one {@code config} names, if any.
      * @return the directory; closing it closes the replica.
      */
-    public static ServiceRegistry start(final ActorSystem system, final Interconnect interconnect,
-        final RegistryConfig config, final DirectoryReplica replica)
+    public static ServiceRegistry startReplicaInBackground(final ActorSystem system, final Interconnect interconnect,
+        final RegistryConfig config)
     {
         Objects.requireNonNull(system, "system");
         Objects.requireNonNull(config, "config");
-        return new ServiceRegistry(system, interconnect, config, replica);
+        return new ServiceRegistry(system, interconnect, config, true);
+    }
+
+    private void openReplicaInBackground(final RegistryConfig config, final long incarnation)
+    {
+        final Thread opener = new Thread(() ->
+        {
+            try
+            {
+                final DirectoryReplica opened = DirectoryReplica.open(config.replicaDirectory(), system.nodeId(),
+                    incarnation, config.capacity());
+                if (directory.attachReplica(opened))
+                {
+                    replica = opened;
+                    replicaOpened.complete(null);
+                }
+                else
+                {
+                    opened.close();
+                    replicaOpened.completeExceptionally(new IllegalStateException("the directory closed before " +
+                        "its replica in " + config.replicaDirectory() + " was open"));
+                }
+            }
+            catch (final RuntimeException ex)
+            {
+                replicaOpened.completeExceptionally(ex);
+            }
+        }, "troupe-replica-" + system.nodeId());
+        opener.setDaemon(true);
+        opener.start();
+    }
+
+    /**
+     * Completes when the directory's replica is open and holds every name (at once for a directory with no replica,
+     * or one opened at start), or exceptionally saying why it could not be opened.
+     *
+     * @return the future.
+     */
+    public CompletableFuture<Void> replicaOpened()
+    {
+        return replicaOpened;
     }
 
     /**

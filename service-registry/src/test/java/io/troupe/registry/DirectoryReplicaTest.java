@@ -87,6 +87,14 @@ class DirectoryReplicaTest
     }
 
     @Test
+    void theClassesChronicleWouldCompileAtRunTimeComeCompiledWithTheModule()
+    {
+        // the build compiled them into the module's classes (ChronicleAheadOfTime), so no node runs javac to open
+        // its replica; the replicas these tests open use them
+        assertThat(ChronicleAheadOfTime.VALUE_INTERFACES).allMatch(ChronicleAheadOfTime::precompiled);
+    }
+
+    @Test
     void aRestartStartsFromAnEmptyReplicaOnTheSameFile()
     {
         start().register(ServiceId.of(0, "old"), system.register((ctx, envelope) -> { }));

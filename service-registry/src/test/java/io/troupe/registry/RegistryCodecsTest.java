@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +44,33 @@ class RegistryCodecsTest
         assertThat(roundTrip(RegistryCodecs.LOOKUP_RESULT, two)).isEqualTo(two);
         assertThat(roundTrip(RegistryCodecs.LOOKUP_RESULT, new LookupResult(ECHO, List.of())).instances()).isEmpty();
         assertThat(roundTrip(RegistryCodecs.LOOKUP, new Lookup(ECHO)).service()).isInstanceOf(ServiceId.class);
+    }
+
+    @Test
+    void clusterEndpointsComeBackEqualAndWhatIsNotHostAndPortIsMalformed()
+    {
+        final ClusterEndpoints endpoints = new ClusterEndpoints(7, List.of("10.0.0.1:40100", "node-b.example:7"));
+        assertThat(roundTrip(RegistryCodecs.CLUSTER_ENDPOINTS, endpoints)).isEqualTo(endpoints);
+        assertThat(roundTrip(RegistryCodecs.CLUSTER_ENDPOINTS, new ClusterEndpoints(0, List.of())).endpoints())
+            .isEmpty();
+        for (final String bad : new String[] {"host", ":1", "host:", "host:0", "host:65536", "host:12a", "a b:1",
+            "h:1234567"})
+        {
+            assertThat(RegistryCodecs.isEndpoint(bad)).as(bad).isFalse();
+            final ClusterEndpoints carrying = new ClusterEndpoints(1, List.of(bad));
+            final UnsafeBuffer buffer = new UnsafeBuffer(new byte[128]);
+            final int length = RegistryCodecs.CLUSTER_ENDPOINTS.encode(carrying, buffer, 0);
+            assertThatThrownBy(() -> RegistryCodecs.CLUSTER_ENDPOINTS.decode(buffer, 0, length)).as(bad)
+                .isInstanceOf(MalformedEventException.class).hasMessageContaining("not host:port");
+        }
+        final UnsafeBuffer counted = new UnsafeBuffer(new byte[16]);
+        counted.putLong(0, 1L, ByteOrder.LITTLE_ENDIAN);
+        counted.putInt(8, RegistryCodecs.MAX_ENDPOINTS + 1, ByteOrder.LITTLE_ENDIAN);
+        assertThatThrownBy(() -> RegistryCodecs.CLUSTER_ENDPOINTS.decode(counted, 0, 12))
+            .isInstanceOf(MalformedEventException.class).hasMessageContaining("endpoint count 1025");
+        assertThatThrownBy(() -> RegistryCodecs.CLUSTER_ENDPOINTS.encodedLength(new ClusterEndpoints(1,
+            Collections.nCopies(RegistryCodecs.MAX_ENDPOINTS + 1, "h:1"))))
+            .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -59,24 +59,27 @@ public final class ArchitectureRules
         INTERCONNECT("io.troupe.interconnect", SERIALIZATION, ACTOR, MEMQUOTA),
         /** The cluster-wide service directory, on the transport. */
         REGISTRY("io.troupe.registry", INTERCONNECT, SERIALIZATION, ACTOR, MEMQUOTA),
+        /** The member table kept by Aeron Cluster; it proves the cluster secret as the transport does. */
+        MEMBERSHIP("io.troupe.membership", INTERCONNECT, SERIALIZATION, ACTOR, MEMQUOTA),
         /**
          * The client library for processes outside the cluster: it speaks the transport's seal and reads the
          * registry's replica, so it stands on those (the original design had it on the wire format only).
          */
         CLIENT("io.troupe.client", REGISTRY, INTERCONNECT, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The node: everything above, and the node command's entry points. */
-        NODE("io.troupe.node", new String[] {"io.troupe.node.Main", "io.troupe.node.NodeCommand"}, REGISTRY,
-            INTERCONNECT, BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
+        NODE("io.troupe.node", new String[] {"io.troupe.node.Main", "io.troupe.node.NodeCommand",
+            "io.troupe.node.local.ClassCacheTraining"}, MEMBERSHIP,
+            REGISTRY, INTERCONNECT, BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
         /**
          * The {@code troupe} CLI: it reads the node's counters file and directory replica (their layouts are the
          * node's and the registry's), and speaks to a node as a client (the original design had it on the client
          * only).
          */
-        OPS("io.troupe.ops", new String[] {"io.troupe.ops.TroupeCli"}, NODE, CLIENT, REGISTRY, INTERCONNECT, BROKER,
-            SERIALIZATION, ACTOR, MEMQUOTA),
+        OPS("io.troupe.ops", new String[] {"io.troupe.ops.TroupeCli"}, NODE, CLIENT, MEMBERSHIP, REGISTRY,
+            INTERCONNECT, BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The samples: programs with a main each, so they may print; the launcher dispatches to the CLI. */
-        SAMPLES("io.troupe.samples", new String[] {"io.troupe.samples.."}, OPS, NODE, CLIENT, REGISTRY, INTERCONNECT,
-            BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
+        SAMPLES("io.troupe.samples", new String[] {"io.troupe.samples.."}, OPS, NODE, CLIENT, MEMBERSHIP, REGISTRY,
+            INTERCONNECT, BROKER, SERIALIZATION, ACTOR, MEMQUOTA),
         /** The test toolbox: no Troupe module. */
         TESTING("io.troupe.testing");
 

@@ -11,6 +11,10 @@ import io.troupe.actor.ServiceId;
 import io.troupe.actor.Undelivered;
 import io.troupe.interconnect.PeerAddress;
 import io.troupe.interconnect.PeerCounters;
+import io.troupe.membership.MemberDowned;
+import io.troupe.membership.MemberLeft;
+import io.troupe.membership.MemberUp;
+import io.troupe.membership.table.Member;
 import io.troupe.node.Node;
 import io.troupe.node.NodeSetup;
 import io.troupe.registry.ServiceDown;
@@ -36,10 +40,12 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code U,ms,recipient,seq,reason,unsure} per {@code Undelivered}, {@code C,ms,peer,incarnation} and
  *       {@code X,ms,peer} when a peer connects and disconnects, {@code SU,ms,node,incarnation} and
  *       {@code SD,ms,node,incarnation} when a node's {@value #RECEIVER} comes into and goes from this node's service
- *       directory, {@code E,ms,reason} when sending ends;</li>
+ *       directory, {@code E,ms,reason} when sending ends; with a membership, {@code MU,ms,node,incarnation,epoch},
+ *       {@code ML,...} and {@code MD,...} when a member is up, left or downed in this node's view;</li>
  *   <li>{@code rx-<node>-<incarnation>.csv}: {@code D,ms,sender,senderIncarnation,seq,expectedIncarnation} per event
  *       delivered.</li>
  * </ul>
+ * The peers are the configured ones, or with a membership the members (each one from its {@code MemberUp} on).
  * Sending is bounded: {@code CHAOS_RATE} events per second per peer (default 200, in steps of 100; 0 sends nothing),
  * for at most {@code CHAOS_SECONDS} (default 600), and it stops as soon as a file named {@code stop} appears in the
  * ledger directory.
@@ -185,6 +191,10 @@ public final class ChaosWorkload implements NodeSetup
                     nextSeq.put(peer.nodeId(), 1L);
                     ctx.subscribeToNode(peer.nodeId());
                 }
+                if (node.membership() != null)
+                {
+                    node.membership().subscribe(ctx.self()); // every member up now, and each change from now on
+                }
                 node.registry().subscribe(ServiceId.of(0, RECEIVER), ctx.self());
                 ctx.schedule(PERIOD, TICK);
             }
@@ -205,6 +215,24 @@ public final class ChaosWorkload implements NodeSetup
             {
                 ledger.line("X", disconnected.nodeId());
             }
+            else if (event instanceof MemberUp up)
+            {
+                final Member member = up.member();
+                if (member.nodeId() != node.nodeId())
+                {
+                    nextSeq.putIfAbsent(member.nodeId(), 1L);
+                    ctx.subscribeToNode(member.nodeId()); // again for a new incarnation: a downed one was removed
+                }
+                member("MU", member);
+            }
+            else if (event instanceof MemberLeft left)
+            {
+                member("ML", left.member());
+            }
+            else if (event instanceof MemberDowned downed)
+            {
+                member("MD", downed.member());
+            }
             else if (event instanceof ServiceUp up)
             {
                 ledger.line("SU", up.instance().nodeId(), up.instance().incarnation());
@@ -214,6 +242,11 @@ public final class ChaosWorkload implements NodeSetup
                 ledger.line("SD", down.instance().nodeId(), down.instance().incarnation());
             }
             ledger.flush();
+        }
+
+        private void member(final String kind, final Member member)
+        {
+            ledger.line(kind, member.nodeId(), member.incarnation(), member.sinceEpoch());
         }
 
         private void tick(final ActorContext ctx)

@@ -141,7 +141,11 @@ final class FloodProducer implements Behavior
         log.line("P", sent, account.debt(), account.writtenOff(), queueDepth, heapAfterGc(), waits);
     }
 
-    /** Heap in use after each pool's last collection: what the node holds, without the garbage. */
+    /**
+     * Heap in use after each pool's last collection: what the node holds, without the garbage. Before the first
+     * collection there is no such figure (a node whose class cache spares it the allocations of loading classes may
+     * run a whole scenario without one): then the heap in use, garbage included, which only overstates it.
+     */
     private static long heapAfterGc()
     {
         long used = 0;
@@ -153,6 +157,6 @@ final class FloodProducer implements Behavior
                 used += afterGc.getUsed();
             }
         }
-        return used;
+        return used > 0 ? used : ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 }

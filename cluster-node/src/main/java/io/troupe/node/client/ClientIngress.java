@@ -2,6 +2,7 @@ package io.troupe.node.client;
 
 import io.troupe.actor.ActorSystem;
 import io.troupe.interconnect.Interconnect;
+import io.troupe.registry.ClusterEndpoints;
 import io.troupe.registry.ServiceRegistry;
 import io.troupe.serialization.EventCodecRegistry;
 import org.slf4j.Logger;
@@ -124,6 +125,18 @@ public final class ClientIngress implements AutoCloseable
     }
 
     /** Says goodbye to every client and stops running on the interconnect's thread (waiting for it). Idempotent. */
+    /**
+     * Where clients reach the cluster now: every open session is told, and every session that opens from now on
+     * (within a millisecond or so, by the ingress's thread), so clients fail over to members that joined after
+     * they connected. Called by the node as its membership changes; thread-safe.
+     *
+     * @param endpoints the {@code host:port} of each member up, at a membership epoch.
+     */
+    public void endpoints(final ClusterEndpoints endpoints)
+    {
+        agent.endpoints = Objects.requireNonNull(endpoints, "endpoints");
+    }
+
     @Override
     public void close()
     {

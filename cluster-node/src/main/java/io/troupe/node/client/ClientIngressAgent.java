@@ -10,6 +10,7 @@ import io.troupe.actor.Envelope;
 import io.troupe.interconnect.Interconnect;
 import io.troupe.interconnect.InterconnectConfig;
 import io.troupe.interconnect.seal.FrameSeal;
+import io.troupe.registry.ClusterEndpoints;
 import io.troupe.registry.ServiceRegistry;
 import io.troupe.serialization.EventCodecRegistry;
 import io.troupe.serialization.wire.GoodbyeReason;
@@ -86,6 +87,8 @@ final class ClientIngressAgent implements Agent
     private long nowNs;
     private long nextHousekeepingNs;
     private volatile boolean intakeStopped;
+    /** Where clients reach the cluster, as the membership last said (null: no membership, nothing to tell). */
+    volatile ClusterEndpoints endpoints;
 
     ClientIngressAgent(
         final ClientIngressConfig config,
@@ -227,6 +230,13 @@ final class ClientIngressAgent implements Agent
             if (!session.pending.isEmpty())
             {
                 outbound.drainPending(session);
+            }
+            final ClusterEndpoints current = endpoints;
+            if (current != null && session.endpointsSent != current &&
+                outbound.push(session, ClusterEndpoints.TYPE, current))
+            {
+                session.endpointsSent = current; // a full batch: the next housekeeping tries again
+                work++;
             }
             if (nowNs - session.nextAskSweepNs >= 0)
             {

@@ -88,6 +88,16 @@ final class ClientOutbound
         }
     }
 
+    /**
+     * Writes an event of the node's own to a client (the cluster's endpoints), from no actor.
+     *
+     * @return false if the session's batch has no room now: try again later.
+     */
+    boolean push(final ClientSession session, final int type, final Object event)
+    {
+        return session.isOpen() && appendEvent(session, type, ActorId.NONE, 0L, event);
+    }
+
     /** Tells a client why its event went nowhere, freeing the ask's slot if it was an ask. */
     void notice(final ClientSession session, final ActorId recipient, final int type, final long cookie,
         final UndeliveredReason reason)

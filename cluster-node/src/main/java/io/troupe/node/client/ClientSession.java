@@ -64,6 +64,8 @@ final class ClientSession
     /** The stream's image once found, and the assembler of its fragments. */
     Image dataImage;
     ImageControlledFragmentAssembler assembler;
+    /** The cluster's endpoints last written to the client (null: none yet). */
+    Object endpointsSent;
     /** Whether the account was found in debt and the proxy waits for its {@code FundsCleared}. */
     boolean throttled;
     long lastHeardNs;

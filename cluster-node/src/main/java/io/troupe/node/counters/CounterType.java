@@ -8,6 +8,7 @@ import io.troupe.broker.BrokerCounter;
 import io.troupe.interconnect.InterconnectCounter;
 import io.troupe.interconnect.PeerCounter;
 import io.troupe.interconnect.scheduler.SchedulerCounters;
+import io.troupe.membership.MembershipCounter;
 import io.troupe.memquota.CounterDescriptor;
 import io.troupe.memquota.MemoryQuotaCounter;
 import io.troupe.node.client.ClientCounter;
@@ -46,7 +47,8 @@ public final class CounterType
         List.of(ClientSessionCounter.values()),
         List.of(BrokerCounter.values()),
         List.of(SchedulerCounters.Counter.values()),
-        List.of(ClientCounter.values()));
+        List.of(ClientCounter.values()),
+        List.of(MembershipCounter.values()));
 
     /** Every declared counter, by type id. */
     public static final List<CounterDescriptor> ALL;

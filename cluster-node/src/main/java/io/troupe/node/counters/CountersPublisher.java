@@ -19,6 +19,10 @@ import io.troupe.memquota.MemoryQuotaCounter;
 import io.troupe.node.client.ClientCounter;
 import io.troupe.node.client.ClientIngress;
 import io.troupe.node.client.ClientIngressCounter;
+import io.troupe.membership.Membership;
+import io.troupe.membership.MembershipCounter;
+import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
 import io.troupe.registry.RegistryCounter;
 import io.troupe.registry.ServiceRegistry;
 import org.agrona.concurrent.Agent;
@@ -52,6 +56,7 @@ public final class CountersPublisher implements Agent
     private static final List<PeerCounter> PEER = List.of(PeerCounter.values());
     private static final List<SchedulerCounters.Counter> SCHEDULER = List.of(SchedulerCounters.Counter.values());
     private static final List<RegistryCounter> REGISTRY = List.of(RegistryCounter.values());
+    private static final List<MembershipCounter> MEMBERSHIP = List.of(MembershipCounter.values());
     private static final List<ClientIngressCounter> CLIENT_INGRESS = List.of(ClientIngressCounter.values());
     private static final List<ClientCounter> CLIENT = List.of(ClientCounter.values());
 
@@ -71,11 +76,12 @@ public final class CountersPublisher implements Agent
      * @param controlRequests   control requests taken.
      * @param controlRefused    control requests refused.
      * @param scheduler         the peer scheduler's counts, or null.
+     * @param membership        the node's membership, or null for a node of a static peer list.
      */
     public record Sources(ActorSystem system, Interconnect interconnect, ServiceRegistry registry,
         ClientIngress clients, BrokerDirectory brokers, ErrorRecorder errors, LongSupplier remoteDeadLetters,
         LongSupplier remoteNoticesSent, LongSupplier remoteNoticesLost, LongSupplier shutdownDrained,
-        LongSupplier controlRequests, LongSupplier controlRefused, SchedulerCounters scheduler)
+        LongSupplier controlRequests, LongSupplier controlRefused, SchedulerCounters scheduler, Membership membership)
     {
     }
 
@@ -168,6 +174,10 @@ public final class CountersPublisher implements Agent
         {
             fixed.setAll(REGISTRY, sources.registry());
         }
+        if (sources.membership() != null)
+        {
+            fixed.setAll(MEMBERSHIP, sources.membership());
+        }
         if (sources.clients() != null)
         {
             fixed.setAll(CLIENT_INGRESS, sources.clients());
@@ -224,7 +234,8 @@ public final class CountersPublisher implements Agent
     }
 
     /**
-     * Says whether the node is ready (running, a session with every peer) and, if not, why, in the file's header and,
+     * Says whether the node is ready (running, its directory's replica open if it has one, and with a membership UP
+     * in it; without one, a session with every peer) and, if not, why, in the file's header and,
      * when it changes, in the log: "not ready: 0 of 2 peers up; node 2 refuses: its proof of the cluster secret is
      * wrong ...".
      */
@@ -240,6 +251,20 @@ public final class CountersPublisher implements Agent
         if (state != NodeState.RUNNING)
         {
             text.append("not ready: ").append(state.name().toLowerCase(Locale.ROOT));
+        }
+        else if (sources.registry() != null && !sources.registry().replicaOpened().isDone())
+        {
+            // processes on this host read the directory from it (troupe services, clients): a node serves them too
+            text.append("not ready: opening the directory replica");
+        }
+        else if (sources.membership() != null)
+        {
+            // a member serves once the membership has it UP: a peer that is down is the membership's to settle,
+            // not a reason to take every node out of its load balancer
+            final MemberStatus status = ownStatus(sources.membership());
+            text.append(status == MemberStatus.UP ? "ready: a member (UP)" : "not ready: " +
+                (status == null ? "not a member" : status.name().toLowerCase(Locale.ROOT)))
+                .append("; ").append(up).append(" of ").append(peerList.size()).append(" peers up");
         }
         else if (up == peerList.size())
         {
@@ -272,6 +297,18 @@ public final class CountersPublisher implements Agent
             readiness = now;
             file.readiness(now);
         }
+    }
+
+    private MemberStatus ownStatus(final Membership membership)
+    {
+        for (final Member member : membership.members())
+        {
+            if (member.nodeId() == sources.system().nodeId())
+            {
+                return member.status();
+            }
+        }
+        return null;
     }
 
     private AtomicCounter allocate(final CounterDescriptor type, final String labels)

@@ -1,6 +1,7 @@
 package io.troupe.node.local;
 
 import io.troupe.interconnect.LoopbackPorts;
+import io.troupe.membership.table.VoterAddress;
 import io.troupe.node.NodeConfigLoader;
 
 import java.io.IOException;
@@ -40,11 +41,15 @@ public final class LocalCluster implements AutoCloseable
     private final List<NodeProcess> processes = new ArrayList<>();
     private boolean closed;
 
-    private LocalCluster(final Path dir, final String clusterId, final int[] ports)
+    /** The first ports of the voters (nodes 1..voters.length), or empty for a cluster of a static peer list. */
+    private final int[] voterPorts;
+
+    private LocalCluster(final Path dir, final String clusterId, final int[] ports, final int[] voterPorts)
     {
         this.dir = dir;
         this.clusterId = clusterId;
         this.ports = ports;
+        this.voterPorts = voterPorts;
     }
 
     /**
@@ -59,12 +64,48 @@ public final class LocalCluster implements AutoCloseable
      */
     public static LocalCluster create(final Path dir, final int count, final String... settings)
     {
+        return create(dir, count, 0, settings);
+    }
+
+    /**
+     * Makes the class cache of the node processes this JVM starts, if they get one ({@link ClassCache}) and it is
+     * missing or stale; otherwise the first {@link #start} makes it. For a measurement that must not count the few
+     * seconds of its training run.
+     */
+    public static void prepareClassCache()
+    {
+        ClassCache.flags(NodeProcess.jvmFlags());
+    }
+
+    /**
+     * Writes the config files of a cluster of nodes 1..count whose members are kept by the membership service:
+     * nodes 1..voters run its voters, every node's file lists the voters and no peers.
+     *
+     * @param dir      the directory; created if missing.
+     * @param count    how many nodes, 1..64.
+     * @param voters   how many of them are voters: 1, 3 or 5, at most count.
+     * @param settings extra HOCON lines for {@code cluster.conf}.
+     * @return the cluster, no node started yet.
+     */
+    public static LocalCluster withMembership(final Path dir, final int count, final int voters,
+        final String... settings)
+    {
+        if (voters != 1 && voters != 3 && voters != 5 || voters > count)
+        {
+            throw new IllegalArgumentException(voters + " voters of " + count + " nodes: 1, 3 or 5, at most all");
+        }
+        return create(dir, count, voters, settings);
+    }
+
+    private static LocalCluster create(final Path dir, final int count, final int voters, final String... settings)
+    {
         if (count < 1 || count > 64)
         {
             throw new IllegalArgumentException("count " + count + " out of range 1..64");
         }
         final String clusterId = "local-" + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
-        final LocalCluster cluster = new LocalCluster(dir, clusterId, LoopbackPorts.freeUdp(count));
+        final LocalCluster cluster = new LocalCluster(dir, clusterId, LoopbackPorts.freeUdp(count),
+            voters == 0 ? new int[0] : LoopbackPorts.freeUdpRuns(voters, VoterAddress.PORTS));
         try
         {
             Files.createDirectories(dir);
@@ -120,20 +161,74 @@ public final class LocalCluster implements AutoCloseable
                 "  peers = ["));
             for (int peer = 1; peer <= ports.length; peer++)
             {
-                if (peer != id)
+                if (peer != id && voterPorts.length == 0) // with a membership, the members are the peers
                 {
                     lines.add("    { id = " + peer + ", host = \"127.0.0.1\", port = " + ports[peer - 1] + " }");
                 }
             }
             lines.add("  ]");
             lines.add("}");
+            lines.addAll(voters("voters"));
             Files.write(configFile(id), lines, StandardCharsets.UTF_8);
         }
+    }
+
+    /** The voters as {@code troupe.membership.<key>} (voters or seeds), or nothing without a membership. */
+    private List<String> voters(final String key)
+    {
+        final List<String> lines = new ArrayList<>();
+        if (voterPorts.length > 0)
+        {
+            lines.add("troupe.membership." + key + " = [");
+            for (int id = 1; id <= voterPorts.length; id++)
+            {
+                lines.add("  { id = " + id + ", host = \"127.0.0.1\", port = " + voterPorts[id - 1] + " }");
+            }
+            lines.add("]");
+        }
+        return lines;
     }
 
     private static String quote(final String text)
     {
         return '"' + text.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+    }
+
+    /**
+     * Writes the config file of a node that joins the cluster with no id of its own: the shared settings, the voters
+     * as its seeds, a free port, a data directory of its own and no {@code node-id}, so the membership assigns one.
+     * Only for a cluster with a membership.
+     *
+     * @param name the node's name, for its files: {@code <name>.conf}, {@code data/<name>}.
+     * @return the file.
+     * @throws IllegalStateException if the cluster has no membership.
+     * @throws UncheckedIOException  if the file cannot be written.
+     */
+    public Path writeJoinerFile(final String name)
+    {
+        if (voterPorts.length == 0)
+        {
+            throw new IllegalStateException("a joiner needs a cluster with a membership (LocalCluster.withMembership)");
+        }
+        final Path file = dir.resolve(name + ".conf");
+        try
+        {
+            final List<String> lines = new ArrayList<>(List.of(
+                "include \"cluster.conf\"",
+                "",
+                "# no node-id: the membership assigns one when the node joins",
+                "troupe {",
+                "  bind.port = " + LoopbackPorts.freeUdp(1)[0],
+                "  data-dir = " + quote(dir.resolve("data").resolve(name).toAbsolutePath().toString()),
+                "}"));
+            lines.addAll(voters("seeds"));
+            Files.write(file, lines, StandardCharsets.UTF_8);
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot write " + file, ex);
+        }
+        return file;
     }
 
     /**
@@ -294,7 +389,8 @@ public final class LocalCluster implements AutoCloseable
         }
         for (final NodeProcess process : processes)
         {
-            if (!process.isAlive())
+            // a process started with a config file of another name (a joiner's) is not known by its id here
+            if (!process.isAlive() && Files.exists(configFile(process.nodeId())))
             {
                 deleteTree(aeronDir(process.nodeId()));
             }

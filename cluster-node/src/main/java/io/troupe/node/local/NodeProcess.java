@@ -44,16 +44,24 @@ public final class NodeProcess
      * @return the process.
      * @throws UncheckedIOException if the process cannot be started.
      */
+    /** The JVM flags of a node process, but its class cache's. */
+    static List<String> jvmFlags()
+    {
+        final List<String> flags = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        flags.addAll(ReplicaLayout.JVM_FLAGS); // the directory replica's Chronicle Map
+        // several nodes share a small host: a small heap and a single-threaded collector each
+        flags.add("-Xmx256m");
+        flags.add("-XX:+UseSerialGC");
+        return flags;
+    }
+
     static NodeProcess launch(final int nodeId, final String mainClass, final List<String> args, final Path logFile)
     {
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("--add-exports");
-        command.add("java.base/jdk.internal.misc=ALL-UNNAMED");
-        command.addAll(ReplicaLayout.JVM_FLAGS); // the directory replica's Chronicle Map
-        // several nodes share a small host: a small heap and a single-threaded collector each
-        command.add("-Xmx256m");
-        command.add("-XX:+UseSerialGC");
+        final List<String> flags = jvmFlags();
+        command.addAll(flags);
+        command.addAll(ClassCache.flags(flags));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);

@@ -38,9 +38,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * {@code ./troupe demo}: a 3-node cluster on 127.0.0.1 in three processes. Node 1 runs in this process and
  * drives the workload; nodes 2 and 3 run in child JVMs ({@link DemoNode}, with the services of {@link DemoRole}).
- * It waits for every session, runs remote ping-pong between nodes 1 and 2, asks node 3's echo service, stops
- * node 3 with SIGTERM and times how long node 1 takes to see it go, prints node 1's per-peer counters, and
- * stops everything: no child process and no Aeron directory is left, on success or failure.
+ * It waits for every session and for every node to be ready, runs remote ping-pong between nodes 1 and 2, asks
+ * node 3's echo service, stops node 3 with SIGTERM and times how long node 1 takes to see it go, prints node 1's
+ * per-peer counters, and stops everything: no child process and no Aeron directory is left, on success or failure.
  */
 public final class ClusterDemo
 {
@@ -154,7 +154,8 @@ public final class ClusterDemo
 
     private void run(final Path dir) throws InterruptedException
     {
-        final LocalCluster cluster = LocalCluster.create(dir, 3);
+        // node 1 runs the membership's one voter in its process; the others join through it
+        final LocalCluster cluster = LocalCluster.withMembership(dir, 3, 1);
         final Node[] local = new Node[1];
         final Thread hook = new Thread(() ->
         {
@@ -182,9 +183,13 @@ public final class ClusterDemo
             local[0] = one;
 
             awaitSessions(one, two, three);
+            ReadinessWait.await(cluster, STARTUP_TIMEOUT);
+            out.printf(Locale.ROOT, "ready     all 3 after %.1f s: members UP, directory replicas open%n",
+                (System.nanoTime() - startNs) / 1e9);
             pingPong(one);
             ask(one);
             cli(cluster);
+            new MemberJoinStep(this, out, cluster, one).run();
             stopNodeThree(one, three, cluster);
             counters(one);
             shutdown(one, two, cluster);
@@ -387,7 +392,7 @@ public final class ClusterDemo
         cliRun("counters", "--filter", "peer_(connected|events)|pool_events", "--data-dir", dataDir);
     }
 
-    private void cliRun(final String... args)
+    void cliRun(final String... args)
     {
         final StringBuilder typed = new StringBuilder("troupe    ./troupe");
         for (final String arg : args)
@@ -479,7 +484,7 @@ public final class ClusterDemo
     }
 
     /** Asks an echo service; a {@link DemoFailure} if it does not answer. */
-    private static DemoEvents.Text echo(
+    static DemoEvents.Text echo(
         final ActorSystem system, final ActorRef<DemoEvents.EchoRequest> echo,
         final String text) throws InterruptedException
     {
@@ -523,7 +528,7 @@ public final class ClusterDemo
         return String.valueOf(cause);
     }
 
-    private static long percentile(final long[] sorted, final double fraction)
+    static long percentile(final long[] sorted, final double fraction)
     {
         final int index = (int)Math.ceil(fraction * sorted.length) - 1;
         return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
@@ -534,7 +539,7 @@ public final class ClusterDemo
         return String.format(Locale.ROOT, "%,d us", Math.round(nanos / 1e3));
     }
 
-    private static String millis(final long nanos)
+    static String millis(final long nanos)
     {
         return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
     }
@@ -668,7 +673,7 @@ public final class ClusterDemo
     }
 
     /** A step of the demo went wrong: the message says which and what was seen. */
-    private static final class DemoFailure extends RuntimeException
+    static final class DemoFailure extends RuntimeException
     {
         private static final long serialVersionUID = 1L;
 
