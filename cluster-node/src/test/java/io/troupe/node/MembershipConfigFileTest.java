@@ -23,7 +23,7 @@ class MembershipConfigFileTest
         final NodeConfig config = NodeConfigLoader.parse(MINIMAL + "\ntroupe.peers = [ { id = 2, host = h, " +
             "port = 1 } ]");
         assertThat(config.membershipConfig().enabled()).isFalse();
-        assertThat(config.membershipConfig().lease()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.membershipConfig().lease()).as("the default").isEqualTo(Duration.ofSeconds(10));
     }
 
     @Test
@@ -75,7 +75,7 @@ class MembershipConfigFileTest
             "troupe.membership.voters[0].port", "1..65531");
         assertError(MINIMAL + "\ntroupe.membership.voters = [ { id = 1, host = a, prot = 9 } ]",
             "troupe.membership.voters[0].prot", "host, id, port");
-        assertError(MINIMAL + "\ntroupe.membership { voters = " + THREE + ", renew-interval = 4s }",
+        assertError(MINIMAL + "\ntroupe.membership { voters = " + THREE + ", renew-interval = 9s }",
             "troupe.membership.renew-interval", "plus safety-margin (PT1S) must be less than the lease");
         assertError(MINIMAL + "\ntroupe.membership.lease = 10ms", "troupe.membership.lease", "1s..10m");
     }
