@@ -10,6 +10,7 @@ import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -34,7 +35,8 @@ class VoterFailoverProcessTest
     /** Leader role, as the counter membership_voter_role reads (Aeron Cluster's Cluster.Role code). */
     private static final long LEADER = 2;
 
-    @TempDir
+    /** Kept when the test fails: the voters' logs ({@code node-<id>.log}) say how each election went. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
     private LocalCluster cluster;
     private Node four;
@@ -121,9 +123,10 @@ class VoterFailoverProcessTest
     @Test
     void membershipOutlivesAKilledFollowerAndAKilledLeaderAndARestartedVoterCatchesUp()
     {
-        // a lease long enough for an election on a busy 2-core host: node 4 must keep its lease through one
-        cluster = LocalCluster.withMembership(dir, 4, 3, "troupe.membership { lease = 6s, renew-interval = 1s, " +
-            "safety-margin = 1s, heartbeat-timeout = 1s, startup-canvass = 2s }");
+        // a lease long enough for an election on a busy 2-core host: node 4 must keep its lease through one; the
+        // default heartbeat timeout (2 s), since with 1 s the voters of a loaded host time each other out
+        cluster = LocalCluster.withMembership(dir, 4, 3, "troupe.membership { lease = 8s, renew-interval = 1s, " +
+            "safety-margin = 1s, heartbeat-timeout = 2s, startup-canvass = 4s }");
         for (int voter = 1; voter <= 3; voter++)
         {
             voters.put(voter, cluster.start(voter));
