@@ -280,6 +280,9 @@ class TroupeCliTest
         final ActorId greeter = pair[1].system().register((ctx, envelope) -> { });
         pair[1].registry().register(ServiceId.of(0, "greeter"), greeter);
         Await.until(() -> !one.registry().lookup(ServiceId.of(0, "greeter")).isEmpty(), CONNECT, "greeter seen");
+        // the CLI reads the node's replica, which opens in the background and holds the greeter a moment later
+        Await.until(() -> troupe("services", "greeter", "--data-dir", dataDir(one)).code() == TroupeCli.OK, CONNECT,
+            "greeter in node 1's directory replica");
 
         final Map<String, Object> doc = troupe("services", "--json", "--data-dir", dataDir(one)).json();
         final List<Map<String, Object>> services = at(doc, "services");
