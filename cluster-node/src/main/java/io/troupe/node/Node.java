@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -255,7 +256,11 @@ public final class Node implements AutoCloseable
         final ServiceRegistry registry = ServiceRegistry.startReplicaInBackground(system, interconnect, registryConfig);
         registry.replicaOpened().whenComplete((opened, failure) ->
         {
-            if (failure != null)
+            if (failure instanceof CancellationException)
+            {
+                LOG.info("node {}: stopped before its directory replica was open", config.nodeId());
+            }
+            else if (failure != null)
             {
                 LOG.error("node {}: no directory replica in {} (troupe services and clients on this host cannot " +
                     "read the directory): {}", config.nodeId(), registryConfig.replicaDirectory(), failure.toString());

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -142,7 +143,8 @@ public final class ServiceRegistry implements AutoCloseable
                 else
                 {
                     opened.close();
-                    replicaOpened.completeExceptionally(new IllegalStateException("the directory closed before " +
+                    // not a failure: the node stopped before the replica was needed
+                    replicaOpened.completeExceptionally(new CancellationException("the directory closed before " +
                         "its replica in " + config.replicaDirectory() + " was open"));
                 }
             }
@@ -157,7 +159,8 @@ public final class ServiceRegistry implements AutoCloseable
 
     /**
      * Completes when the directory's replica is open and holds every name (at once for a directory with no replica,
-     * or one opened at start), or exceptionally saying why it could not be opened.
+     * or one opened at start), or exceptionally saying why it could not be opened: with a
+     * {@link CancellationException} when the directory closed first.
      *
      * @return the future.
      */
