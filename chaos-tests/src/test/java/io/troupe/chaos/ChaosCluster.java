@@ -527,13 +527,19 @@ final class ChaosCluster implements AutoCloseable
         command.addAll(List.of(args));
         command.add("--data-dir");
         command.add(DATA_DIR);
+        return exec(nodeId, command.toArray(String[]::new));
+    }
+
+    /** Runs a command in a node's container. */
+    private Container.ExecResult exec(final int nodeId, final String... command)
+    {
         try
         {
-            return nodes.get(nodeId).execInContainer(command.toArray(String[]::new));
+            return nodes.get(nodeId).execInContainer(command);
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("troupe " + String.join(" ", args) + " in node " + nodeId, ex);
+            throw new UncheckedIOException(String.join(" ", command) + " in node " + nodeId, ex);
         }
         catch (final InterruptedException ex)
         {
@@ -550,20 +556,15 @@ final class ChaosCluster implements AutoCloseable
     {
         try
         {
-            final Container.ExecResult result = nodes.get(nodeId).execInContainer("java", "--add-exports",
+            final Container.ExecResult result = exec(nodeId, "java", "--add-exports",
                 "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", "/app/troupe.jar:" + WORKLOAD_JAR,
                 "io.troupe.chaos.workload.DriverCounters", "/dev/shm/troupe-" + CLUSTER_ID + "-node-" + nodeId);
             return result.getExitCode() == 0 ? result.getStdout().trim() :
                 "unreadable (exit " + result.getExitCode() + ")";
         }
-        catch (final IOException | RuntimeException ex)
+        catch (final RuntimeException ex)
         {
-            return "unreadable: " + ex;
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            return "interrupted";
+            return "unreadable: " + ex; // a report is being written: say so, do not fail it
         }
     }
 
