@@ -1,5 +1,6 @@
 package io.troupe.membership;
 
+import io.troupe.membership.internal.VoterSettings;
 import io.troupe.membership.table.VoterAddress;
 import io.troupe.memquota.ConfigurationException;
 
@@ -408,10 +409,8 @@ public final class MembershipConfig
                 ") + safety-margin (" + safetyMargin + ") + " + ELECTION_ROOM.toSeconds() + " s for an election " +
                 "must be at most the lease (" + lease + "), or every member stops itself when the leader goes");
         }
-        if (startupCanvass.toNanos() % heartbeatTimeout.toNanos() != 0 ||
-            startupCanvass.toNanos() / heartbeatTimeout.toNanos() < 2)
+        if (!VoterSettings.canvassFits(startupCanvass, heartbeatTimeout))
         {
-            // Aeron Cluster's rule: a voter canvasses for at least two of its leader's heartbeat timeouts
             throw invalid("startupCanvass", startupCanvass, "a multiple of heartbeat-timeout, at least twice it",
                 "troupe.membership.startup-canvass (" + startupCanvass + ") must be a multiple of " +
                 "heartbeat-timeout (" + heartbeatTimeout + "), at least twice it");

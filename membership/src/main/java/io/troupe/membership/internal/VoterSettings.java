@@ -81,8 +81,7 @@ public record VoterSettings(
                 throw new IllegalArgumentException("a duration of the voter is not positive: " + duration);
             }
         }
-        if (startupCanvass.toNanos() % heartbeatTimeout.toNanos() != 0 ||
-            startupCanvass.toNanos() / heartbeatTimeout.toNanos() < 2)
+        if (!canvassFits(startupCanvass, heartbeatTimeout))
         {
             throw new IllegalArgumentException("the start-up canvass " + startupCanvass + " must be a multiple of " +
                 "the heartbeat timeout " + heartbeatTimeout + ", at least twice it (Aeron Cluster's rule)");
@@ -102,5 +101,18 @@ public record VoterSettings(
     public VoterAddress self()
     {
         return voters.get(index);
+    }
+
+    /**
+     * Aeron Cluster's rule for the start-up canvass: a multiple of the leader heartbeat timeout, at least twice it.
+     *
+     * @param startupCanvass   how long a starting voter canvasses.
+     * @param heartbeatTimeout the leader heartbeat timeout.
+     * @return whether Aeron Cluster takes the pair.
+     */
+    public static boolean canvassFits(final Duration startupCanvass, final Duration heartbeatTimeout)
+    {
+        return startupCanvass.toNanos() % heartbeatTimeout.toNanos() == 0 &&
+            startupCanvass.toNanos() / heartbeatTimeout.toNanos() >= 2;
     }
 }
