@@ -9,6 +9,8 @@ import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -194,6 +196,20 @@ final class ConfigReader
         catch (final ConfigException ex)
         {
             throw invalid(key, "expected a string", ex);
+        }
+    }
+
+    /** A path: the string at the key, which must name one. */
+    Path file(final String key)
+    {
+        final String text = string(key);
+        try
+        {
+            return Path.of(text);
+        }
+        catch (final InvalidPathException ex)
+        {
+            throw invalid(key, "expected a path: " + ex.getMessage(), ex);
         }
     }
 

@@ -30,14 +30,7 @@ import io.troupe.membership.MembershipConfig;
 import io.troupe.membership.MembershipSettings;
 import io.troupe.membership.table.VoterAddress;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -126,15 +119,14 @@ final class NodeConfigMapper
         "spinBeforeSleep", "spin-before-sleep");
     private static final Pattern PERCENTAGE = Pattern.compile("\\s*(\\d+(?:\\.\\d+)?)\\s*%\\s*");
     private static final String OFF = "off";
-    /** Longest secret file read: far more than a secret needs, little enough to read whole. */
-    private static final int MAX_SECRET_FILE_BYTES = 64 * 1024;
-
     private final ConfigReader in;
+    private final SecretReader secrets;
     private final String source;
 
     private NodeConfigMapper(final ConfigReader in)
     {
         this.in = in;
+        this.secrets = new SecretReader(in);
         this.source = in.source();
     }
 
@@ -199,7 +191,7 @@ final class NodeConfigMapper
         final boolean idKnown = assigned || nodeId != 0; // false: the node id is wrong, checks against it are moot
         final int idForChecks = assigned ? 1 : nodeId;
         final String secretKey = read(this::secretKey, null);
-        final byte[] secret = secretKey == null ? null : read(() -> secret(secretKey), null);
+        final byte[] secret = secretKey == null ? null : read(() -> secrets.read(secretKey, CLUSTER_SECRET), null);
 
         final InterconnectConfig interconnect = new InterconnectConfig();
         applyAll(InterconnectSettings.ALL, interconnect);
@@ -247,7 +239,7 @@ final class NodeConfigMapper
         applyAll(SchedulerSettings.ALL, scheduler);
         final Path dataDir = idKnown ? read(() -> dataDir(assigned ? "node-port-" + interconnect.bindPort() :
             "node-" + nodeId), null) : null;
-        final OperationsConfigMapper operations = new OperationsConfigMapper(in, this::readSecretFile);
+        final OperationsConfigMapper operations = new OperationsConfigMapper(in, secrets::readFile);
         final OpsConfig ops = new OpsConfig();
         applyAll(OpsSettings.ALL, ops);
         final MetricsConfig metrics = new MetricsConfig();
@@ -303,18 +295,12 @@ final class NodeConfigMapper
     /** The client ingress's settings, or null if no client secret is set (no client is admitted). */
     private ClientIngressConfig clients()
     {
-        final boolean inline = in.isSet(CLIENT_SECRET);
-        final boolean file = in.isSet(CLIENT_SECRET_FILE);
-        if (inline && file)
-        {
-            throw in.invalid(CLIENT_SECRET_FILE, "allowed only one of " + CLIENT_SECRET + " and " + CLIENT_SECRET_FILE);
-        }
-        if (!inline && !file)
+        final String key = secrets.key(CLIENT_SECRET, CLIENT_SECRET_FILE);
+        if (key == null)
         {
             return null;
         }
-        final String key = inline ? CLIENT_SECRET : CLIENT_SECRET_FILE;
-        final byte[] secret = inline ? in.string(CLIENT_SECRET).getBytes(StandardCharsets.UTF_8) : readSecretFile(key);
+        final byte[] secret = secrets.read(key, CLIENT_SECRET);
         final ClientIngressConfig clients = new ClientIngressConfig().secret(secret);
         Arrays.fill(secret, (byte)0);
         final int before = problems.size();
@@ -379,93 +365,13 @@ final class NodeConfigMapper
 
     private String secretKey()
     {
-        final boolean inline = in.isSet(CLUSTER_SECRET);
-        final boolean file = in.isSet(CLUSTER_SECRET_FILE);
-        if (inline && file)
-        {
-            throw in.invalid(CLUSTER_SECRET_FILE,
-                "allowed only one of " + CLUSTER_SECRET + " and " + CLUSTER_SECRET_FILE);
-        }
-        if (!inline && !file)
+        final String key = secrets.key(CLUSTER_SECRET, CLUSTER_SECRET_FILE);
+        if (key == null)
         {
             throw in.missing(CLUSTER_SECRET, "required: set " + CLUSTER_SECRET + " or " + CLUSTER_SECRET_FILE +
                 " (at least " + InterconnectConfig.MIN_SECRET_BYTES + " bytes)");
         }
-        return inline ? CLUSTER_SECRET : CLUSTER_SECRET_FILE;
-    }
-
-    private byte[] secret(final String secretKey)
-    {
-        if (CLUSTER_SECRET.equals(secretKey))
-        {
-            return in.string(CLUSTER_SECRET).getBytes(StandardCharsets.UTF_8);
-        }
-        return readSecretFile(CLUSTER_SECRET_FILE);
-    }
-
-    /** Reads a secret file: private to its owner, bounded, one trailing line break dropped. */
-    private byte[] readSecretFile(final String key)
-    {
-        final Path file = path(key);
-        checkPrivate(file, key);
-        final byte[] bytes;
-        // Bounded read: a path to the wrong file (a log, /dev/zero) must fail, not fill the heap.
-        try (InputStream stream = Files.newInputStream(file))
-        {
-            bytes = stream.readNBytes(MAX_SECRET_FILE_BYTES + 1);
-        }
-        catch (final IOException | SecurityException ex)
-        {
-            throw in.invalid(key, "allowed a readable file; reading " + file.toAbsolutePath() +
-                " failed: " + ex, ex);
-        }
-        if (bytes.length > MAX_SECRET_FILE_BYTES)
-        {
-            throw in.invalid(key, "allowed a file of at most " + MAX_SECRET_FILE_BYTES + " bytes");
-        }
-        return withoutTrailingLineBreak(bytes);
-    }
-
-    /** A secret file others can read is no secret: refused, with the command that fixes it. */
-    private void checkPrivate(final Path file, final String key)
-    {
-        if (!file.getFileSystem().supportedFileAttributeViews().contains("posix") || !Files.exists(file))
-        {
-            return; // a missing file is reported by the read
-        }
-        final Set<PosixFilePermission> permissions;
-        try
-        {
-            permissions = Files.getPosixFilePermissions(file);
-        }
-        catch (final IOException ex)
-        {
-            throw in.invalid(key, "allowed a readable file; reading the permissions of " +
-                file.toAbsolutePath() + " failed: " + ex, ex);
-        }
-        if (permissions.contains(PosixFilePermission.GROUP_READ) ||
-            permissions.contains(PosixFilePermission.OTHERS_READ))
-        {
-            throw in.invalid(key, "allowed a file only its owner can read; " + file.toAbsolutePath() +
-                " is " + PosixFilePermissions.toString(permissions) + " (chmod 600 it)");
-        }
-    }
-
-    /**
-     * The bytes without one trailing {@code \n} or {@code \r\n}: what an editor or {@code echo} adds to a file.
-     */
-    static byte[] withoutTrailingLineBreak(final byte[] bytes)
-    {
-        int length = bytes.length;
-        if (length > 0 && bytes[length - 1] == '\n')
-        {
-            length--;
-            if (length > 0 && bytes[length - 1] == '\r')
-            {
-                length--;
-            }
-        }
-        return length == bytes.length ? bytes : Arrays.copyOf(bytes, length);
+        return key;
     }
 
     private List<PeerAddress> peers(final int nodeId)
@@ -702,19 +608,7 @@ final class NodeConfigMapper
     private Path dataDir(final String defaultName)
     {
         final String dir = in.string(DATA_DIR);
-        return dir.isEmpty() ? Path.of(".", "data", defaultName) : path(DATA_DIR);
-    }
-
-    private Path path(final String key)
-    {
-        try
-        {
-            return Path.of(in.string(key));
-        }
-        catch (final InvalidPathException ex)
-        {
-            throw in.invalid(key, "expected a path: " + ex.getMessage(), ex);
-        }
+        return dir.isEmpty() ? Path.of(".", "data", defaultName) : in.file(DATA_DIR);
     }
 
     private void checkInterconnect(final InterconnectConfig interconnect, final int nodeId, final String secretKey)
