@@ -124,7 +124,6 @@ public final class ClientIngress implements AutoCloseable
         agent.stopIntake();
     }
 
-    /** Says goodbye to every client and stops running on the interconnect's thread (waiting for it). Idempotent. */
     /**
      * Where clients reach the cluster now: every open session is told, and every session that opens from now on
      * (within a millisecond or so, by the ingress's thread), so clients fail over to members that joined after
@@ -137,6 +136,7 @@ public final class ClientIngress implements AutoCloseable
         agent.endpoints = Objects.requireNonNull(endpoints, "endpoints");
     }
 
+    /** Says goodbye to every client and stops running on the interconnect's thread (waiting for it). Idempotent. */
     @Override
     public void close()
     {

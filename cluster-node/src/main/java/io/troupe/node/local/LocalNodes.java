@@ -20,6 +20,12 @@ public final class LocalNodes implements AutoCloseable
 {
     private final List<Node> nodes = new ArrayList<>();
 
+    /** No nodes yet: {@link #start} adds them. */
+    public LocalNodes()
+    {
+        // nothing to set up
+    }
+
     /**
      * Starts a node of a local cluster.
      *

@@ -33,17 +33,6 @@ public final class NodeProcess
         this.startedNs = startedNs;
     }
 
-    /**
-     * Starts a JVM with the same java and class path as this one, the flags a node needs and its output in
-     * a log file.
-     *
-     * @param nodeId    the node it runs, for messages.
-     * @param mainClass the main class.
-     * @param args      its arguments.
-     * @param logFile   where its standard output and error go (appended).
-     * @return the process.
-     * @throws UncheckedIOException if the process cannot be started.
-     */
     /** The JVM flags of a node process, but its class cache's. */
     static List<String> jvmFlags()
     {
@@ -55,6 +44,17 @@ public final class NodeProcess
         return flags;
     }
 
+    /**
+     * Starts a JVM with the same java and class path as this one, the flags a node needs and its output in
+     * a log file.
+     *
+     * @param nodeId    the node it runs, for messages.
+     * @param mainClass the main class.
+     * @param args      its arguments.
+     * @param logFile   where its standard output and error go (appended).
+     * @return the process.
+     * @throws UncheckedIOException if the process cannot be started.
+     */
     static NodeProcess launch(final int nodeId, final String mainClass, final List<String> args, final Path logFile)
     {
         final List<String> command = new ArrayList<>();
