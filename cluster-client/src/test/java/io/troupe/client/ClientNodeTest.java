@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -121,6 +122,48 @@ class ClientNodeTest
         assertThat(node.clients().count(ClientCounter.ASKS_IN)).as("two lookups, two asks").isEqualTo(4);
         Await.equal(() -> node.clients().pendingAsks(), 0, "every ask slot freed by its reply");
         assertThat(client.pendingAsks()).isZero();
+    }
+
+    @Test
+    void aClientIsAdmittedOnlyOnceTheApplicationIsSetUpAndFindsItsServicesAtOnce() throws Exception
+    {
+        cluster = LocalCluster.create(dir, 1, TestEvents.clusterSettings());
+        final CountDownLatch settingUp = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final CompletableFuture<Node> starting = CompletableFuture.supplyAsync(() -> Node.start(
+            NodeConfigLoader.load(cluster.configFile(1), new Properties()), system -> { }, started ->
+            {
+                settingUp.countDown();
+                awaitQuietly(release);
+                TestEvents.registerServices(started);
+            }, TestEvents.codecs()));
+        final CompletableFuture<TroupeClient> connecting;
+        try
+        {
+            assertThat(settingUp.await(30, TimeUnit.SECONDS)).as("the application sets up").isTrue();
+            connecting = CompletableFuture.supplyAsync(() -> TroupeClient.connect(TestEvents.clientConfig(cluster, 1)));
+            // the wait is what is tested: no session while the application sets up (the connect timeout is 10 s)
+            assertThatThrownBy(() -> connecting.get(1, TimeUnit.SECONDS)).isInstanceOf(TimeoutException.class);
+        }
+        finally
+        {
+            release.countDown();
+        }
+        node = starting.get(30, TimeUnit.SECONDS);
+        client = connecting.get(30, TimeUnit.SECONDS);
+        assertThat(client.lookup(GREETER)).as("its first lookup finds the application's service").hasSize(1);
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

@@ -69,8 +69,8 @@ public final class Node implements AutoCloseable
     private final RemoteDeadLetters deadLetters;
     private final NodeIdentity identity;
     private final ServiceRegistry registry;
-    /** The door for client processes, or null when none is admitted. */
-    private final ClientIngress clients;
+    /** The door for client processes, or null when none is admitted (or not yet: the application sets up). */
+    private volatile ClientIngress clients;
     private final NodeCounters counters;
     private final BrokerDirectory brokers;
     private final PeerScheduler peerScheduler;
@@ -98,11 +98,9 @@ public final class Node implements AutoCloseable
         final RemoteDeadLetters deadLetters,
         final NodeIdentity identity,
         final ServiceRegistry registry,
-        final ClientIngress clients,
         final NodeCounters counters)
     {
         this.counters = counters;
-        this.clients = clients;
         this.identity = identity;
         this.registry = registry;
         this.config = config;
@@ -151,6 +149,29 @@ public final class Node implements AutoCloseable
     public static Node start(final NodeConfig config, final Consumer<ActorSystem> setup,
         final EventCodec<?>... extraCodecs)
     {
+        return start(config, setup, node ->
+        {
+        }, extraCodecs);
+    }
+
+    /**
+     * Starts a node and its application: {@code application} runs once the node's directory and interconnect run and
+     * before it admits clients and says it is up, so a client that connects as soon as it can finds the services the
+     * application registers ({@link NodeSetup}s, as {@code troupe node} runs them).
+     *
+     * @param config      the node's config.
+     * @param setup       registers actors on the running actor system before the interconnect starts.
+     * @param application sets the application up on the node: its actors, its services in the directory.
+     * @param extraCodecs codecs of the caller's own event types that cross nodes, in user spaces.
+     * @return the running node.
+     * @throws NodeStartException if the application throws one, or as {@link #start(NodeConfig, Consumer,
+     *                            EventCodec[])} says; whatever started is stopped again.
+     * @throws RuntimeException   as {@link #start(NodeConfig, Consumer, EventCodec[])} says, or if the application
+     *                            throws; whatever started is stopped again.
+     */
+    public static Node start(final NodeConfig config, final Consumer<ActorSystem> setup,
+        final Consumer<Node> application, final EventCodec<?>... extraCodecs)
+    {
         final EventCodecRegistry codecs = codecs(extraCodecs);
         LOG.info("starting {}", config.describe());
         // 0700, of this user, no link, and a node's own (see PrivateDirectory); a problem says what and why
@@ -160,7 +181,7 @@ public final class Node implements AutoCloseable
         final DataDirLock dirLock = DataDirLock.acquire(config.dataDir(), who);
         try
         {
-            return startLocked(config, setup, codecs, dirLock);
+            return startLocked(config, setup, application, codecs, dirLock);
         }
         catch (final RuntimeException | Error ex)
         {
@@ -204,7 +225,7 @@ public final class Node implements AutoCloseable
     }
 
     private static Node startLocked(final NodeConfig configured, final Consumer<ActorSystem> setup,
-        final EventCodecRegistry codecs, final DataDirLock dirLock)
+        final Consumer<Node> application, final EventCodecRegistry codecs, final DataDirLock dirLock)
     {
         final Joined joined = join(configured);
         final NodeConfig config = joined.config();
@@ -267,43 +288,64 @@ public final class Node implements AutoCloseable
                 counters.recorder().onError(failure);
             }
         });
+        final Node node = new Node(config, system, interconnect, deadLetters, identity, registry, counters);
+        node.membership = membership;
+        node.dirLock = dirLock; // from here on the node's close releases it
+        node.serve(application, codecs, actorTypes);
+        return node;
+    }
+
+    /**
+     * The rest of a start, once the node object exists: the application sets up, then the node admits clients,
+     * publishes its counters and says it is up. A failure closes the node.
+     */
+    private void serve(final Consumer<Node> application, final EventCodecRegistry codecs,
+        final ActorTypeMetrics actorTypes)
+    {
+        try
+        {
+            application.accept(this);
+        }
+        catch (final RuntimeException ex)
+        {
+            close(Duration.ZERO);
+            throw ex;
+        }
+        // only now: a client admitted before the application's services were registered would find none
         final ClientIngressConfig clientConfig = config.clientIngressConfig();
         final ClientIngress clients = clientConfig == null ? null :
             ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
-        final Node node = new Node(config, system, interconnect, deadLetters, identity, registry, clients, counters);
-        node.membership = membership;
-        node.dirLock = dirLock; // from here on the node's close releases it
-        node.control = ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(node)::onControl);
+        this.clients = clients;
+        control = ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(this)::onControl);
         counters.start(new CountersPublisher.Sources(system, interconnect, registry, clients,
-            node.brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent,
-            deadLetters::noticesLost, () -> node.drained ? 1 : 0,
-            () -> node.control == null ? 0 : node.control.requests(),
-            () -> node.control == null ? 0 : node.control.refused(), node.peerScheduler.counters(),
+            brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent,
+            deadLetters::noticesLost, () -> drained ? 1 : 0,
+            () -> control == null ? 0 : control.requests(),
+            () -> control == null ? 0 : control.refused(), peerScheduler.counters(),
             membership == null ? null : membership.membership()),
             interconnect.incarnation());
-        if (metricsSettings.enabled())
+        if (config.metrics().enabled())
         {
             try
             {
-                node.metrics = PrometheusEndpoint.start(metricsSettings, config.dataDir(), actorTypes);
+                metrics = PrometheusEndpoint.start(config.metrics(), config.dataDir(), actorTypes);
             }
             catch (final RuntimeException ex)
             {
-                node.close(Duration.ZERO);
+                close(Duration.ZERO);
                 throw ex instanceof IllegalStateException ? new NodeStartException(ex.getMessage(), ex) : ex;
             }
-            LOG.info("node {}: Prometheus metrics on http://{}:{}/metrics", config.nodeId(), metricsSettings.host(),
-                node.metrics.port());
+            LOG.info("node {}: Prometheus metrics on http://{}:{}/metrics", config.nodeId(), config.metrics().host(),
+                metrics.port());
         }
         LOG.info("node {}: up (incarnation {}, pid {}; counters in {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid(), counters.path());
-        interconnect.onTransportLost(node::stopOnTransportLoss);
+        interconnect.onTransportLost(this::stopOnTransportLoss);
         if (membership != null)
         {
-            membership.attach(system, interconnect, clients, node::stopOnLeaseLoss);
+            membership.attach(system, interconnect, clients, this::stopOnLeaseLoss);
             membership.ready(); // JOINING to UP once the service records it; nothing here waits for it
         }
-        return node;
     }
 
     /**

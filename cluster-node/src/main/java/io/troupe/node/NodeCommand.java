@@ -5,7 +5,6 @@ import io.troupe.serialization.EventCodec;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -118,7 +117,8 @@ public final class NodeCommand
         final Node node;
         try
         {
-            node = Node.start(config, setup, allCodecs);
+            // the application sets up before clients are admitted and before the node says it is up
+            node = Node.start(config, setup, application::setUp, allCodecs);
         }
         catch (final RuntimeException ex)
         {
@@ -126,17 +126,6 @@ public final class NodeCommand
             // a reason the operator can fix is one line; anything else says what it was
             err.println("troupe node: node " + config.nodeId() + " could not start: " +
                 (ex instanceof NodeStartException ? ex.getMessage() : ex.toString()));
-            return EXIT_FAILED;
-        }
-        try
-        {
-            application.setUp(node);
-        }
-        catch (final NodeStartException ex)
-        {
-            node.close(Duration.ZERO);
-            startFailed(hook, startEnded);
-            err.println("troupe node: node " + config.nodeId() + " could not start: " + ex.getMessage());
             return EXIT_FAILED;
         }
         started.set(node);

@@ -32,9 +32,10 @@ public interface NodeSetup
     }
 
     /**
-     * Registers the application's actors and services on the running node (its directory included), before
-     * {@code troupe node} says it is up. An exception here stops the node: {@code troupe node} exits with 1, naming
-     * the class.
+     * Registers the application's actors and services on the running node (its directory included), before the
+     * node admits clients (a client that connects finds the services) and before {@code troupe node} says it is up
+     * ({@link Node#clients()} is null until then). An exception here stops the node: {@code troupe node} exits with
+     * 1, naming the class.
      *
      * @param node the node.
      */

@@ -43,9 +43,9 @@ public final class GreeterNode
             return 2;
         }
         final GreeterSetup setup = new GreeterSetup(); // the same application troupe node runs from its config
+        // set up before the node admits clients: a client that connects at once finds the greeter
         final Node node = Node.start(NodeConfigLoader.load(Path.of(args[1]), new Properties()), system -> { },
-            setup.codecs().toArray(new EventCodec<?>[0]));
-        setup.setup(node);
+            setup::setup, setup.codecs().toArray(new EventCodec<?>[0]));
         final int nodeId = node.nodeId();
         final ActorId greeter = setup.greeter();
         Runtime.getRuntime().addShutdownHook(new Thread(node::close, "greeter-node-shutdown"));
