@@ -63,7 +63,15 @@ final class Scenario implements AutoCloseable
     void startAndAwaitMesh()
     {
         final long starting = faults.step("starting nodes");
-        cluster.start();
+        try
+        {
+            cluster.start();
+        }
+        catch (final RuntimeException ex)
+        {
+            // a node that exited before it was up: its log (the last lines) says why
+            throw new AssertionError(report("the nodes did not all start: " + ex), ex);
+        }
         faults.step("nodes started");
         awaitUntil(() -> meshSince(starting), Duration.ofSeconds(30), "every node connected to every other");
         faults.step("mesh up");
