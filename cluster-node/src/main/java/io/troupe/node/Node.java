@@ -296,12 +296,18 @@ public final class Node implements AutoCloseable
     }
 
     /**
-     * The rest of a start, once the node object exists: the application sets up, then the node admits clients,
-     * publishes its counters and says it is up. A failure closes the node.
+     * The rest of a start, once the node object exists: members become peers, the application sets up, then the node
+     * admits clients, publishes its counters, says it is up and, a member, serves (UP). A failure closes the node.
      */
     private void serve(final Consumer<Node> application, final EventCodecRegistry codecs,
         final ActorTypeMetrics actorTypes)
     {
+        interconnect.onTransportLost(this::stopOnTransportLoss);
+        if (membership != null)
+        {
+            // members become peers, and member events flow from here on: the application may subscribe to them
+            membership.attach(system, interconnect, this::stopOnLeaseLoss);
+        }
         try
         {
             application.accept(this);
@@ -316,6 +322,10 @@ public final class Node implements AutoCloseable
         final ClientIngress clients = clientConfig == null ? null :
             ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
         this.clients = clients;
+        if (membership != null && clients != null)
+        {
+            membership.admitClients(clients); // told where clients reach the cluster, now and at each change
+        }
         control = ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(this)::onControl);
         counters.start(new CountersPublisher.Sources(system, interconnect, registry, clients,
             brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent,
@@ -340,10 +350,8 @@ public final class Node implements AutoCloseable
         }
         LOG.info("node {}: up (incarnation {}, pid {}; counters in {})", config.nodeId(), interconnect.incarnation(),
             ProcessHandle.current().pid(), counters.path());
-        interconnect.onTransportLost(this::stopOnTransportLoss);
         if (membership != null)
         {
-            membership.attach(system, interconnect, clients, this::stopOnLeaseLoss);
             membership.ready(); // JOINING to UP once the service records it; nothing here waits for it
         }
     }

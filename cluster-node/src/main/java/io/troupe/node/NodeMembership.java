@@ -131,16 +131,13 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
      *
      * @param system    the node's actor system: member events to subscribers are sent from it.
      * @param transport the interconnect.
-     * @param clients   the client ingress, told where clients reach the cluster; null if the node admits none.
      * @param leaseLost what stops the node when its lease is lost.
      */
-    void attach(final ActorSystem system, final Interconnect transport, final ClientIngress clients,
-        final Consumer<String> leaseLost)
+    void attach(final ActorSystem system, final Interconnect transport, final Consumer<String> leaseLost)
     {
         membership.deliverEventsFrom(system);
         synchronized (this)
         {
-            this.clients = clients;
             this.onLeaseLost = leaseLost;
             if (lostBeforeAttach != null)
             {
@@ -152,8 +149,19 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
             {
                 update(member);
             }
-            tellClients();
         }
+    }
+
+    /**
+     * The node admits clients (after {@link #attach}): the ingress learns where clients reach the cluster, now and
+     * at each change.
+     *
+     * @param ingress the client ingress.
+     */
+    synchronized void admitClients(final ClientIngress ingress)
+    {
+        this.clients = ingress;
+        tellClients();
     }
 
     /**

@@ -103,6 +103,26 @@ class NodeMembershipTest
     }
 
     @Test
+    void anApplicationSubscribesToMemberEventsAsItSetsUpAndHearsItsNodeComeUp()
+    {
+        final LocalCluster cluster = LocalCluster.withMembership(dir, 1, 1);
+        final BlockingQueue<Object> events = new LinkedBlockingQueue<>();
+        final List<MemberStatus> whileSettingUp = new ArrayList<>();
+        try (Node one = Node.start(NodeConfigLoader.load(cluster.configFile(1), new Properties()), system -> { },
+            node ->
+            {
+                whileSettingUp.add(node.membership().members().get(0).status());
+                node.membership().subscribe(node.system().register((ctx, envelope) -> events.add(envelope.event())));
+            }))
+        {
+            assertThat(whileSettingUp).as("a member not yet serving while its application sets up")
+                .containsExactly(MemberStatus.JOINING);
+            final MemberUp up = (MemberUp)Await.next(events);
+            assertThat(up.member().nodeId()).isEqualTo(one.nodeId());
+        }
+    }
+
+    @Test
     void aNodeWithoutAnIdIsAssignedOneAndAsksForItAgainWhenItRestarts()
     {
         final LocalCluster cluster = LocalCluster.withMembership(dir, 1, 1);
