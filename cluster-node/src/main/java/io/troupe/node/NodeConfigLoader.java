@@ -40,8 +40,12 @@ public final class NodeConfigLoader
     /** Prefix of system properties that override the file. */
     public static final String SYSTEM_PROPERTY_PREFIX = "troupe.";
 
-    /** The names after {@code troupe.} of system properties that are not node config: tools' and tests' own. */
-    public static final Set<String> FOREIGN_PROPERTY_SECTIONS = Set.of("serialization", "bench", "fuzz", "test");
+    /**
+     * The names after {@code troupe.} of system properties that are not node config: tools', tests' and the
+     * {@code LocalCluster}'s ({@code troupe.local.*}).
+     */
+    public static final Set<String> FOREIGN_PROPERTY_SECTIONS = Set.of("serialization", "bench", "fuzz", "test",
+        "local");
 
     private static final Config REFERENCE = ConfigFactory.parseResources(
         NodeConfigLoader.class.getClassLoader(), REFERENCE_RESOURCE,
