@@ -6,6 +6,7 @@ import io.troupe.chaos.workload.ChaosWorkload;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Network.Ipam;
 import com.github.dockerjava.api.model.Volume;
+import io.troupe.node.local.NodeProcess;
 import io.troupe.testing.JsonReader;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container;
@@ -158,8 +159,10 @@ final class ChaosCluster implements AutoCloseable
             // Aeron's log buffers live in /dev/shm: Docker's default 64 MiB is below the driver's low-space mark
             .withSharedMemorySize(SHM_BYTES)
             .withEnv("TROUPE_CLUSTER_SECRET", SECRET)
-            // the longest pauses go into a failure report (pauses()): a stalled JVM is the first suspect of a flake
-            .withEnv("JDK_JAVA_OPTIONS", "-Xmx192m -Xlog:gc,safepoint:file=/chaos/" + PAUSE_LOG + ":uptime")
+            // the longest pauses go into a failure report (pauses()): a stalled JVM is the first suspect of a flake;
+            // and the build's flags for the nodes its tests start (C1 only: a node of a scenario lives seconds)
+            .withEnv("JDK_JAVA_OPTIONS", "-Xmx192m -Xlog:gc,safepoint:file=/chaos/" + PAUSE_LOG + ":uptime " +
+                System.getProperty(NodeProcess.EXTRA_FLAGS_PROPERTY, "").trim())
             .withEnv("TROUPE_CLIENT_SECRET", CLIENT_SECRET)
             .withEnv("CHAOS_RATE", Integer.toString(rate))
             .withCopyToContainer(Transferable.of(config(nodeId)), "/etc/troupe/node.conf")

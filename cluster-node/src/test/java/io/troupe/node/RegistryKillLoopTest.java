@@ -20,15 +20,15 @@ import java.util.regex.Pattern;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code kill -9} of a node while it registers, five times by default (each round kills at another point of the
+ * {@code kill -9} of a node while it registers, three times by default (each round kills at another point of the
  * registrations; {@code -Dtroupe.test.kill-loop-rounds=50} runs a longer loop): every restart opens the directory
  * replica cleanly (nothing moved aside), finds it readable, and takes a strictly larger incarnation.
  */
 @Timeout(300)
 class RegistryKillLoopTest
 {
-    /** About 5 s a round: the default keeps the suite's run short, a soak asks for more. */
-    private static final int ROUNDS = Integer.getInteger("troupe.test.kill-loop-rounds", 5);
+    /** 5-10 s a round: the default keeps the suite's run short, a soak asks for more. */
+    private static final int ROUNDS = Integer.getInteger("troupe.test.kill-loop-rounds", 3);
     private static final Pattern UP = Pattern.compile("up incarnation=(\\d+) replicaSetAside=(true|false)");
 
     @TempDir

@@ -1,5 +1,6 @@
 package io.troupe.samples;
 
+import io.troupe.node.local.NodeProcess;
 import io.troupe.registry.ReplicaLayout;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -151,6 +152,9 @@ class LauncherTest
             "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC",
             "-Djava.io.tmpdir=" + dir));
         command.addAll(ReplicaLayout.JVM_FLAGS); // as the launcher and the jar's manifest give
+        // the build's flags for the node processes it starts (C1 only), to the nodes this one starts
+        command.add("-D" + NodeProcess.EXTRA_FLAGS_PROPERTY + "=" +
+            System.getProperty(NodeProcess.EXTRA_FLAGS_PROPERTY, ""));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Launcher.class.getName()));
         command.addAll(List.of(args));
         final Path output = dir.resolve(outputName);
