@@ -23,6 +23,8 @@ final class MembershipAuthenticator implements Authenticator
     static final long PENDING_LIMIT_MS = 5_000;
     /** At most one warning about a node with another voter list per this many ms (such a node retries often). */
     static final long VOTER_LIST_WARNING_INTERVAL_MS = 10_000;
+    /** At most one line about a refused session per this many ms (the count has them all). */
+    static final long REJECTION_LOG_INTERVAL_MS = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(MembershipAuthenticator.class);
 
     private final MembershipProof proof;
@@ -31,6 +33,7 @@ final class MembershipAuthenticator implements Authenticator
     private final Figure rejected;
     private final Long2ObjectHashMap<Pending> pending = new Long2ObjectHashMap<>();
     private long lastVoterListWarningMs = Long.MIN_VALUE / 2;
+    private long lastRejectionLogMs = Long.MIN_VALUE / 2;
 
     /** One session's progress: who it said it is, its challenge once sent, and the verdict once it answered. */
     private static final class Pending
@@ -75,7 +78,7 @@ final class MembershipAuthenticator implements Authenticator
         final Pending entry = pending.get(session.sessionId());
         if (entry == null || entry.verdict < 0)
         {
-            reject(session);
+            reject(session, entry, nowMs);
             return;
         }
         if (entry.challenge == null)
@@ -104,7 +107,7 @@ final class MembershipAuthenticator implements Authenticator
         final Pending entry = pending.get(session.sessionId());
         if (entry == null || entry.verdict < 0 || nowMs - entry.sinceMs > PENDING_LIMIT_MS)
         {
-            reject(session);
+            reject(session, entry, nowMs);
         }
         else if (entry.verdict > 0 && entry.identity.votersDigest() != proof.votersDigest())
         {
@@ -119,7 +122,9 @@ final class MembershipAuthenticator implements Authenticator
                     Long.toHexString(entry.identity.votersDigest()));
             }
             counts.increment(Figure.VOTER_LISTS_DIFFER); // and as rejected, below
-            reject(session);
+            pending.remove(session.sessionId());
+            session.reject();
+            counts.increment(rejected);
         }
         else if (entry.verdict > 0 &&
             session.authenticate(MembershipProof.principal(entry.identity, entry.challenge)))
@@ -129,11 +134,30 @@ final class MembershipAuthenticator implements Authenticator
         }
     }
 
-    private void reject(final SessionProxy session)
+    /** Rejects and counts a session, and says why (at most once per interval: a stranger may retry often). */
+    private void reject(final SessionProxy session, final Pending entry, final long nowMs)
     {
         pending.remove(session.sessionId());
         session.reject();
         counts.increment(rejected);
+        if (nowMs - lastRejectionLogMs >= REJECTION_LOG_INTERVAL_MS)
+        {
+            lastRejectionLogMs = nowMs;
+            LOG.warn("membership: {} session {} refused: {}{} (the count of refusals has every one)",
+                rejected == Figure.ARCHIVE_SESSIONS_REJECTED ? "an archive" : "a service", session.sessionId(),
+                entry == null ? "" : "node " + entry.identity.nodeId() + " (incarnation " +
+                entry.identity.incarnation() + ") gave ", why(entry));
+        }
+    }
+
+    private static String why(final Pending entry)
+    {
+        if (entry == null)
+        {
+            return "no credentials of this cluster";
+        }
+        return entry.verdict < 0 ? "a wrong answer to its challenge (another secret?)" :
+            "no answer within " + PENDING_LIMIT_MS + " ms";
     }
 
     private void forgetOld(final long nowMs)
