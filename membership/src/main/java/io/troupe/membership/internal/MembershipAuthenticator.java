@@ -121,10 +121,8 @@ final class MembershipAuthenticator implements Authenticator
                     entry.identity.incarnation(), Long.toHexString(proof.votersDigest()),
                     Long.toHexString(entry.identity.votersDigest()));
             }
-            counts.increment(Figure.VOTER_LISTS_DIFFER); // and as rejected, below
-            pending.remove(session.sessionId());
-            session.reject();
-            counts.increment(rejected);
+            counts.increment(Figure.VOTER_LISTS_DIFFER); // and as rejected, below: its own warning said why
+            refuse(session);
         }
         else if (entry.verdict > 0 &&
             session.authenticate(MembershipProof.principal(entry.identity, entry.challenge)))
@@ -134,12 +132,18 @@ final class MembershipAuthenticator implements Authenticator
         }
     }
 
-    /** Rejects and counts a session, and says why (at most once per interval: a stranger may retry often). */
-    private void reject(final SessionProxy session, final Pending entry, final long nowMs)
+    /** Rejects and counts a session. */
+    private void refuse(final SessionProxy session)
     {
         pending.remove(session.sessionId());
         session.reject();
         counts.increment(rejected);
+    }
+
+    /** {@link #refuse}s a session and says why (at most once per interval: a stranger may retry often). */
+    private void reject(final SessionProxy session, final Pending entry, final long nowMs)
+    {
+        refuse(session);
         if (nowMs - lastRejectionLogMs >= REJECTION_LOG_INTERVAL_MS)
         {
             lastRejectionLogMs = nowMs;
