@@ -319,15 +319,15 @@ public final class Node implements AutoCloseable
         }
         // only now: a client admitted before the application's services were registered would find none
         final ClientIngressConfig clientConfig = config.clientIngressConfig();
-        final ClientIngress clients = clientConfig == null ? null :
+        final ClientIngress ingress = clientConfig == null ? null :
             ClientIngress.start(clientConfig, system, interconnect, registry, codecs);
-        this.clients = clients;
-        if (membership != null && clients != null)
+        clients = ingress;
+        if (membership != null && ingress != null)
         {
-            membership.admitClients(clients); // told where clients reach the cluster, now and at each change
+            membership.admitClients(ingress); // told where clients reach the cluster, now and at each change
         }
         control = ControlServer.start(config.dataDir(), config.nodeId(), new NodeControlCommands(this)::onControl);
-        counters.start(new CountersPublisher.Sources(system, interconnect, registry, clients,
+        counters.start(new CountersPublisher.Sources(system, interconnect, registry, ingress,
             brokers, counters.recorder(), deadLetters::deadLetters, deadLetters::noticesSent,
             deadLetters::noticesLost, () -> drained ? 1 : 0,
             () -> control == null ? 0 : control.requests(),
