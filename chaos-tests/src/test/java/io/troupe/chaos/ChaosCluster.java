@@ -6,8 +6,8 @@ import io.troupe.chaos.workload.ChaosWorkload;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Network.Ipam;
 import com.github.dockerjava.api.model.Volume;
+import io.troupe.node.counters.CounterRecord;
 import io.troupe.node.local.NodeProcess;
-import io.troupe.testing.JsonReader;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container;
 import org.testcontainers.containers.GenericContainer;
@@ -23,7 +23,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -387,33 +386,60 @@ final class ChaosCluster implements AutoCloseable
     /** Starts every node but the joiners, in parallel. */
     void start()
     {
-        // a thread per node: the nodes' JVMs start side by side (a common-pool stream started two at a time)
-        final ExecutorService starters = Executors.newFixedThreadPool(size);
+        final List<Runnable> starts = new ArrayList<>();
+        for (int id = 1; id <= size; id++)
+        {
+            starts.add(nodes.get(id)::start);
+        }
+        final RuntimeException failure = inParallel(starts);
+        if (failure != null)
+        {
+            throw failure;
+        }
+    }
+
+    /**
+     * Runs the tasks on a thread each (the nodes' JVMs start side by side; a common-pool stream started two at a time)
+     * and waits for all of them.
+     *
+     * @return the first task's failure, or null.
+     */
+    private static RuntimeException inParallel(final List<Runnable> tasks)
+    {
+        final ExecutorService threads = Executors.newFixedThreadPool(tasks.size());
         try
         {
-            final List<Future<?>> started = new ArrayList<>();
-            for (int id = 1; id <= size; id++)
+            final List<Future<?>> running = new ArrayList<>();
+            for (final Runnable task : tasks)
             {
-                started.add(starters.submit(nodes.get(id)::start));
+                running.add(threads.submit(task));
             }
-            for (final Future<?> node : started)
+            RuntimeException failure = null;
+            for (final Future<?> task : running)
             {
-                node.get();
+                try
+                {
+                    task.get();
+                }
+                catch (final ExecutionException ex)
+                {
+                    if (failure == null)
+                    {
+                        failure = ex.getCause() instanceof RuntimeException cause ? cause :
+                            new IllegalStateException(ex.getCause());
+                    }
+                }
             }
-        }
-        catch (final ExecutionException ex)
-        {
-            throw ex.getCause() instanceof RuntimeException failure ? failure :
-                new IllegalStateException(ex.getCause());
+            return failure;
         }
         catch (final InterruptedException ex)
         {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the nodes started", ex);
+            return new IllegalStateException("interrupted while waiting for the nodes", ex);
         }
         finally
         {
-            starters.shutdownNow();
+            threads.shutdownNow();
         }
     }
 
@@ -518,7 +544,7 @@ final class ChaosCluster implements AutoCloseable
     }
 
     /**
-     * Runs the {@code troupe} CLI inside a node's container, against that node's data directory.
+     * Runs the {@code troupe} CLI inside a node's container ({@link InContainer#cli}).
      *
      * @param nodeId a started node.
      * @param args   the command and its options, e.g. {@code status --json}.
@@ -526,63 +552,25 @@ final class ChaosCluster implements AutoCloseable
      */
     Container.ExecResult cli(final int nodeId, final String... args)
     {
-        final List<String> command = new ArrayList<>(List.of("java", "-jar", "/app/troupe.jar"));
-        command.addAll(List.of(args));
-        command.add("--data-dir");
-        command.add(DATA_DIR);
-        return exec(nodeId, command.toArray(String[]::new));
-    }
-
-    /** Runs a command in a node's container. */
-    private Container.ExecResult exec(final int nodeId, final String... command)
-    {
-        try
-        {
-            return nodes.get(nodeId).execInContainer(command);
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException(String.join(" ", command) + " in node " + nodeId, ex);
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", ex);
-        }
-    }
-
-    /**
-     * A node's media driver's system counters that are not zero, on one line ({@link
-     * io.troupe.chaos.workload.DriverCounters}, run in its container), for a failure report.
-     */
-    String driverCounters(final int nodeId)
-    {
-        try
-        {
-            final Container.ExecResult result = exec(nodeId, "java", "--add-exports",
-                "java.base/jdk.internal.misc=ALL-UNNAMED", "-cp", "/app/troupe.jar:" + WORKLOAD_JAR,
-                "io.troupe.chaos.workload.DriverCounters", "/dev/shm/troupe-" + CLUSTER_ID + "-node-" + nodeId);
-            return result.getExitCode() == 0 ? result.getStdout().trim() :
-                "unreadable (exit " + result.getExitCode() + ")";
-        }
-        catch (final RuntimeException ex)
-        {
-            return "unreadable: " + ex; // a report is being written: say so, do not fail it
-        }
+        return InContainer.cli(nodes.get(nodeId), args);
     }
 
     /** The JSON document a read command printed with {@code --json} in a node's container. */
     Map<String, Object> cliJson(final int nodeId, final String... args)
     {
-        final String[] withJson = Arrays.copyOf(args, args.length + 1);
-        withJson[args.length] = "--json";
-        final Container.ExecResult result = cli(nodeId, withJson);
-        if (result.getExitCode() != 0 && result.getExitCode() != 1)
-        {
-            throw new IllegalStateException("troupe " + String.join(" ", args) + " exited " + result.getExitCode() +
-                ": " + result.getStdout() + result.getStderr());
-        }
-        return JsonReader.object(result.getStdout());
+        return InContainer.cliJson(nodes.get(nodeId), args);
+    }
+
+    /** A node's counters as its counters file says now ({@link InContainer#counters}). */
+    List<CounterRecord> counters(final int nodeId)
+    {
+        return InContainer.counters(nodes.get(nodeId));
+    }
+
+    /** A node's media driver's system counters that are not zero, on one line, for a failure report. */
+    String driverCounters(final int nodeId)
+    {
+        return InContainer.driverCounters(nodes.get(nodeId), "/dev/shm/troupe-" + CLUSTER_ID + "-node-" + nodeId);
     }
 
     /**
@@ -638,17 +626,13 @@ final class ChaosCluster implements AutoCloseable
     @Override
     public void close()
     {
+        // side by side, like the start; a node a fault left paused or disconnected: removing it is all that matters
+        final List<Runnable> stops = new ArrayList<>();
         for (final GenericContainer<?> node : nodes.values())
         {
-            try
-            {
-                node.stop();
-            }
-            catch (final RuntimeException ex)
-            {
-                // a node a fault left paused or disconnected: removing it is all that matters
-            }
+            stops.add(node::stop);
         }
+        inParallel(stops);
         network.close();
     }
 }

@@ -33,7 +33,7 @@ class ChaosScenariosIT
         try (Scenario run = new Scenario("partition", 81, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             final long cut = run.faults().partition(3);
             Scenario.sleep(5_000); // the partition: more than three failure timeouts
             final long healed = run.faults().heal(3);
@@ -54,7 +54,7 @@ class ChaosScenariosIT
             }
             run.result("failure_detection_ms", detected - cut, "ms");
             run.result("reconnect_after_heal_ms", reconnected - healed, "ms");
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             run.finish(QUIET);
             run.check(Timing.first(ledger, 1, "X", 3, cut) > 0 && detected - cut <= 2_000,
                 "nodes 1 and 2 saw node 3 go within 2 s: " + (detected - cut) + " ms");
@@ -69,7 +69,7 @@ class ChaosScenariosIT
         try (Scenario run = new Scenario("pause", 82, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             final long shortPause = run.faults().pause(2);
             // a third of the failure timeout: docker's pause and unpause take their own time on a busy machine (a
             // "1 s" pause lasted 1.27 s once, its heartbeats late besides, and node 1 gave node 2 up)
@@ -105,7 +105,7 @@ class ChaosScenariosIT
             }
             run.result("failure_detection_ms", detected - longPause, "ms");
             run.result("recovery_after_unpause_ms", recovered - longEnd, "ms");
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             run.finish(QUIET);
             run.check(detected - longPause <= 2_000, "a 5 s pause detected within 2 s: " + (detected - longPause));
             // the node runs again at once and ends its sessions (stood still); its peers ended theirs in silence: both
@@ -122,7 +122,7 @@ class ChaosScenariosIT
         try (Scenario run = new Scenario("kill", 83, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             run.killedCurrentIncarnation(3);
             final long killed = run.faults().kill(3);
             Scenario.sleep(3_000);
@@ -137,7 +137,7 @@ class ChaosScenariosIT
             run.result("failure_detection_ms", detected - killed, "ms");
             run.result("reconnect_after_restart_ms", Math.max(Timing.first(ledger, 1, "C", 3, restarted),
                 Timing.first(ledger, 2, "C", 3, restarted)) - restarted, "ms");
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             final LedgerCheck check = run.finish(QUIET);
             run.check(check.figures().get("undelivered_unsure") + check.figures().get("undelivered_sure") > 0,
                 "events to the killed incarnation came back Undelivered");
@@ -156,7 +156,7 @@ class ChaosScenariosIT
             }
             final long from = System.currentTimeMillis();
             final long deliveredBefore = run.ledger().receiverLines().size();
-            Scenario.sleep(Long.getLong("chaos.loss.seconds", 10) * 1000);
+            Scenario.sleep(Long.getLong("chaos.loss.seconds", 5) * 1000);
             final long deliveredDuring = run.ledger().receiverLines().size() - deliveredBefore;
             final long elapsed = System.currentTimeMillis() - from;
             for (int node = 1; node <= 3; node++)
@@ -179,7 +179,7 @@ class ChaosScenariosIT
             final long delayed = run.faults().delay(1, DELAY_MS, DELAY_JITTER_MS);
             Scenario.sleep(Long.getLong("chaos.delay.seconds", 5) * 1000);
             final long undelayed = run.faults().undelay(1);
-            Scenario.sleep(2_000);
+            Scenario.sleep(2_000); // a second settling, a second measured after it
             final Ledger ledger = run.ledger();
             final long delayedP50 = Timing.medianLatencyMs(ledger, 1, delayed + 1_000, undelayed);
             final long otherP50 = Timing.medianLatencyMs(ledger, 2, delayed + 1_000, undelayed);
@@ -204,7 +204,7 @@ class ChaosScenariosIT
         try (Scenario run = new Scenario("asymmetric", 85, 3, ledgers, RATE))
         {
             run.startAndAwaitMesh();
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             // node 3 hears nothing from node 1; node 1 still hears node 3
             final long cut = run.faults().dropFrom(3, 1);
             run.awaitUntil(() ->
@@ -233,7 +233,7 @@ class ChaosScenariosIT
             ledger = run.ledger();
             run.result("reconnect_after_heal_ms", Math.max(Timing.first(ledger, 1, "C", 3, healed),
                 Timing.first(ledger, 3, "C", 1, healed)) - healed, "ms");
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             run.finish(QUIET);
         }
     }

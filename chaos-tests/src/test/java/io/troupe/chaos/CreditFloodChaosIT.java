@@ -39,7 +39,7 @@ class CreditFloodChaosIT
             run.startAndAwaitMesh();
             run.awaitUntil(() -> received(run.ledger(), System.currentTimeMillis()) > 10_000, Duration.ofSeconds(20),
                 "the flood reaching node 2");
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             final long cut = run.faults().partition(2);
             Scenario.sleep(5_000); // the cut: more than three failure timeouts
             final long healed = run.faults().heal(2);
@@ -47,7 +47,7 @@ class CreditFloodChaosIT
                 "the mesh back after the heal");
             run.awaitUntil(() -> receivedSince(run.ledger(), healed) > 10_000, Duration.ofSeconds(20),
                 "the flood reaching node 2 again after the heal");
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
 
             final Ledger ledger = run.ledger();
             final long detected = Timing.first(ledger, 1, "X", 2, cut);

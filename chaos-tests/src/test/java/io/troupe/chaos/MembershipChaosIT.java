@@ -1,5 +1,7 @@
 package io.troupe.chaos;
 
+import io.troupe.membership.MembershipCounter;
+import io.troupe.node.counters.CounterRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -7,8 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -48,7 +48,7 @@ class MembershipChaosIT
         try (Scenario run = new Scenario("membership", ChaosCluster.withMembership(89, 5, 3, 1, ledgers, RATE)))
         {
             run.startAndAwaitMesh();
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             final boolean leaderCutOff = leaderIsIn(run, MINORITY);
             run.faults().step("the leading voter " + (leaderCutOff ? "is" : "is not") + " on the minority side");
             final long cut = run.faults().split(MINORITY, MAJORITY);
@@ -101,7 +101,7 @@ class MembershipChaosIT
                 }
             }
             run.result("rejoin_after_heal_ms", rejoined - healed, "ms");
-            Scenario.sleep(2_000);
+            Scenario.sleep(Scenario.STEADY_MS);
             run.finish(QUIET);
         }
     }
@@ -111,12 +111,10 @@ class MembershipChaosIT
     {
         for (final int node : nodes)
         {
-            final Object counters = run.cluster().cliJson(node, "counters").get("counters");
-            for (final Object counter : (List<?>)counters)
+            for (final CounterRecord counter : run.cluster().counters(node))
             {
-                final Map<?, ?> record = (Map<?, ?>)counter;
-                if ("membership_voter_role".equals(record.get("name")) &&
-                    ((Number)record.get("value")).longValue() == LEADER)
+                if (counter.typeId() == MembershipCounter.MEMBERSHIP_VOTER_ROLE.typeId() &&
+                    counter.value() == LEADER)
                 {
                     return true;
                 }

@@ -61,7 +61,7 @@ class RegistryFailoverChaosIT
                 final AtomicBoolean asking = new AtomicBoolean(true);
                 final Thread asker = new Thread(() -> ask(client, asks, asking), "chaos-asker");
                 asker.start();
-                Scenario.sleep(2_000);
+                Scenario.sleep(Scenario.STEADY_MS);
 
                 final long cut = run.faults().partition(3);
                 final long movedAt = awaitClientOn(run, client, 1, Duration.ofSeconds(15));
@@ -79,8 +79,10 @@ class RegistryFailoverChaosIT
                     "node 3's chaos-rx back in the directories of nodes 1 and 2");
                 final long servicesUp = directoryChange(run.ledger(), "SU", healed);
                 run.awaitUntil(() -> run.reconnectedSince(healed, 3, 1, 2), Duration.ofSeconds(20), "the mesh back");
-                run.check(instancesOn(cluster, 1).containsAll(List.of(1, 2, 3)),
-                    "troupe services chaos-rx on node 1 lists every node's instance: " + instancesOn(cluster, 1));
+                final List<Integer> listed = instancesOn(cluster, 1);
+                run.faults().step("troupe services chaos-rx in node 1's container: " + listed);
+                run.check(listed.containsAll(List.of(1, 2, 3)),
+                    "troupe services chaos-rx on node 1 lists every node's instance: " + listed);
                 asking.set(false);
                 asker.join(5_000);
                 run.awaitUntil(() -> asks.stream().allMatch(ask -> ask.future.isDone()), Duration.ofSeconds(10),

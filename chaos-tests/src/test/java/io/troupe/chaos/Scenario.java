@@ -17,6 +17,12 @@ import java.util.function.BooleanSupplier;
  */
 final class Scenario implements AutoCloseable
 {
+    /**
+     * How long the steady traffic flows before a fault, and again once the cluster has recovered before the ledger is
+     * checked: a hundred tracked events per pair of nodes each time, at the default rate.
+     */
+    static final long STEADY_MS = 1_000;
+
     private final String name;
     private final ChaosCluster cluster;
     private final Faults faults;
