@@ -6,7 +6,6 @@ import io.troupe.chaos.workload.ChaosWorkload;
 import com.github.dockerjava.api.model.Bind;
 import com.github.dockerjava.api.model.Network.Ipam;
 import com.github.dockerjava.api.model.Volume;
-import io.troupe.node.counters.CounterRecord;
 import io.troupe.node.local.NodeProcess;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container;
@@ -559,12 +558,6 @@ final class ChaosCluster implements AutoCloseable
     Map<String, Object> cliJson(final int nodeId, final String... args)
     {
         return InContainer.cliJson(nodes.get(nodeId), args);
-    }
-
-    /** A node's counters as its counters file says now ({@link InContainer#counters}). */
-    List<CounterRecord> counters(final int nodeId)
-    {
-        return InContainer.counters(nodes.get(nodeId));
     }
 
     /** A node's media driver's system counters that are not zero, on one line, for a failure report. */

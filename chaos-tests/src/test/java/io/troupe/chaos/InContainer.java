@@ -1,8 +1,5 @@
 package io.troupe.chaos;
 
-import io.troupe.node.counters.CounterRecord;
-import io.troupe.node.counters.CountersFileReader;
-import io.troupe.node.counters.CountersLayout;
 import io.troupe.node.local.NodeProcess;
 import io.troupe.testing.JsonReader;
 import org.testcontainers.containers.Container;
@@ -11,14 +8,12 @@ import org.testcontainers.containers.GenericContainer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
-/** What runs inside a node's container (the {@code troupe} CLI, a driver counters dump) and what is read out of it. */
+/** What runs inside a node's container: the {@code troupe} CLI, a dump of its media driver's counters. */
 final class InContainer
 {
     /** A JVM in the image as the node's entrypoint starts it: serial GC and the image's class cache. */
@@ -80,33 +75,6 @@ final class InContainer
         catch (final RuntimeException ex)
         {
             return "unreadable: " + ex; // a report is being written: say so, do not fail it
-        }
-    }
-
-    /**
-     * A node's counters as its counters file says now: the file copied out of the container and read here (about a
-     * hundred milliseconds, where {@code troupe counters} in the container starts a JVM beside the nodes').
-     */
-    static List<CounterRecord> counters(final GenericContainer<?> node)
-    {
-        try
-        {
-            final Path copy = Files.createTempDirectory("chaos-counters-");
-            final Path file = copy.resolve(CountersLayout.FILE_NAME);
-            try
-            {
-                node.copyFileFromContainer(ChaosCluster.DATA_DIR + "/" + CountersLayout.FILE_NAME, file.toString());
-                return CountersFileReader.open(copy).counters();
-            }
-            finally
-            {
-                Files.deleteIfExists(file);
-                Files.delete(copy);
-            }
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("the counters file of " + node.getContainerName(), ex);
         }
     }
 

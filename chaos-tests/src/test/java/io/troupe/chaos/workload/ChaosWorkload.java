@@ -41,7 +41,9 @@ import java.util.concurrent.locks.LockSupport;
  *       {@code X,ms,peer} when a peer connects and disconnects, {@code SU,ms,node,incarnation} and
  *       {@code SD,ms,node,incarnation} when a node's {@value #RECEIVER} comes into and goes from this node's service
  *       directory, {@code E,ms,reason} when sending ends; with a membership, {@code MU,ms,node,incarnation,epoch},
- *       {@code ML,...} and {@code MD,...} when a member is up, left or downed in this node's view;</li>
+ *       {@code ML,...} and {@code MD,...} when a member is up, left or downed in this node's view, and
+ *       {@code VR,ms,role} when this node's voter's role changes (Aeron Cluster's {@code Cluster.Role}; {@code null}
+ *       for none), seen at the next tick;</li>
  *   <li>{@code rx-<node>-<incarnation>.csv}: {@code D,ms,sender,senderIncarnation,seq,expectedIncarnation} per event
  *       delivered.</li>
  * </ul>
@@ -170,6 +172,7 @@ public final class ChaosWorkload implements NodeSetup
         private final long endNs;
         private final Map<Integer, Long> nextSeq = new HashMap<>();
         private boolean ended;
+        private String voterRole = "";
 
         Sender(final Node node, final LedgerFile ledger, final Path stopFile, final int perPeriod, final long endNs)
         {
@@ -261,6 +264,15 @@ public final class ChaosWorkload implements NodeSetup
                 ended = true;
                 ledger.line("E", end);
                 return;
+            }
+            if (node.membership() != null)
+            {
+                final String role = String.valueOf(node.membership().role());
+                if (!role.equals(voterRole))
+                {
+                    voterRole = role;
+                    ledger.line("VR", role);
+                }
             }
             final long myIncarnation = node.interconnect().incarnation();
             for (final PeerCounters peer : node.interconnect().peerCounters())
