@@ -85,6 +85,8 @@ public final class Membership implements AutoCloseable
             .aeronDirectoryName(identity.aeronDir())
             .threadingMode(ThreadingMode.SHARED)
             .sharedIdleStrategy(idle)
+            // its name resolutions' thread idles the same way (Aeron's default back-off parks it 1 ms at most)
+            .asyncExecutorIdleStrategy(MembershipIdle.strategy(config.maxIdlePark()))
             .termBufferSparseFile(true)
             .publicationTermBufferLength(256 * 1024)
             .ipcTermBufferLength(256 * 1024)
