@@ -52,7 +52,17 @@ public final class AgentIdle implements IdleStrategy
     /** The default windows: spin 2 us, yield 100 us, then park 20 us doubling to 500 us. */
     public AgentIdle()
     {
-        this(DEFAULT_SPIN_NS, DEFAULT_YIELD_NS, DEFAULT_MIN_PARK_NS, DEFAULT_MAX_PARK_NS);
+        this(DEFAULT_MAX_PARK_NS);
+    }
+
+    /**
+     * The default spin and yield windows, then parks from 20 us doubling up to {@code maxParkNs}.
+     *
+     * @param maxParkNs the longest park ({@code troupe.transport.max-idle-park}), at least 20 us.
+     */
+    public AgentIdle(final long maxParkNs)
+    {
+        this(DEFAULT_SPIN_NS, DEFAULT_YIELD_NS, DEFAULT_MIN_PARK_NS, Math.max(DEFAULT_MIN_PARK_NS, maxParkNs));
     }
 
     AgentIdle(final long spinNs, final long yieldNs, final long minParkNs, final long maxParkNs)
@@ -144,6 +154,12 @@ public final class AgentIdle implements IdleStrategy
     {
         idleSinceNs = 0;
         parkNs = minParkNs;
+    }
+
+    /** The next park's length, if the agent stays idle (tests). */
+    long nextParkNs()
+    {
+        return parkNs;
     }
 
     @Override

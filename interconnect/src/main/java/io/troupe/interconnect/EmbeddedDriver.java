@@ -55,7 +55,8 @@ final class EmbeddedDriver
             .aeronDirectoryName(config.aeronDir())
             .threadingMode(config.driverOnAgentThread() ? ThreadingMode.INVOKER : ThreadingMode.SHARED)
             .asyncExecutorEnabled(!config.driverOnAgentThread())
-            .sharedIdleStrategy(config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : new AgentIdle())
+            .sharedIdleStrategy(config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() :
+                new AgentIdle(config.maxIdlePark().toNanos()))
             // the driver and its one client (the interconnect) live and pause together: a stop of the process (a
             // long GC, SIGSTOP, a paused container or VM) must not make either time the other out for good
             .clientLivenessTimeoutNs(PAUSE_TOLERANCE_NS)

@@ -42,6 +42,7 @@ public final class InterconnectConfig
     private boolean embeddedDriver = InterconnectSettings.EMBEDDED_DRIVER.defaultValue();
     private boolean driverOnAgentThread = InterconnectSettings.DRIVER_ON_AGENT_THREAD.defaultValue();
     private IdleMode idleMode = InterconnectSettings.IDLE.defaultValue();
+    private Duration maxIdlePark = InterconnectSettings.MAX_IDLE_PARK.defaultValue();
     private int controlStreamId = InterconnectSettings.CONTROL_STREAM.defaultValue();
     private int dataStreamId = InterconnectSettings.DATA_STREAM.defaultValue();
     private int bulkStreamId = InterconnectSettings.BULK_STREAM.defaultValue();
@@ -326,6 +327,28 @@ public final class InterconnectConfig
     public IdleMode idleMode()
     {
         return idleMode;
+    }
+
+    /**
+     * The longest the interconnect agent and the embedded driver park when idle in back-off mode.
+     *
+     * @param value 20 µs..100 ms.
+     * @return this.
+     */
+    public InterconnectConfig maxIdlePark(final Duration value)
+    {
+        this.maxIdlePark = value;
+        return this;
+    }
+
+    /**
+     * The longest the interconnect agent and the embedded driver park when idle in back-off mode.
+     *
+     * @return the value.
+     */
+    public Duration maxIdlePark()
+    {
+        return maxIdlePark;
     }
 
     /**

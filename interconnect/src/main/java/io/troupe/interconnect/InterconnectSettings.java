@@ -78,8 +78,17 @@ public final class InterconnectSettings
         OWNER, "transport.idle", "idleMode", Kind.ENUM, IdleMode.class, IdleMode.BACKOFF,
         InterconnectConfig::idleMode, InterconnectConfig::idleMode)
         .doc("How the interconnect agent and the embedded driver wait: backoff (spin 2us, yield 100us, then park " +
-            "20us..500us; friendly to a shared machine) or spin (never sleep; one core per busy thread; a warning " +
-            "at start on fewer cores).")
+            "from 20us up to transport.max-idle-park; friendly to a shared machine) or spin (never sleep; one " +
+            "core per busy thread; a warning at start on fewer cores).")
+        .build();
+    /** {@code troupe.transport.max-idle-park}. */
+    public static final Setting<InterconnectConfig, Duration> MAX_IDLE_PARK = duration("transport.max-idle-park",
+        "maxIdlePark", Duration.ofNanos(AgentIdle.DEFAULT_MAX_PARK_NS), InterconnectConfig::maxIdlePark,
+        InterconnectConfig::maxIdlePark)
+        .range(Duration.ofNanos(AgentIdle.DEFAULT_MIN_PARK_NS), Duration.ofMillis(100))
+        .doc("The longest park of the backoff mode: an idle node sees what arrives within this, and wakes about " +
+            "1/this times a second. Raise it (e.g. 2ms) where many nodes share few cores and idle CPU matters more " +
+            "than an idle node's first event; a busy node never parks this long.")
         .build();
     /** {@code troupe.transport.frame-protection}. */
     public static final Setting<InterconnectConfig, FrameProtection> FRAME_PROTECTION =
@@ -205,7 +214,7 @@ public final class InterconnectSettings
         FRAME_PROTECTION, CONTROL_STREAM, DATA_STREAM, BULK_STREAM, CONTROL_TERM_LENGTH, DATA_TERM_LENGTH,
         BULK_TERM_LENGTH, MTU, BULK_THRESHOLD, MAX_EVENT_SIZE, OUTBOUND_QUEUE_CAPACITY, HANDSHAKE_RETRY_MIN,
         HANDSHAKE_RETRY_MAX, ACK_INTERVAL, CREDIT_FLUSH_INTERVAL, CLIENT_CONTROL_STREAM, CLIENT_DATA_STREAM,
-        CLIENT_TERM_LENGTH);
+        CLIENT_TERM_LENGTH, MAX_IDLE_PARK);
 
     private InterconnectSettings()
     {

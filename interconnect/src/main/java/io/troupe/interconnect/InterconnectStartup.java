@@ -162,7 +162,7 @@ final class InterconnectStartup
                 agent.command(() -> agent.notices.forgetSubscriber(notice.recipient()));
             }
         });
-        final AgentIdle agentIdle = new AgentIdle();
+        final AgentIdle agentIdle = new AgentIdle(config.maxIdlePark().toNanos());
         // a shadow whose pending delta passes the bound wakes the agent to flush it
         system.flow().onFlushRequest(agentIdle::signal);
         final IdleStrategy idle = config.idleMode() == IdleMode.SPIN ? new BusySpinIdleStrategy() : agentIdle;
