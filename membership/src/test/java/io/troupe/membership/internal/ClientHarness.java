@@ -1,6 +1,7 @@
 package io.troupe.membership.internal;
 
 import io.troupe.membership.table.Member;
+import io.troupe.membership.table.MemberStatus;
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.AgentRunner;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -30,6 +31,12 @@ final class ClientHarness implements ClientListener, AutoCloseable
         runner = new AgentRunner(new BackoffIdleStrategy(10, 20, 1_000, 1_000_000), voters.errors::add, null,
             client);
         AgentRunner.startOnThread(runner);
+    }
+
+    /** Whether this client heard the member with the node id in the status. */
+    boolean heard(final int nodeId, final MemberStatus status)
+    {
+        return heard.stream().anyMatch(o -> o instanceof Member m && m.nodeId() == nodeId && m.status() == status);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.troupe.membership.internal;
 
-import io.troupe.membership.table.Member;
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.testing.Await;
 import org.junit.jupiter.api.AfterEach;
@@ -10,13 +9,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Membership clients against three voters in this JVM: joins, one view, a leader killed, leases kept and lost. */
+/**
+ * Membership clients against three voters in this JVM: joins, one view, and a leader killed or left behind
+ * ({@link MembershipLeaseTest}: leases kept and lost).
+ */
 @Timeout(180)
 class MembershipClientTest
 {
@@ -26,30 +27,14 @@ class MembershipClientTest
     @TempDir
     Path dir;
     private MembershipHarness voters;
-    private final List<ClientHarness> clients = new ArrayList<>();
 
     @AfterEach
     void tearDown()
     {
-        clients.forEach(ClientHarness::close);
         if (voters != null)
         {
-            voters.close();
+            voters.close(); // and its clients
         }
-    }
-
-    private ClientHarness client(final int nodeId, final long incarnation, final int port)
-    {
-        final ClientHarness client = new ClientHarness(voters, nodeId, incarnation, port,
-            Duration.ofMillis(500), Duration.ofSeconds(2));
-        clients.add(client);
-        return client;
-    }
-
-    private static boolean heardStatus(final ClientHarness client, final int nodeId, final MemberStatus status)
-    {
-        return client.heard.stream().anyMatch(o -> o instanceof Member m && m.nodeId() == nodeId &&
-            m.status() == status);
     }
 
     @Test
@@ -60,15 +45,15 @@ class MembershipClientTest
         {
             voters.start(i, LEASE);
         }
-        final ClientHarness a = client(5, 1, 7005);
-        final ClientHarness b = client(0, 1, 7100);
+        final ClientHarness a = voters.client(5, 1, 7005);
+        final ClientHarness b = voters.client(0, 1, 7100);
         Await.until(() -> a.joinedAs == 5 && b.joinedAs == 100, WAIT, () -> "both joined: " + a.refused + " " +
             b.refused + " " + voters.errors);
         a.client.ready().get(30, TimeUnit.SECONDS);
         b.client.ready().get(30, TimeUnit.SECONDS);
         for (final ClientHarness client : List.of(a, b))
         {
-            Await.until(() -> heardStatus(client, 5, MemberStatus.UP) && heardStatus(client, 100, MemberStatus.UP),
+            Await.until(() -> client.heard(5, MemberStatus.UP) && client.heard(100, MemberStatus.UP),
                 WAIT, () -> "both up as heard: " + client.heard);
         }
         Await.until(() -> a.client.epoch() == b.client.epoch() && a.client.epoch() == 4, WAIT,
@@ -86,10 +71,10 @@ class MembershipClientTest
         assertThat(b.client.noticesRejected()).isZero();
 
         voters.start(leader, LEASE); // from its directory: it catches up with the new leader
-        final ClientHarness c = client(7, 1, 7007);
+        final ClientHarness c = voters.client(7, 1, 7007);
         Await.until(() -> c.joinedAs == 7, WAIT, () -> "a third joins after the voter restarted: " +
             c.refused);
-        Await.until(() -> heardStatus(a, 7, MemberStatus.JOINING) && heardStatus(b, 7, MemberStatus.JOINING), WAIT,
+        Await.until(() -> a.heard(7, MemberStatus.JOINING) && b.heard(7, MemberStatus.JOINING), WAIT,
             "the others hear the third join");
         assertThat(a.leaseLost).isNull();
     }
@@ -105,61 +90,26 @@ class MembershipClientTest
         {
             voters.start(i, LEASE);
         }
-        final ClientHarness a = client(5, 1, 7005);
+        final ClientHarness a = voters.client(5, 1, 7005);
         Await.until(() -> a.joinedAs == 5, WAIT, () -> "joined: " + a.refused + " " + voters.errors);
         final int leader = leader();
         final int behind = (leader + 1) % 3;
         final int ahead = (leader + 2) % 3;
         voters.stop(behind);
-        final ClientHarness b = client(7, 1, 7007); // committed by the leader and the voter ahead only
+        final ClientHarness b = voters.client(7, 1, 7007); // committed by the leader and the voter ahead only
         Await.until(() -> b.joinedAs == 7, WAIT, () -> "joined with a voter down: " + b.refused);
 
         voters.stop(leader);
         voters.start(behind, LEASE);
-        final ClientHarness c = client(8, 1, 7008); // needs both voters left: the one behind must have caught up
+        // needs both voters left: the one behind must have caught up
+        final ClientHarness c = voters.client(8, 1, 7008);
         Await.until(() -> c.joinedAs == 8, WAIT, () -> "joined after the leader went: " + c.refused + "; the " +
             "voter ahead rejected " + voters.counts(ahead).get(VoterCounts.Figure.ARCHIVE_SESSIONS_REJECTED) +
             " archive sessions");
-        Await.until(() -> heardStatus(c, 7, MemberStatus.JOINING) || heardStatus(c, 7, MemberStatus.UP), WAIT,
+        Await.until(() -> c.heard(7, MemberStatus.JOINING) || c.heard(7, MemberStatus.UP), WAIT,
             () -> "the new node sees the one that joined while a voter was down: " + c.heard);
         assertThat(voters.counts(ahead).get(VoterCounts.Figure.ARCHIVE_SESSIONS_REJECTED)).isZero();
         assertThat(a.leaseLost).isNull();
-    }
-
-    @Test
-    void aNodeCutOffFromTheVotersLosesItsLeaseBeforeTheServiceCouldDownItAndTheOthersSeeItDowned()
-    {
-        voters = new MembershipHarness(dir, 1);
-        voters.start(0, LEASE);
-        final ClientHarness a = client(5, 1, 7005);
-        Await.until(() -> a.joinedAs == 5, WAIT, () -> "joined: " + a.refused);
-        final ClientHarness watcher = client(6, 1, 7006);
-        Await.until(() -> watcher.joinedAs == 6, WAIT, () -> "joined: " + watcher.refused);
-
-        final long cut = System.nanoTime();
-        a.close(); // its process stops renewing: from the service's side the same as a partition
-        Await.until(() -> heardStatus(watcher, 5, MemberStatus.DOWN), WAIT, () -> "5 downed: " + watcher.heard);
-        final long downedAfterMs = (System.nanoTime() - cut) / 1_000_000;
-        assertThat(downedAfterMs).isGreaterThanOrEqualTo(LEASE.toMillis() - 600);
-        assertThat(watcher.leaseLost).isNull();
-    }
-
-    @Test
-    void aMemberThatLostItsSessionWithTheServiceStillStopsAtItsDeadline()
-    {
-        voters = new MembershipHarness(dir, 1);
-        voters.start(0, LEASE);
-        final ClientHarness a = client(5, 1, 7005);
-        Await.until(() -> a.joinedAs == 5, WAIT, () -> "joined: " + a.refused);
-        Await.until(() -> a.client.renewals() > 1, WAIT, "a renewal taken");
-
-        final long cut = System.nanoTime();
-        voters.stop(0); // the service goes: the session ends, the client connects again and again, nothing renews
-        Await.until(() -> a.leaseLost != null, WAIT, "node 5 gave its lease up");
-        final long stoppedAfterMs = (System.nanoTime() - cut) / 1_000_000;
-        // the lease (10 s) less the margin (2 s) after its last renewal taken, at most a renew interval (0.5 s) ago
-        assertThat(stoppedAfterMs).isBetween(8_000L - 500 - 300, 8_000L + 500);
-        assertThat(a.leaseLost).contains("could not renew its membership lease in time");
     }
 
     private int leader()

@@ -153,6 +153,18 @@ final class MembershipHarness implements AutoCloseable
         return client;
     }
 
+    /**
+     * A membership client of these voters on a thread of its own (renewing every 500 ms, a 2 s margin), closed with
+     * the harness.
+     */
+    ClientHarness client(final int nodeId, final long incarnation, final int port)
+    {
+        final ClientHarness client = new ClientHarness(this, nodeId, incarnation, port, Duration.ofMillis(500),
+            Duration.ofSeconds(2));
+        clients.add(client);
+        return client;
+    }
+
     @Override
     public void close()
     {
