@@ -211,6 +211,10 @@ class ClientClusterTest
         Await.until(() -> read(log).contains("READY"), CONNECT, () -> "the client child ready; log: " + read(log));
         Await.equal(() -> one.clients().pendingAsks(), 7, "the child's asks hold slots");
         assertThat(one.clients().openSessions()).isEqualTo(1);
+        // the child's driver directory, which its kill leaves behind; checked while it lives: once it is dead, any
+        // client that starts on the host removes it (the other test JVM's too)
+        final String leftover = ClientAgent.DRIVER_DIR_PREFIX + child.pid() + '-';
+        assertThat(shmEntries()).anyMatch(name -> name.startsWith(leftover));
 
         child.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no goodbye
 
@@ -221,8 +225,6 @@ class ClientClusterTest
         Await.equal(() -> one.system().counters().actorsAlive(), aliveBefore, "the session's proxy passed away");
         assertThat(one.system().isRunning()).isTrue();
         // the killed client left its driver's directory: the next client on the host removes it
-        final String leftover = ClientAgent.DRIVER_DIR_PREFIX + child.pid() + '-';
-        assertThat(shmEntries()).anyMatch(name -> name.startsWith(leftover));
         try (TroupeClient next = TroupeClient.connect(TestEvents.clientConfig(cluster, 1)))
         {
             assertThat(next.isConnected()).isTrue();
