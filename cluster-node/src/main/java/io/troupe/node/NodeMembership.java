@@ -103,7 +103,7 @@ final class NodeMembership implements MembershipEvents, AutoCloseable
         {
             membership = Membership.start(settings, new Membership.Identity(nodeId, incarnation,
                 transport.bindHost(), transport.bindPort(), transport.clusterId(), transport.clusterSecret(),
-                config.dataDir().toFile(), transport.aeronDir() + "-membership"), relay, errors);
+                config.dataDir().toFile(), Membership.aeronDirBeside(transport.aeronDir())), relay, errors);
         }
         catch (final RuntimeException ex)
         {

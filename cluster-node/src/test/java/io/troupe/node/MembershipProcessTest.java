@@ -1,5 +1,6 @@
 package io.troupe.node;
 
+import io.troupe.membership.Membership;
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.node.local.LocalCluster;
 import io.troupe.node.local.NodeProcess;
@@ -64,5 +65,12 @@ class MembershipProcessTest
         assertThat(stoppedAfter).as("stopped before the lease could lapse on the voters' side")
             .isLessThan(LEASE);
         Await.until(two::isClosed, WAIT, "node 2 stopped itself");
+
+        // the killed voter left its membership's media driver directory; the cluster's close removes it
+        final Path membershipAeronDir = Path.of(Membership.aeronDirBeside(cluster.aeronDir(1).toString()));
+        assertThat(membershipAeronDir).isDirectory();
+        cluster.close();
+        assertThat(membershipAeronDir).doesNotExist();
+        assertThat(cluster.aeronDir(1)).doesNotExist();
     }
 }

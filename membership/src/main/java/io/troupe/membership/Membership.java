@@ -138,6 +138,17 @@ public final class Membership implements AutoCloseable
     }
 
     /**
+     * Where a node keeps its membership's media driver: beside the Aeron directory of its transport.
+     *
+     * @param transportAeronDir the node's transport's Aeron directory.
+     * @return the membership's Aeron directory.
+     */
+    public static String aeronDirBeside(final String transportAeronDir)
+    {
+        return transportAeronDir + "-membership";
+    }
+
+    /**
      * Starts a node's membership: it connects to the voters and joins on its own thread.
      *
      * @param config   the membership settings (voters configured).

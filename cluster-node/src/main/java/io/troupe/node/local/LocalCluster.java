@@ -1,6 +1,7 @@
 package io.troupe.node.local;
 
 import io.troupe.interconnect.LoopbackPorts;
+import io.troupe.membership.Membership;
 import io.troupe.membership.table.VoterAddress;
 import io.troupe.node.NodeConfigLoader;
 
@@ -352,7 +353,8 @@ public final class LocalCluster implements AutoCloseable
 
     /**
      * Stops every child node still running: SIGTERM, then SIGKILL for any that has not exited 15 s later; then
-     * removes the Aeron directories that killed child nodes left behind. The config files and logs stay (see
+     * removes the Aeron directories (the transport's, and a member's membership's) that killed child nodes left
+     * behind. The config files and logs stay (see
      * {@link #deleteFiles()}). Idempotent.
      */
     @Override
@@ -392,7 +394,9 @@ public final class LocalCluster implements AutoCloseable
             // a process started with a config file of another name (a joiner's) is not known by its id here
             if (!process.isAlive() && Files.exists(configFile(process.nodeId())))
             {
-                deleteTree(aeronDir(process.nodeId()));
+                final Path aeronDir = aeronDir(process.nodeId());
+                deleteTree(aeronDir);
+                deleteTree(Path.of(Membership.aeronDirBeside(aeronDir.toString()))); // a member's; a killed one left it
             }
         }
         if (interrupted)
