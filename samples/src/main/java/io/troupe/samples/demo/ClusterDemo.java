@@ -12,6 +12,7 @@ import io.troupe.actor.SystemCounters;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.FlowControl;
 import io.troupe.interconnect.PeerCounters;
+import io.troupe.membership.Membership;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfig;
 import io.troupe.node.NodeConfigLoader;
@@ -454,9 +455,13 @@ public final class ClusterDemo
         final StringBuilder left = new StringBuilder();
         for (int id = 1; id <= cluster.size(); id++)
         {
-            if (Files.exists(cluster.aeronDir(id)))
+            final Path transport = cluster.aeronDir(id);
+            for (final Path dir : new Path[] {transport, Path.of(Membership.aeronDirBeside(transport.toString()))})
             {
-                left.append(' ').append(cluster.aeronDir(id));
+                if (Files.exists(dir))
+                {
+                    left.append(' ').append(dir);
+                }
             }
         }
         if (left.length() > 0)
