@@ -2,7 +2,7 @@ package io.troupe.membership.internal;
 
 import io.troupe.membership.table.MemberStatus;
 import io.troupe.testing.Await;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,16 +25,8 @@ class MembershipLeaseTest
 
     @TempDir
     Path dir;
+    @AutoClose // and its clients
     private MembershipHarness voters;
-
-    @AfterEach
-    void tearDown()
-    {
-        if (voters != null)
-        {
-            voters.close(); // and its clients
-        }
-    }
 
     @Test
     void aNodeCutOffFromTheVotersLosesItsLeaseBeforeTheServiceCouldDownItAndTheOthersSeeItDowned()
