@@ -38,6 +38,7 @@ final class MemQuotaFloodWorkload implements Workload
 {
     private static final String QUEUES = "queues";
     private static final String MAX_MB = "max-mb";
+    private static final String HARD_CAP_PCT = "hard-cap-pct";
     private static final int DEFAULT_QUEUES = 1000;
     private static final int MAX_QUEUES = 1_000_000;
     private static final long DEFAULT_MAX_MB = 64;
@@ -58,15 +59,16 @@ final class MemQuotaFloodWorkload implements Workload
     @Override
     public List<String> options()
     {
-        return List.of(QUEUES, MAX_MB);
+        return List.of(QUEUES, MAX_MB, HARD_CAP_PCT);
     }
 
     @Override
     public String usage()
     {
-        return "  memquota.flood [--queues N] [--max-mb M]\n" +
+        return "  memquota.flood [--queues N] [--max-mb M] [--hard-cap-pct P]\n" +
             "                                 2 threads flood N unread memory queues (default 1000) under a\n" +
-            "                                 quota of M MiB (default 64); prints peak tracked bytes, peak heap,\n" +
+            "                                 quota of M MiB (default 64), claims refused past P% of it (default\n" +
+            "                                 125); prints peak tracked bytes, peak heap,\n" +
             "                                 worst reclaim latency and whether an OutOfMemoryError occurred\n" +
             "                                 (--warmup defaults to 0 here; --threads is ignored)";
     }
@@ -78,12 +80,15 @@ final class MemQuotaFloodWorkload implements Workload
         final long maxBytes = options.count(MAX_MB, DEFAULT_MAX_MB, 1, MAX_MAX_MB) << 20;
         final long warmupNs = options.has(Options.WARMUP) ? options.warmupNs() : 0;
         final long measureNs = options.measureNs();
-        final MemoryQuotaConfig config = MemoryQuotaConfig.of(maxBytes);
-        final long boundBytes = maxBytes + queueCount * Participation.LOCAL_CACHE_MAX_BYTES + FloodChunk.COST_BYTES;
-        Report.progress("memquota.flood: queues=%d max=%d lowWater=%d producers=%d warmup=%.1fs window=%.1fs",
-            queueCount, maxBytes, config.lowWaterBytes(), PRODUCERS, warmupNs / 1e9, measureNs / 1e9);
-        Report.progress("  bound: max + queues * LOCAL_CACHE_MAX_BYTES + one element = %d + %d * %d + %d = %d bytes",
-            maxBytes, queueCount, Participation.LOCAL_CACHE_MAX_BYTES, FloodChunk.COST_BYTES, boundBytes);
+        final long capPercent = options.count(HARD_CAP_PCT, 125, 100, 400);
+        final MemoryQuotaConfig config = MemoryQuotaConfig.of(maxBytes).hardCap(maxBytes * capPercent / 100);
+        final long capBytes = config.hardCapBytes();
+        final long boundBytes = capBytes + queueCount * Participation.LOCAL_CACHE_MAX_BYTES + FloodChunk.COST_BYTES;
+        Report.progress("memquota.flood: queues=%d max=%d lowWater=%d hardCap=%d producers=%d warmup=%.1fs " +
+            "window=%.1fs", queueCount, maxBytes, config.lowWaterBytes(), capBytes, PRODUCERS, warmupNs / 1e9,
+            measureNs / 1e9);
+        Report.progress("  bound: hard cap + queues * LOCAL_CACHE_MAX_BYTES + one element = %d + %d * %d + %d = %d " +
+            "bytes", capBytes, queueCount, Participation.LOCAL_CACHE_MAX_BYTES, FloodChunk.COST_BYTES, boundBytes);
 
         final MemoryQuotaTracker tracker = MemoryQuotaTracker.create(config, CoarseClock.cached(CLOCK_RESOLUTION_NS));
         final MemoryReclaimer reclaimer = new MemoryReclaimer(tracker);
@@ -150,6 +155,7 @@ final class MemQuotaFloodWorkload implements Workload
                 Report.progress("  OutOfMemoryError: %s", oom);
             }
             Report.result("memquota.flood.peak-tracked-bytes", peakTracked, "bytes");
+            Report.result("memquota.flood.peak-over-max", (double)peakTracked / maxBytes, "ratio", 3);
             Report.result("memquota.flood.peak-heap-bytes", monitor.peakHeapBytes(), "bytes");
             Report.result("memquota.flood.reclaim-ms",
                 Math.max(timed.worstNs(), counters.openReclaimNs()) / NANOS_PER_MILLI, "ms");

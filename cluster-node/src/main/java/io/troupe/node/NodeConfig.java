@@ -360,8 +360,8 @@ public final class NodeConfig
                 duration(pool.spinBeforeSleep()) + " before it sleeps");
         }
         line(text, "memory quota", memoryQuota.enabled() ?
-            size(memoryQuota.maxBytes()) + ", low water " + size(memoryQuota.lowWaterBytes()) + ", reclaim timeout " +
-            duration(memoryQuota.reclaimTimeout()) :
+            size(memoryQuota.maxBytes()) + ", low water " + size(memoryQuota.lowWaterBytes()) + ", hard cap " +
+            size(memoryQuota.hardCapBytes()) + ", reclaim timeout " + duration(memoryQuota.reclaimTimeout()) :
             "off (use is counted, nothing is reclaimed)");
         final FlowSettings flow = flow();
         line(text, "flow control", flow.enabled() ? "on, default threshold " + flow.defaultThreshold() +

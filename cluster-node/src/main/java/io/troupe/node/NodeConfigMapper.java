@@ -71,6 +71,7 @@ final class NodeConfigMapper
     static final String QUOTA_MAX = "troupe.memory-quota.max";
     static final String QUOTA_LOW_WATER = "troupe.memory-quota.low-water";
     static final String QUOTA_RECLAIM_TIMEOUT = "troupe.memory-quota.reclaim-timeout";
+    static final String QUOTA_HARD_CAP = "troupe.memory-quota.hard-cap";
     static final String HEARTBEAT_INTERVAL = DeclaredSettings.path(InterconnectSettings.HEARTBEAT_INTERVAL);
     static final String FAILURE_TIMEOUT = DeclaredSettings.path(InterconnectSettings.FAILURE_TIMEOUT);
     static final String AERON_DIR = DeclaredSettings.path(InterconnectSettings.AERON_DIR);
@@ -563,7 +564,7 @@ final class NodeConfigMapper
 
     private MemoryQuotaConfig memoryQuota()
     {
-        final MemoryQuotaConfig quota = quotaMaxAndLowWater();
+        final MemoryQuotaConfig quota = quotaHardCap(quotaMaxAndLowWater());
         try
         {
             return quota.reclaimTimeout(in.duration(QUOTA_RECLAIM_TIMEOUT));
@@ -571,6 +572,35 @@ final class NodeConfigMapper
         catch (final IllegalArgumentException ex)
         {
             throw in.invalid(QUOTA_RECLAIM_TIMEOUT, ex.getMessage(), ex);
+        }
+    }
+
+    /** The hard cap: a percentage of max (125%) or a size; read, and unused, when the quota is off. */
+    private MemoryQuotaConfig quotaHardCap(final MemoryQuotaConfig quota)
+    {
+        final Matcher percentage = PERCENTAGE.matcher(in.string(QUOTA_HARD_CAP));
+        final String expected = "a percentage of max such as 125%, or a size such as 320MiB";
+        final long capBytes;
+        if (percentage.matches())
+        {
+            capBytes = quota.enabled() ?
+                (long)(quota.maxBytes() * (Double.parseDouble(percentage.group(1)) / 100.0)) : 0;
+        }
+        else
+        {
+            capBytes = in.bytes(QUOTA_HARD_CAP, expected);
+        }
+        if (!quota.enabled())
+        {
+            return quota;
+        }
+        try
+        {
+            return quota.hardCap(capBytes);
+        }
+        catch (final ConfigurationException ex)
+        {
+            throw in.invalid(QUOTA_HARD_CAP, ex.getMessage(), ex);
         }
     }
 

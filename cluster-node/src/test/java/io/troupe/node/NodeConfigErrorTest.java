@@ -142,6 +142,8 @@ class NodeConfigErrorTest
         "troupe.memory-quota.max                     | 1000KiB            | below the minimum",
         "troupe.memory-quota.low-water               | 99%                | 98% of max",
         "troupe.memory-quota.reclaim-timeout         | 0ms                | 1ms..10s",
+        "troupe.memory-quota.hard-cap                | 99%                | out of range",
+        "troupe.memory-quota.hard-cap                | 401%               | 400% of it",
         "troupe.failure-detector.heartbeat-interval  | 600ms              | at most a third of failureTimeout",
         "troupe.failure-detector.timeout             | 5ms                | 10ms..10m",
         "troupe.transport.idle                       | sleepy             | backoff or spin",
@@ -179,13 +181,14 @@ class NodeConfigErrorTest
         "troupe.bind.port                         | 99999999999        | expected an integer in",
         "troupe.bind                              | 40100              | expected an object with the keys host, port",
         "troupe.memory-quota                      | off                | " +
-            "expected an object with the keys low-water, max,",
+            "expected an object with the keys hard-cap, low-water, max,",
         "troupe.cluster-id                        | [a, b]             | expected a string",
         "troupe.failure-detector.timeout          | 10 parsecs         | expected a duration such as",
         "troupe.transport.mtu                     | big                | expected a size such as",
         "troupe.transport.embedded-driver         | maybe              | expected true or false",
         "troupe.memory-quota.max                  | lots               | expected a size such as 256MiB, or off",
         "troupe.memory-quota.low-water            | most               | expected a percentage of max such as 75%",
+        "troupe.memory-quota.hard-cap             | lots               | expected a percentage of max such as 125%",
         "troupe.peers                             | 5                  | expected a list of peers",
         "troupe.pools                             | { name = x }       | expected a list of pools",
     })
@@ -204,7 +207,7 @@ class NodeConfigErrorTest
         "troupe.transport.mtu-length = 1408                 | troupe.transport.mtu-length  | " +
             "in troupe.transport: ack-interval, aeron-dir,",
         "troupe.memory-quota.low = 50%                      | troupe.memory-quota.low      | " +
-            "in troupe.memory-quota: low-water, max, reclaim-timeout",
+            "in troupe.memory-quota: hard-cap, low-water, max, reclaim-timeout",
         "troupe.failure-detector.interval = 1s              | troupe.failure-detector.interval | " +
             "in troupe.failure-detector: heartbeat-interval, timeout",
         "troupe.peers = [ { id = 2, host = h, prot = 1 } ]  | troupe.peers[0].prot         | " +

@@ -191,7 +191,7 @@ final class OutboundQueue extends OutboundQueuePadEnd implements Participant
      * Queues a frame. Any thread.
      *
      * @param frame a frame not in any queue.
-     * @return false if the queue is full or the node's quota is at max (nothing was claimed).
+     * @return false if the queue is full or the node's quota is past its hard cap (nothing was claimed).
      * @throws CollapsedException   if the queue has collapsed.
      * @throws MemoryQuotaException if the account was closed or the tracker shut down.
      */
@@ -207,7 +207,7 @@ final class OutboundQueue extends OutboundQueuePadEnd implements Participant
      *
      * @param frame  a frame not in any queue.
      * @param notice whether it may use the reserved room.
-     * @return false if the queue (with its reserve, for a notice) is full or the node's quota is at max.
+     * @return false if the queue (with its reserve, for a notice) is full or the node's quota is past its hard cap.
      * @throws CollapsedException   if the queue has collapsed.
      * @throws MemoryQuotaException if the account was closed or the tracker shut down.
      */
@@ -239,7 +239,7 @@ final class OutboundQueue extends OutboundQueuePadEnd implements Participant
         catch (final MemoryQuotaException.QuotaExhausted ex)
         {
             countOut();
-            return false; // back-pressure: the quota is at max until reclamation frees the oldest data
+            return false; // back-pressure: the quota is past its hard cap until reclamation frees the oldest data
         }
         catch (final MemoryQuotaException ex)
         {

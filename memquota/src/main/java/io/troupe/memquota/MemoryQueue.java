@@ -110,7 +110,7 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
      * Enqueues an element.
      *
      * @param element the element.
-     * @return false if the queue is bounded and full, or the node's quota is at max (nothing was claimed);
+     * @return false if the queue is bounded and full, or the node's quota is past its hard cap (nothing was claimed);
      *     true if queued.
      * @throws CollapsedException   if the queue has collapsed.
      * @throws MemoryQuotaException if the account was closed or the tracker shut down.
@@ -135,7 +135,7 @@ public final class MemoryQueue<T extends HasMemoryCost> implements Participant, 
         catch (final MemoryQuotaException.QuotaExhausted ex)
         {
             size.decrementAndGet();
-            return false; // back-pressure: the quota is at max until reclamation frees the oldest data
+            return false; // back-pressure: the quota is past its hard cap until reclamation frees the oldest data
         }
         catch (final MemoryQuotaException ex)
         {

@@ -3,9 +3,11 @@ package io.troupe.memquota;
 import java.time.Duration;
 
 /**
- * Settings of a {@link MemoryQuotaTracker}: {@code max} bytes, the {@code lowWater} that reclamation goes
- * down to (default 75% of max, at most 98%), and how long the reclaimer waits for one participant.
- * {@link #disabled()} tracks use but never reclaims.
+ * Settings of a {@link MemoryQuotaTracker}: {@code max} bytes, past which reclamation frees the oldest data; the
+ * {@code lowWater} that reclamation goes down to (default 75% of max, at most 98%); the {@code hardCap} past which
+ * new claims are refused while reclamation catches up (default 125% of max, max..400% of max: between max and the
+ * cap claims succeed, as the original design has it, and only the oldest data pays); and how long the reclaimer
+ * waits for one participant. {@link #disabled()} tracks use but never reclaims.
  */
 public final class MemoryQuotaConfig
 {
@@ -15,18 +17,30 @@ public final class MemoryQuotaConfig
     public static final double DEFAULT_LOW_WATER_FRACTION = 0.75;
     /** Highest low water as a fraction of max. */
     public static final double MAX_LOW_WATER_FRACTION = 0.98;
+    /** Default hard cap as a fraction of max. */
+    public static final double DEFAULT_HARD_CAP_FRACTION = 1.25;
+    /** Highest hard cap as a fraction of max. */
+    public static final double MAX_HARD_CAP_FRACTION = 4.0;
     /** Default wait for one participant's reclamation. */
     public static final Duration DEFAULT_RECLAIM_TIMEOUT = Duration.ofMillis(100);
 
     private final long maxBytes;
     private final long lowWaterBytes;
+    private final long hardCapBytes;
     private final Duration reclaimTimeout;
 
-    private MemoryQuotaConfig(final long maxBytes, final long lowWaterBytes, final Duration reclaimTimeout)
+    private MemoryQuotaConfig(final long maxBytes, final long lowWaterBytes, final long hardCapBytes,
+        final Duration reclaimTimeout)
     {
         this.maxBytes = maxBytes;
         this.lowWaterBytes = lowWaterBytes;
+        this.hardCapBytes = hardCapBytes;
         this.reclaimTimeout = reclaimTimeout;
+    }
+
+    private static long defaultHardCap(final long maxBytes)
+    {
+        return (long)(maxBytes * DEFAULT_HARD_CAP_FRACTION);
     }
 
     /**
@@ -60,7 +74,7 @@ public final class MemoryQuotaConfig
             throw new ConfigurationException("lowWater", lowWaterBytes, allowed,
                 "memquota lowWater=" + lowWaterBytes + " " + allowed);
         }
-        return new MemoryQuotaConfig(maxBytes, lowWaterBytes, DEFAULT_RECLAIM_TIMEOUT);
+        return new MemoryQuotaConfig(maxBytes, lowWaterBytes, defaultHardCap(maxBytes), DEFAULT_RECLAIM_TIMEOUT);
     }
 
     /**
@@ -70,7 +84,7 @@ public final class MemoryQuotaConfig
      */
     public static MemoryQuotaConfig disabled()
     {
-        return new MemoryQuotaConfig(Long.MAX_VALUE, Long.MAX_VALUE, DEFAULT_RECLAIM_TIMEOUT);
+        return new MemoryQuotaConfig(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, DEFAULT_RECLAIM_TIMEOUT);
     }
 
     /**
@@ -87,7 +101,29 @@ public final class MemoryQuotaConfig
             throw new ConfigurationException("reclaimTimeout", timeout, "out of range 1ms..10s",
                 "memquota reclaimTimeout=" + timeout + " out of range 1ms..10s");
         }
-        return new MemoryQuotaConfig(maxBytes, lowWaterBytes, timeout);
+        return new MemoryQuotaConfig(maxBytes, lowWaterBytes, hardCapBytes, timeout);
+    }
+
+    /**
+     * Sets the hard cap: past it, new claims are refused ({@link MemoryQuotaException.QuotaExhausted}, counted) until
+     * reclamation brings use down; between max and the cap they succeed while reclamation runs. A cap equal to max
+     * refuses every claim once use is over max.
+     *
+     * @param hardCapBytes max..400% of max.
+     * @return a new config with the cap.
+     * @throws IllegalArgumentException naming the bad value, or if the quota is {@link #disabled()}.
+     */
+    public MemoryQuotaConfig hardCap(final long hardCapBytes)
+    {
+        final long highest = (long)(maxBytes * MAX_HARD_CAP_FRACTION);
+        if (!enabled() || hardCapBytes < maxBytes || hardCapBytes > highest)
+        {
+            final String allowed = enabled() ? "out of range " + maxBytes + ".." + highest + " (max=" + maxBytes +
+                " to 400% of it)" : "not settable on a disabled quota";
+            throw new ConfigurationException("hardCap", hardCapBytes, allowed,
+                "memquota hardCap=" + hardCapBytes + " " + allowed);
+        }
+        return new MemoryQuotaConfig(maxBytes, lowWaterBytes, hardCapBytes, reclaimTimeout);
     }
 
     private static void checkMax(final long maxBytes)
@@ -131,6 +167,16 @@ public final class MemoryQuotaConfig
     }
 
     /**
+     * Past which new claims are refused.
+     *
+     * @return hard-cap bytes ({@link Long#MAX_VALUE} when disabled).
+     */
+    public long hardCapBytes()
+    {
+        return hardCapBytes;
+    }
+
+    /**
      * Wait per participant.
      *
      * @return the timeout.
@@ -143,7 +189,8 @@ public final class MemoryQuotaConfig
     @Override
     public String toString()
     {
-        return enabled() ? "MemoryQuotaConfig{max=" + maxBytes + ", lowWater=" + lowWaterBytes + '}' :
+        return enabled() ? "MemoryQuotaConfig{max=" + maxBytes + ", lowWater=" + lowWaterBytes + ", hardCap=" +
+            hardCapBytes + '}' :
             "MemoryQuotaConfig{disabled}";
     }
 }

@@ -28,7 +28,7 @@ public enum MemoryQuotaCounter implements CounterDescriptor.Of<MemoryQuotaCounte
         "participants that did not reclaim when asked", MemoryQuotaCounters::unresponsive)),
     /** Claims refused. */
     MEMQUOTA_REFUSED_CLAIMS(count(307, "memquota_refused_claims", "",
-        "claims refused", MemoryQuotaCounters::refusedClaims)),
+        "claims refused past the hard cap", MemoryQuotaCounters::refusedClaims)),
     /** Accounts. */
     MEMQUOTA_ACCOUNTS(gauge(308, "memquota_accounts", "", "accounts", MemoryQuotaCounters::accounts)),
     /** Times usage passed the max. */

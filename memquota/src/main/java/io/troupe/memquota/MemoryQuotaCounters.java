@@ -10,7 +10,8 @@ package io.troupe.memquota;
  * @param participantsCollapsed  participants that collapsed or were forgotten by reclamation.
  * @param bytesReclaimed         bytes freed by reclamation.
  * @param unresponsive           reclaim requests that did not complete within the timeout.
- * @param refusedClaims          claims refused because use was at max ({@link MemoryQuotaException.QuotaExhausted}).
+ * @param refusedClaims          claims refused because use was past the hard cap
+ *                               ({@link MemoryQuotaException.QuotaExhausted}).
  * @param accounts               open accounts.
  * @param reclaimEpisodes        times use went over max and reclamation brought it back under low water.
  * @param lastReclaimLatencyNs   the latest episode's length: from the claim that took use over max to the end

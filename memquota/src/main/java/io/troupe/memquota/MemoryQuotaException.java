@@ -27,7 +27,8 @@ public class MemoryQuotaException extends RuntimeException
     }
 
     /**
-     * Use is at max and reclamation has not brought it down yet: the claim was refused, nothing was claimed.
+     * Use is past the hard cap and reclamation has not brought it down yet: the claim was refused, nothing was
+     * claimed.
      * Transient: back off, or shed the work. Thrown without a stack trace (overload must stay cheap).
      */
     public static final class QuotaExhausted extends MemoryQuotaException
@@ -39,8 +40,8 @@ public class MemoryQuotaException extends RuntimeException
          */
         public QuotaExhausted()
         {
-            super("memory quota exhausted: use is at max while the oldest data is being reclaimed; retry later " +
-                "or shed the work", false);
+            super("memory quota exhausted: use is past the hard cap while the oldest data is being reclaimed; " +
+                "retry later or shed the work", false);
         }
     }
 

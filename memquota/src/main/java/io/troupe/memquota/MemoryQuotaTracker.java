@@ -16,9 +16,11 @@ import java.util.function.LongSupplier;
  *
  * <p>Claims are cheap: a participant's {@link Participation} takes memory from its local cache, touching the
  * tracker only every few KiB, and then only with atomic adds; new claims are never blocked by reclamation.
- * Once use is at max, refills of local caches are refused ({@link MemoryQuotaException.QuotaExhausted}, a
- * return-value-like signal without a stack trace) until reclamation brings use down: use never exceeds max
- * by more than one local cache per participant plus the claim that crossed it.
+ * Past max, claims still succeed and the oldest data is reclaimed (new allocations are not prevented, the oldest
+ * data pays); only once use is past the {@link MemoryQuotaConfig#hardCapBytes() hard cap} (default 125% of max)
+ * are refills of local caches refused ({@link MemoryQuotaException.QuotaExhausted}, a return-value-like signal
+ * without a stack trace, counted) until reclamation brings use down: use never exceeds the hard cap by more than
+ * one local cache per participant plus the claim that crossed it.
  * Reclamation ({@link #reclaimIfNeeded()}, run by a {@link MemoryReclaimer} agent or by a test) builds a heap
  * of accounts by the time of their oldest data and asks the oldest account's participants, and those of its
  * descendants, to reclaim, until use is under low water.
@@ -364,10 +366,10 @@ public final class MemoryQuotaTracker implements AutoCloseable
         if (after > config.maxBytes() && config.enabled())
         {
             reclamation.onOverMax();
-            if (after - bytes > config.maxBytes())
+            if (after - bytes > config.hardCapBytes())
             {
-                // already over max before this refill: refuse it, so use stays within max plus what each
-                // participant holds in its local cache plus the one claim that crossed
+                // already over the hard cap before this refill: refuse it, so use stays within the cap plus what
+                // each participant holds in its local cache plus the one claim that crossed
                 giveBack(participant, bytes);
                 refusedClaims.incrementAndGet();
                 throw QUOTA_EXHAUSTED;

@@ -56,6 +56,7 @@ class MemoryQuotaConfigTest
         assertThat(config.enabled()).isTrue();
         assertThat(config.maxBytes()).isEqualTo(8 * MIB);
         assertThat(config.lowWaterBytes()).isEqualTo(6 * MIB);
+        assertThat(config.hardCapBytes()).as("125% of max").isEqualTo(10 * MIB);
         assertThat(config.reclaimTimeout()).isEqualTo(MemoryQuotaConfig.DEFAULT_RECLAIM_TIMEOUT);
     }
 
@@ -65,9 +66,11 @@ class MemoryQuotaConfigTest
         final MemoryQuotaConfig config = MemoryQuotaConfig.of(2 * MIB);
         assertThat(config.reclaimTimeout(Duration.ofMillis(1)).reclaimTimeout()).isEqualTo(Duration.ofMillis(1));
         assertThat(config.reclaimTimeout(Duration.ofSeconds(10)).reclaimTimeout()).isEqualTo(Duration.ofSeconds(10));
-        final MemoryQuotaConfig changed = config.reclaimTimeout(Duration.ofMillis(20));
+        final MemoryQuotaConfig changed = config.hardCap(3 * MIB).reclaimTimeout(Duration.ofMillis(20));
         assertThat(changed.maxBytes()).isEqualTo(config.maxBytes());
         assertThat(changed.lowWaterBytes()).isEqualTo(config.lowWaterBytes());
+        assertThat(changed.hardCapBytes()).isEqualTo(3 * MIB);
+        assertThat(changed.hardCap(4 * MIB).reclaimTimeout()).isEqualTo(Duration.ofMillis(20));
         assertThatThrownBy(() -> config.reclaimTimeout(Duration.ofNanos(999_999)))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("reclaimTimeout");

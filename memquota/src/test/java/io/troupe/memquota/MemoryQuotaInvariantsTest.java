@@ -191,9 +191,9 @@ class MemoryQuotaInvariantsTest
             }
             catch (final MemoryQuotaException.QuotaExhausted ex)
             {
-                // refused while over max: allowed for live participants, and nothing was claimed
-                assertThat(tracker.usedBytes()).as("refused although not over max")
-                    .isGreaterThan(tracker.config().maxBytes());
+                // refused while over the hard cap: allowed for live participants, and nothing was claimed
+                assertThat(tracker.usedBytes()).as("refused although not over the hard cap")
+                    .isGreaterThan(tracker.config().hardCapBytes());
             }
             catch (final MemoryQuotaException ex)
             {

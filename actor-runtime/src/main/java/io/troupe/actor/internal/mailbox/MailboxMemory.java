@@ -53,7 +53,7 @@ public final class MailboxMemory implements Participant
     public static final int ADMITTED = 0;
     /** {@link #admit} result: the mailbox is collapsing or its account is gone. */
     public static final int REFUSED_COLLAPSED = 1;
-    /** {@link #admit} result: the node's quota is at max while reclamation runs. */
+    /** {@link #admit} result: the node's quota is past its hard cap while reclamation runs. */
     public static final int REFUSED_EXHAUSTED = 2;
 
     /**
