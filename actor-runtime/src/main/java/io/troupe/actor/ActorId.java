@@ -9,8 +9,13 @@ package io.troupe.actor;
  *         63                     32 31 30           20 19               0
  * </pre>
  *
- * <p>The local id is unique per node and never reused; the hint is the index of the mailbox the actor
- * lives on and may be reused once that mailbox is vacant. Bit 31 marks a {@link ServiceId}. Node 0 means
+ * <p>The local id is unique per node and never reused, across restarts too: a start of a node hands out local ids
+ * counting up from {@link #firstLocalId(long) its incarnation × 1024}, and every start's incarnation is larger than
+ * the last's and than the wall clock in microseconds, so an id held from before a restart (by a peer, a client, a
+ * broker's queue) names no actor of the new start: an event to it is {@code Undelivered(ACTOR_UNKNOWN)}, never
+ * delivered to whichever actor took its mailbox. The top bit of the local id marks a reply slot (an ask's
+ * stand-in). The hint is the index of the mailbox the actor lives on and may be reused once that mailbox is
+ * vacant. Bit 31 marks a {@link ServiceId}. Node 0 means
  * "this node". Instances are immutable and safe to share between threads; comparing and routing never
  * allocates.
  */
@@ -22,6 +27,14 @@ public sealed class ActorId permits ServiceId
     public static final int MAX_POOL_ID = (1 << 11) - 1;
     /** The absent id: used as the sender of events sent from outside any actor. */
     public static final ActorId NONE = new ActorId(0, 0);
+
+    /**
+     * Local ids a start may hand out per microsecond that passes before the next start: a start of incarnation
+     * {@code i} counts up from {@code i × 1024}, and the next start's incarnation is at least the wall clock then.
+     */
+    public static final long LOCAL_IDS_PER_INCARNATION_STEP = 1024;
+    /** Largest incarnation whose {@link #firstLocalId(long) first local id} leaves room below the reply-slot bit. */
+    public static final long MAX_INCARNATION = (1L << 53) - 1;
 
     static final long NODE_MASK = MAX_NODE_ID;
     static final int POOL_SHIFT = 20;
@@ -99,6 +112,26 @@ public sealed class ActorId permits ServiceId
     {
         checkNodeId(nodeId);
         return nodeId() == nodeId ? this : fromRaw(raw1, (raw2 & ~NODE_MASK) | nodeId);
+    }
+
+    /**
+     * The first local id of a start: its incarnation × {@value #LOCAL_IDS_PER_INCARNATION_STEP}. Ids of one start
+     * count up from there, so they stay below the next start's first id unless that start came less than
+     * (ids handed out) / 1024 microseconds later by the incarnation's measure; incarnations are wall-clock
+     * microseconds that only grow, so that takes over a billion actors and asks a second for the whole run.
+     *
+     * @param incarnation the start's incarnation, 1..{@link #MAX_INCARNATION} (microseconds since 1970 are below it
+     *                    until the year 2255).
+     * @return the first local id.
+     * @throws IllegalArgumentException if the incarnation is out of range.
+     */
+    public static long firstLocalId(final long incarnation)
+    {
+        if (incarnation < 1 || incarnation > MAX_INCARNATION)
+        {
+            throw new IllegalArgumentException("incarnation " + incarnation + " out of range 1.." + MAX_INCARNATION);
+        }
+        return incarnation * LOCAL_IDS_PER_INCARNATION_STEP;
     }
 
     static void checkNodeId(final int nodeId)

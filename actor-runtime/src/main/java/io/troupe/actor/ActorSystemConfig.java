@@ -10,12 +10,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Settings of an {@link ActorSystem}: fluent setters, then {@link #conclude()} fills defaults and validates
@@ -30,7 +32,10 @@ public final class ActorSystemConfig
 
     private static final Logger LOG = LoggerFactory.getLogger(ActorSystem.class);
 
+    private static final AtomicLong LAST_DEFAULT_INCARNATION = new AtomicLong();
+
     private int nodeId = 1;
+    private long incarnation;
     private final List<PoolConfig> pools = new ArrayList<>();
     private String threadNamePrefix = "troupe-";
     private Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
@@ -59,6 +64,31 @@ public final class ActorSystemConfig
     {
         this.nodeId = nodeId;
         return this;
+    }
+
+    /**
+     * Sets this start's incarnation, from which local ids count up ({@link ActorId#firstLocalId}): a node passes the
+     * one its identity file made durable, larger than every earlier start's, so that no id of an earlier start names
+     * an actor of this one. Without it, {@link #conclude()} takes the wall clock in microseconds (above every
+     * earlier default of this JVM): unique across starts as long as the clock does not go back.
+     *
+     * @param incarnation 1..{@link ActorId#MAX_INCARNATION}.
+     * @return this.
+     */
+    public ActorSystemConfig incarnation(final long incarnation)
+    {
+        this.incarnation = incarnation;
+        return this;
+    }
+
+    /**
+     * This start's incarnation (0 before {@link #conclude()} when none was set).
+     *
+     * @return the incarnation.
+     */
+    public long incarnation()
+    {
+        return incarnation;
     }
 
     /**
@@ -194,6 +224,15 @@ public final class ActorSystemConfig
             throw new ConfigurationException("nodeId", nodeId, "out of range 1.." + ActorId.MAX_NODE_ID,
                 "nodeId=" + nodeId + " out of range 1.." + ActorId.MAX_NODE_ID);
         }
+        if (incarnation == 0)
+        {
+            incarnation = defaultIncarnation();
+        }
+        if (incarnation < 1 || incarnation > ActorId.MAX_INCARNATION)
+        {
+            throw new ConfigurationException("incarnation", incarnation, "1.." + ActorId.MAX_INCARNATION,
+                "incarnation=" + incarnation + " out of range 1.." + ActorId.MAX_INCARNATION);
+        }
         if (pools.isEmpty())
         {
             pools.add(PoolConfig.named(DEFAULT_POOL));
@@ -239,6 +278,13 @@ public final class ActorSystemConfig
             failureHandler = new LoggingFailureHandler();
         }
         return this;
+    }
+
+    private static long defaultIncarnation()
+    {
+        final Instant now = Instant.now();
+        final long clockUs = now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
+        return LAST_DEFAULT_INCARNATION.accumulateAndGet(clockUs, (last, clock) -> Math.max(last + 1, clock));
     }
 
     /**

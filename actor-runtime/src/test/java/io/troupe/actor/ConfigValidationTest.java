@@ -64,7 +64,10 @@ class ConfigValidationTest
             invalid("shutdown timeout over 10 min", c -> c.shutdownTimeout(Duration.ofMinutes(11)), "shutdownTimeout"),
             invalid("no shutdown timeout", c -> c.shutdownTimeout(null), "shutdownTimeout"),
             invalid("no thread name prefix", c -> c.threadNamePrefix(null), "threadNamePrefix"),
-            invalid("no clock", c -> c.clock(null), "clock"));
+            invalid("no clock", c -> c.clock(null), "clock"),
+            invalid("negative incarnation", c -> c.incarnation(-1), "incarnation"),
+            invalid("incarnation past MAX_INCARNATION", c -> c.incarnation(ActorId.MAX_INCARNATION + 1),
+                "incarnation"));
     }
 
     @ParameterizedTest

@@ -1,5 +1,7 @@
 package io.troupe.chaos;
 
+import io.troupe.chaos.workload.ChaosWorkload;
+
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -14,7 +16,9 @@ import java.util.TreeMap;
  * What the delivery ledger proves after a run and a quiet period: every tracked event sent ended exactly once, as
  * delivered or {@code Undelivered}; no duplicates; FIFO per (sender incarnation, recipient incarnation); an
  * {@code Undelivered} that is sure ({@code unsure=false}) was really not delivered; nothing sent to a recipient
- * incarnation reached another one. Events of a sender incarnation that was killed ({@code kill -9}) have nobody left
+ * incarnation reached another one (the ticks to a receiver's actor id of the first incarnation a sender knew, too:
+ * after that receiver's node restarted they are {@code Undelivered(ACTOR_UNKNOWN)}, counted as
+ * {@code to_first_id_actor_unknown}). Events of a sender incarnation that was killed ({@code kill -9}) have nobody left
  * to hear their outcome: the ones not delivered are counted as abandoned, not lost.
  */
 final class LedgerCheck
@@ -70,6 +74,8 @@ final class LedgerCheck
         long sure = 0;
         long unsure = 0;
         long deliveredCount = 0;
+        long toOldId = 0;
+        long toOldIdUnknown = 0;
         final Map<String, Long> reasons = new TreeMap<>();
         for (final Map.Entry<Key, Long> event : sent.entrySet())
         {
@@ -89,6 +95,11 @@ final class LedgerCheck
             if (deliveries > 0)
             {
                 deliveredCount++;
+            }
+            if (isToOldId(key))
+            {
+                toOldId++;
+                toOldIdUnknown += notices.stream().filter(notice -> notice.startsWith("ACTOR_UNKNOWN,")).count();
             }
             for (final String notice : notices)
             {
@@ -130,6 +141,8 @@ final class LedgerCheck
         figures.put("reordered", received.reordered());
         figures.put("crossed_incarnations", received.oldToNew());
         figures.put("delivered_unsent", received.deliveredUnsent());
+        figures.put("to_first_id", toOldId);
+        figures.put("to_first_id_actor_unknown", toOldIdUnknown);
         figures.putAll(reasons);
         figures.put("sessions_ended", sessionsEnded(ledger));
     }
@@ -151,8 +164,9 @@ final class LedgerCheck
         {
             final Key key = new Key(line.intField(0), line.longField(1), line.node(), line.longField(2));
             delivered.merge(key, 1, Integer::sum);
+            // the ticks to a receiver's first known actor id are a stream of their own
             final String pair = key.sender() + ":" + key.senderIncarnation() + "->" + line.node() + ":" +
-                line.incarnation();
+                line.incarnation() + (isToOldId(key) ? " (first id)" : "");
             final Long before = lastSeq.put(pair, key.seq());
             if (before != null && before >= key.seq())
             {
@@ -194,6 +208,12 @@ final class LedgerCheck
             }
         }
         return ended;
+    }
+
+    /** Whether the event was a tick to a receiver's actor id of the first incarnation its sender knew. */
+    private static boolean isToOldId(final Key key)
+    {
+        return (key.seq() & ChaosWorkload.OLD_ID_SEQ) != 0;
     }
 
     private static boolean isKilled(final Map<Integer, Set<Long>> killed, final Key key)

@@ -236,8 +236,9 @@ public final class Node implements AutoCloseable
         final MetricsConfig metricsSettings = config.metrics();
         final ActorTypeMetrics actorTypes = metricsSettings.enabled() &&
             metricsSettings.actorTypes() ? new ActorTypeMetrics() : null;
-        final ActorSystemConfig systemConfig = config.actorSystemConfig().deadLetterHandler(deadLetters)
-            .errorRecorder(counters.recorder()).handlingObserver(actorTypes);
+        // local ids count up from the incarnation: none of an earlier start names an actor of this one
+        final ActorSystemConfig systemConfig = config.actorSystemConfig().incarnation(identity.incarnation())
+            .deadLetterHandler(deadLetters).errorRecorder(counters.recorder()).handlingObserver(actorTypes);
         final ActorSystem system;
         try
         {

@@ -13,16 +13,20 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.function.LongSupplier;
 import java.util.zip.CRC32;
 
 /**
  * A node's identity in its data directory: its node id and the incarnation of its latest start, in the file
- * {@value #FILE_NAME}. Every start takes the next incarnation: one more than the last, or the wall clock in
- * microseconds if that is larger (so a node whose data directory was wiped still starts above what its peers
- * saw), and makes it durable (written to a temporary file, forced to disk, renamed over the old one, directory
- * forced) before the node announces itself, so a restart is a new incarnation even if the clock went back, and a
- * crash at any point leaves the old file or the new one, never half of one.
+ * {@value #FILE_NAME}. Every start takes the next incarnation: the wall clock in microseconds (so a node whose data
+ * directory was wiped still starts above what its peers saw), or, if the clock is not past the last start's
+ * incarnation (it went back), the last one plus an hour ({@link #CLOCK_BACK_STEP_US}); and makes it durable (written
+ * to a temporary file, forced to disk, renamed over the old one, directory forced) before the node announces
+ * itself, so a restart is a new incarnation even if the clock went back, and a crash at any point leaves the old
+ * file or the new one, never half of one. The actor system counts local ids up from the incarnation × 1024
+ * ({@code ActorId.firstLocalId}): the step past a clock that went back leaves the last start room for 3.7 × 10^12
+ * ids, where one more microsecond would leave it 1,024.
  *
  * <p>Layout (little-endian, 28 bytes): magic {@code "TRPI"} (int32), layout version (int32, {@value #LAYOUT_VERSION}),
  * node id (int32), incarnation (int64), reserved (int32, 0), CRC-32 of the 24 bytes before it (int32). A file
@@ -36,6 +40,9 @@ public final class NodeIdentity
     public static final String FILE_NAME = "node-identity";
     /** The layout this build writes and reads. */
     public static final int LAYOUT_VERSION = 1;
+
+    /** How far past the last start's incarnation a start goes when the clock is not past it: an hour. */
+    public static final long CLOCK_BACK_STEP_US = 3_600_000_000L;
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeIdentity.class);
     private static final int MAGIC = 0x49505254; // "TRPI" little-endian
@@ -67,7 +74,7 @@ public final class NodeIdentity
      */
     public static NodeIdentity advance(final Path dataDir, final int nodeId)
     {
-        return advance(dataDir, nodeId, () -> System.currentTimeMillis() * 1000);
+        return advance(dataDir, nodeId, NodeIdentity::wallClockMicros);
     }
 
     /**
@@ -111,9 +118,22 @@ public final class NodeIdentity
                 previous = read.getLong(12);
             }
         }
-        final long next = Math.max(previous + 1, clockUs.getAsLong());
+        final long clock = clockUs.getAsLong();
+        final long next = clock > previous ? clock : previous + CLOCK_BACK_STEP_US;
+        if (clock <= previous)
+        {
+            LOG.warn("node {}: the wall clock ({} us) is not past the last start's incarnation {}: this start " +
+                "takes {} (an hour past it, so no actor id of the last start is handed out again)", id, clock,
+                previous, next);
+        }
         write(dataDir, file, id, next);
         return new NodeIdentity(id, next, previous, setAside);
+    }
+
+    private static long wallClockMicros()
+    {
+        final Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000L + now.getNano() / 1_000;
     }
 
     /**

@@ -18,19 +18,20 @@ class NodeIdentityTest
     Path dir;
 
     @Test
-    void everyStartTakesTheNextIncarnationEvenWhenTheClockGoesBack()
+    void everyStartTakesTheNextIncarnationAndAClockThatWentBackStepsAnHourPastTheLast()
     {
         final NodeIdentity first = NodeIdentity.advance(dir, 3, () -> 1_000_000L);
         assertThat(first.incarnation()).isEqualTo(1_000_000L);
         assertThat(first.previous()).isZero();
 
         final NodeIdentity second = NodeIdentity.advance(dir, 3, () -> 5L); // the clock went back
-        assertThat(second.incarnation()).isEqualTo(1_000_001L);
+        assertThat(second.incarnation()).isEqualTo(1_000_000L + NodeIdentity.CLOCK_BACK_STEP_US);
         assertThat(second.previous()).isEqualTo(1_000_000L);
 
-        final NodeIdentity third = NodeIdentity.advance(dir, 3, () -> 9_000_000L); // and forward again
-        assertThat(third.incarnation()).isEqualTo(9_000_000L);
-        assertThat(NodeIdentity.read(dir).incarnation()).isEqualTo(9_000_000L);
+        final long later = 2 * NodeIdentity.CLOCK_BACK_STEP_US; // and forward again, past the step
+        final NodeIdentity third = NodeIdentity.advance(dir, 3, () -> later);
+        assertThat(third.incarnation()).isEqualTo(later);
+        assertThat(NodeIdentity.read(dir).incarnation()).isEqualTo(later);
         assertThat(NodeIdentity.read(dir).nodeId()).isEqualTo(3);
         assertThat(dir.resolve(NodeIdentity.FILE_NAME + ".next")).doesNotExist();
     }
@@ -47,7 +48,7 @@ class NodeIdentityTest
 
         final NodeIdentity restart = NodeIdentity.advance(dir, 0, () -> 50L);
         assertThat(restart.nodeId()).as("asked for again").isEqualTo(1000);
-        assertThat(restart.incarnation()).isEqualTo(101L);
+        assertThat(restart.incarnation()).isEqualTo(100L + NodeIdentity.CLOCK_BACK_STEP_US);
         assertThatThrownBy(() -> NodeIdentity.advance(dir, 7, () -> 200L))
             .as("a configured id on an assigned node's directory").hasMessageContaining("belongs to node 1000");
     }
@@ -99,6 +100,6 @@ class NodeIdentityTest
         NodeIdentity.advance(dir, 3, () -> 100L);
         Files.write(dir.resolve(NodeIdentity.FILE_NAME + ".next"), new byte[] {1, 2, 3}); // a half-written next
 
-        assertThat(NodeIdentity.advance(dir, 3, () -> 1L).incarnation()).isEqualTo(101L);
+        assertThat(NodeIdentity.advance(dir, 3, () -> 101L).incarnation()).isEqualTo(101L);
     }
 }

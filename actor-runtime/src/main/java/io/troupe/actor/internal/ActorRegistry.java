@@ -32,7 +32,7 @@ final class ActorRegistry
     private final Router router;
     private final RuntimeCounters counters;
     private final MemoryQuotaTracker memoryQuota;
-    private final AtomicLong nextLocalId = new AtomicLong(1);
+    private final AtomicLong nextLocalId;
     private final Object listenersLock = new Object();
     private volatile Consumer<ActorId>[] passAwayListeners = LISTENER_ARRAY.apply(0);
 
@@ -42,8 +42,10 @@ final class ActorRegistry
         final MailboxTable table,
         final Router router,
         final RuntimeCounters counters,
-        final MemoryQuotaTracker memoryQuota)
+        final MemoryQuotaTracker memoryQuota,
+        final long incarnation)
     {
+        this.nextLocalId = new AtomicLong(ActorId.firstLocalId(incarnation));
         this.nodeId = nodeId;
         this.poolCount = poolCount;
         this.table = table;

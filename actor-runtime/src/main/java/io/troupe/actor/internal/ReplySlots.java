@@ -8,7 +8,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * The ids of reply slots: the short-lived actors that stand in for an asker until the first outcome of its ask.
- * Their local ids have the top bit set (ordinary local ids count up from 1 and never reach it), so that an event
+ * Their local ids have the top bit set (ordinary local ids count up from the start's
+ * {@link ActorId#firstLocalId first local id}, below 2^63, and never reach it), so that an event
  * for a slot that is already freed is recognised as a late reply, dropped and counted, rather than reported to
  * its sender as undelivered.
  */

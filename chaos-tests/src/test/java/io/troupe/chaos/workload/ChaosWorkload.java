@@ -18,6 +18,7 @@ import io.troupe.membership.table.Member;
 import io.troupe.node.Node;
 import io.troupe.node.NodeSetup;
 import io.troupe.registry.ServiceDown;
+import io.troupe.registry.ServiceInstance;
 import io.troupe.registry.ServiceUp;
 import io.troupe.serialization.EventCodec;
 import io.troupe.serialization.RecordCodec;
@@ -48,6 +49,11 @@ import java.util.concurrent.locks.LockSupport;
  *       delivered.</li>
  * </ul>
  * The peers are the configured ones, or with a membership the members (each one from its {@code MemberUp} on).
+ * Besides the ticks to the service's name, every tenth period sends one tick to the receiver's actor id as this node
+ * first saw it in its directory (the peer's first incarnation it knew), for as long as it runs: its sequence has
+ * {@link #OLD_ID_SEQ} set (a stream of its own for the ledger's order check) and it carries that incarnation, so
+ * after the peer restarts, such a tick must come back {@code Undelivered(ACTOR_UNKNOWN)} and never reach the new
+ * receiver (the ledger would show it delivered to another incarnation than it was sent to).
  * Sending is bounded: {@code CHAOS_RATE} events per second per peer (default 200, in steps of 100; 0 sends nothing),
  * for at most {@code CHAOS_SECONDS} (default 600), and it stops as soon as a file named {@code stop} appears in the
  * ledger directory.
@@ -70,6 +76,10 @@ public final class ChaosWorkload implements NodeSetup
             .writeLong(tick.receiverIncarnation()),
         in -> new Tick(in.readInt(), in.readLong(), in.readLong(), in.readLong()));
     private static final Duration PERIOD = Duration.ofMillis(10);
+    /** The bit that marks a tick sent to a receiver's actor id of the peer's first known incarnation. */
+    public static final long OLD_ID_SEQ = 1L << 62;
+    /** Every how many periods a tick goes to each receiver's first known actor id. */
+    private static final int OLD_ID_EVERY = 10;
     /** The file the host writes in the ledger directory once the rules through the relay are in place. */
     public static final String RELAY_RULES_FILE = "relay-rules";
 
@@ -171,6 +181,10 @@ public final class ChaosWorkload implements NodeSetup
         private final int perPeriod;
         private final long endNs;
         private final Map<Integer, Long> nextSeq = new HashMap<>();
+        /** Per peer: the receiver's actor id of the first incarnation this node saw, and that incarnation. */
+        private final Map<Integer, ServiceInstance> firstReceiver = new HashMap<>();
+        private final Map<Integer, Long> nextOldIdSeq = new HashMap<>();
+        private long periods;
         private boolean ended;
         private String voterRole = "";
 
@@ -239,6 +253,10 @@ public final class ChaosWorkload implements NodeSetup
             else if (event instanceof ServiceUp up)
             {
                 ledger.line("SU", up.instance().nodeId(), up.instance().incarnation());
+                if (up.instance().nodeId() != node.nodeId())
+                {
+                    firstReceiver.putIfAbsent(up.instance().nodeId(), up.instance());
+                }
             }
             else if (event instanceof ServiceDown down)
             {
@@ -286,7 +304,22 @@ public final class ChaosWorkload implements NodeSetup
                         TICK_TYPE, Envelope.FLAG_TRACK_DELIVERY, seq);
                 }
             }
+            if (++periods % OLD_ID_EVERY == 0)
+            {
+                sendToFirstReceivers(ctx, myIncarnation);
+            }
             ctx.schedule(PERIOD, TICK);
+        }
+
+        private void sendToFirstReceivers(final ActorContext ctx, final long myIncarnation)
+        {
+            for (final ServiceInstance first : firstReceiver.values())
+            {
+                final long seq = OLD_ID_SEQ | (nextOldIdSeq.merge(first.nodeId(), 1L, Long::sum) - 1);
+                ledger.line("S", first.nodeId(), seq, first.incarnation());
+                ctx.send(first.actor(), new Tick(node.nodeId(), myIncarnation, seq, first.incarnation()), TICK_TYPE,
+                    Envelope.FLAG_TRACK_DELIVERY, seq);
+            }
         }
 
         private long incarnationOf(final int nodeId)
