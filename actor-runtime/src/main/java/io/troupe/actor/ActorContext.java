@@ -177,7 +177,7 @@ public interface ActorContext
     ActorId registerOnOwnMailbox(Behavior behavior);
 
     /**
-     * Delivers an event to this actor after a delay. There is no cancellation.
+     * Delivers an event to this actor after a delay, not cancellable (see {@link #timers()} for timers that are).
      *
      * @param delay the delay; timers fire on a wheel with about 1 ms resolution.
      * @param event the event.
@@ -193,6 +193,40 @@ public interface ActorContext
      * @param cookie detach it to make the timer stale; may be null.
      */
     void schedule(Duration delay, Object event, int type, SchedulerCookie cookie);
+
+    /**
+     * Sends an event to any recipient once after a delay, from this actor (it is the sender the recipient sees).
+     * Unlike {@link #schedule(Duration, Object)} it can be called off, and it outlives this actor.
+     *
+     * @param delay     how long from now, 0 or more.
+     * @param recipient an actor or service id, local or remote.
+     * @param event     the event.
+     * @param type      its type id.
+     * @return its handle: {@link Cancellable#cancel()} before it fires stops it.
+     */
+    Cancellable scheduleOnce(Duration delay, ActorId recipient, Object event, int type);
+
+    /**
+     * Sends an event to any recipient at a fixed rate from this actor, until cancelled (see
+     * {@link ActorSystem#scheduleAtFixedRate(Duration, Duration, ActorId, Object, int)}).
+     *
+     * @param initialDelay how long to the first, 0 or more.
+     * @param interval     between two, more than 0.
+     * @param recipient    an actor or service id, local or remote.
+     * @param event        the event, the same object every time.
+     * @param type         its type id.
+     * @return its handle.
+     */
+    Cancellable scheduleAtFixedRate(Duration initialDelay, Duration interval, ActorId recipient, Object event,
+        int type);
+
+    /**
+     * This actor's keyed timers: events to itself under a key, where a new timer replaces the key's old one and an
+     * event of a replaced or cancelled timer is never delivered. They end when the actor passes away.
+     *
+     * @return the timers.
+     */
+    Timers timers();
 
     /**
      * Ends this actor once the current event is handled. Later events to it take the non-delivery path.

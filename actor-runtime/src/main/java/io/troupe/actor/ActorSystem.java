@@ -6,6 +6,7 @@ import org.agrona.ErrorHandler;
 
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.Objects;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -259,6 +260,119 @@ public abstract class ActorSystem implements AutoCloseable
     {
         return send(recipient.id(), event, 0, 0, 0L);
     }
+
+    /**
+     * Sends an event to any recipient once, after a delay, from outside any actor (charged to the node's own
+     * account when it fires). On the node's timer wheel: no thread per timer.
+     *
+     * @param delay     how long from now, 0 or more.
+     * @param recipient an actor or service id, local or remote.
+     * @param event     the event.
+     * @param type      its type id.
+     * @return its handle: {@link Cancellable#cancel()} before it fires stops it.
+     */
+    public final Cancellable scheduleOnce(final Duration delay, final ActorId recipient, final Object event,
+        final int type)
+    {
+        return schedule(delay, null, recipient, event, type, 0, null);
+    }
+
+    /**
+     * Sends an event to any recipient at a fixed rate, from outside any actor, until cancelled: the first after
+     * {@code initialDelay}, then one every {@code interval} from that first deadline (a run late by more than an
+     * interval is not repeated to catch up). The same event object is sent each time.
+     *
+     * @param initialDelay how long to the first, 0 or more.
+     * @param interval     between two, more than 0.
+     * @param recipient    an actor or service id, local or remote.
+     * @param event        the event.
+     * @param type         its type id.
+     * @return its handle: {@link Cancellable#cancel()} stops it.
+     */
+    public final Cancellable scheduleAtFixedRate(final Duration initialDelay, final Duration interval,
+        final ActorId recipient, final Object event, final int type)
+    {
+        return schedule(initialDelay, Objects.requireNonNull(interval, "interval"), recipient, event, type, 0, null);
+    }
+
+    /**
+     * {@link #scheduleOnce(Duration, ActorId, Object, int)} to a typed recipient.
+     *
+     * @param delay     how long from now, 0 or more.
+     * @param recipient the recipient, local or remote.
+     * @param event     the event.
+     * @param <T>       what the recipient accepts.
+     * @return its handle.
+     */
+    public final <T> Cancellable scheduleOnce(final Duration delay, final ActorRef<T> recipient, final T event)
+    {
+        return scheduleOnce(delay, recipient.id(), event, 0);
+    }
+
+    /**
+     * {@link #scheduleOnce(Duration, ActorId, Object, int)} to this node's instance of a typed service (resolved when
+     * it fires; {@code key.on(node)} names another node's).
+     *
+     * @param delay how long from now, 0 or more.
+     * @param key   the service.
+     * @param event the event.
+     * @param <T>   the service's event type.
+     * @return its handle.
+     */
+    public final <T> Cancellable scheduleOnce(final Duration delay, final ServiceKey<T> key, final T event)
+    {
+        return scheduleOnce(delay, key.local(), event);
+    }
+
+    /**
+     * {@link #scheduleAtFixedRate(Duration, Duration, ActorId, Object, int)} to a typed recipient.
+     *
+     * @param initialDelay how long to the first, 0 or more.
+     * @param interval     between two, more than 0.
+     * @param recipient    the recipient, local or remote.
+     * @param event        the event.
+     * @param <T>          what the recipient accepts.
+     * @return its handle.
+     */
+    public final <T> Cancellable scheduleAtFixedRate(final Duration initialDelay, final Duration interval,
+        final ActorRef<T> recipient, final T event)
+    {
+        return scheduleAtFixedRate(initialDelay, interval, recipient.id(), event, 0);
+    }
+
+    /**
+     * {@link #scheduleAtFixedRate(Duration, Duration, ActorId, Object, int)} to this node's instance of a typed
+     * service (resolved at each send).
+     *
+     * @param initialDelay how long to the first, 0 or more.
+     * @param interval     between two, more than 0.
+     * @param key          the service.
+     * @param event        the event.
+     * @param <T>          the service's event type.
+     * @return its handle.
+     */
+    public final <T> Cancellable scheduleAtFixedRate(final Duration initialDelay, final Duration interval,
+        final ServiceKey<T> key, final T event)
+    {
+        return scheduleAtFixedRate(initialDelay, interval, key.local(), event);
+    }
+
+    /**
+     * The general form of a scheduled send from outside any actor.
+     *
+     * @param initialDelay how long to the first send, 0 or more.
+     * @param interval     null for once, else the fixed rate's interval (more than 0).
+     * @param recipient    an actor or service id.
+     * @param event        the event.
+     * @param type         its type id.
+     * @param flags        envelope flags (e.g. {@link Envelope#FLAG_TRACK_DELIVERY}: the dead-letter handler hears of
+     *                     one that cannot be delivered).
+     * @param cookie       a cookie whose {@link SchedulerCookie#detach()} makes the send stale, or null.
+     * @return its handle.
+     * @throws IllegalArgumentException if a delay is negative or the interval is not positive.
+     */
+    public abstract Cancellable schedule(Duration initialDelay, Duration interval, ActorId recipient, Object event,
+        int type, int flags, SchedulerCookie cookie);
 
     /**
      * Registers an actor as this node's instance of a typed service.

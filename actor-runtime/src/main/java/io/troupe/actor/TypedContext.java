@@ -103,12 +103,43 @@ public interface TypedContext<T>
     <U> ActorRef<U> spawn(Class<U> eventType, TypedBehavior<U> behavior);
 
     /**
-     * Delivers an event to this actor after a delay. There is no cancellation.
+     * Delivers an event to this actor after a delay, not cancellable (see {@link #timers()} for timers that are).
      *
      * @param delay the delay; timers fire on a wheel with about 1 ms resolution.
      * @param event the event.
      */
     void schedule(Duration delay, T event);
+
+    /**
+     * This actor's keyed timers: events to itself under a key, where a new timer replaces the key's old one and an
+     * event of a replaced or cancelled timer is never delivered. They end when the actor passes away.
+     *
+     * @return the timers.
+     */
+    TypedTimers<T> timers();
+
+    /**
+     * Sends an event to any typed recipient once after a delay, from this actor; it can be called off.
+     *
+     * @param delay     how long from now, 0 or more.
+     * @param recipient the recipient, local or remote.
+     * @param event     the event.
+     * @param <U>       what the recipient accepts.
+     * @return its handle: {@link Cancellable#cancel()} before it fires stops it.
+     */
+    <U> Cancellable scheduleOnce(Duration delay, ActorRef<U> recipient, U event);
+
+    /**
+     * Sends an event to any typed recipient at a fixed rate from this actor, until cancelled.
+     *
+     * @param initialDelay how long to the first, 0 or more.
+     * @param interval     between two, more than 0.
+     * @param recipient    the recipient, local or remote.
+     * @param event        the event, the same object every time.
+     * @param <U>          what the recipient accepts.
+     * @return its handle.
+     */
+    <U> Cancellable scheduleAtFixedRate(Duration initialDelay, Duration interval, ActorRef<U> recipient, U event);
 
     /**
      * Ends this actor once the current event is handled. Later events to it take the non-delivery path.

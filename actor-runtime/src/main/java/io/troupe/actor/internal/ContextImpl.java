@@ -4,6 +4,8 @@ import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
+import io.troupe.actor.Cancellable;
+import io.troupe.actor.Timers;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.WirePayload;
 import io.troupe.actor.EventTypes;
@@ -146,6 +148,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         if (passAwayRequested)
         {
             passAwayRequested = false;
+            ActorExtras.onPassAway(mailbox, slot);
             system.registry().onPassedAway(passingAway);
             retired = mailbox.remove(slot);
         }
@@ -420,6 +423,27 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         final ActorId self = self();
         system.scheduleTimer(delay.toNanos(), new Envelope(self, self, type, 0, 0L, event, null), cookie);
+    }
+
+    @Override
+    public Cancellable scheduleOnce(final Duration delay, final ActorId recipient, final Object event, final int type)
+    {
+        return system.scheduleFrom(self(), delay, null, recipient, event, type, 0, null);
+    }
+
+    @Override
+    public Cancellable scheduleAtFixedRate(final Duration initialDelay, final Duration interval,
+        final ActorId recipient, final Object event, final int type)
+    {
+        return system.scheduleFrom(self(), initialDelay, Objects.requireNonNull(interval, "interval"), recipient, event,
+            type, 0, null);
+    }
+
+    @Override
+    public Timers timers()
+    {
+        current();
+        return ActorExtras.timers(mailbox, slot, this);
     }
 
     @Override

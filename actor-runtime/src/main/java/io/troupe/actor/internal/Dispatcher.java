@@ -193,18 +193,28 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
             router.undeliverable(envelope, UndeliveredReason.ACTOR_UNKNOWN, worker);
             return;
         }
-        ctx.begin(slot, envelope);
+        Envelope handled = envelope;
+        if (envelope.type() == TimerFired.TYPE)
+        {
+            // a keyed timer's event: handed over only if its timer is still the key's (the wrapper is settled)
+            handled = ActorExtras.admitTimer(mailbox, slot, envelope);
+            if (handled == null)
+            {
+                return;
+            }
+        }
+        ctx.begin(slot, handled);
         final Behavior behavior = mailbox.behavior(slot);
         try
         {
-            receive(ctx, behavior, envelope);
+            receive(ctx, behavior, handled);
         }
         catch (final Throwable error)
         {
-            onFailure(ctx, envelope, error, behavior);
+            onFailure(ctx, handled, error, behavior);
         }
         ctx.end();
-        envelope.settleHandled(); // the context repaid its cost
+        handled.settleHandled(); // the context repaid its cost
     }
 
     /**

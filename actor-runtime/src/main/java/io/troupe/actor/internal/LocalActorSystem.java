@@ -6,6 +6,7 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.actor.ActorSystemConfig;
 import io.troupe.actor.AgentErrorLog;
 import io.troupe.actor.Behavior;
+import io.troupe.actor.Cancellable;
 import io.troupe.actor.Chargeable;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.FlowControl;
@@ -67,6 +68,8 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
     private final Router router;
     private final ExecutorPool[] pools;
     private final TimerAgent timer;
+    /** Where scheduled sends go when they fire: the send path of an event from outside any actor. */
+    private final Consumer<Envelope> scheduledSends = this::send;
     private final AgentRunner timerRunner;
     private final MemoryQuotaTracker memoryQuota;
     private final AgentRunner reclaimerRunner;
@@ -135,7 +138,8 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
             this.reclaimerRunner = null;
         }
         this.services = new LocalServices(nodeId, router, serviceTable);
-        this.registry = new ActorRegistry(nodeId, pools.length, table, router, counters, memoryQuota);
+        this.registry = new ActorRegistry(nodeId, pools.length, table, router, counters, memoryQuota,
+            config.incarnation());
         this.asks = new Asks(registry, router, timer, counters, this::chargeUncharged);
     }
 
@@ -489,6 +493,26 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
     RuntimeCounters runtimeCounters()
     {
         return counters;
+    }
+
+    @Override
+    public Cancellable schedule(final Duration initialDelay, final Duration interval, final ActorId recipient,
+        final Object event, final int type, final int flags, final SchedulerCookie cookie)
+    {
+        return scheduleFrom(ActorId.NONE, initialDelay, interval, recipient, event, type, flags, cookie);
+    }
+
+    /** A scheduled send from an actor ({@code sender}) or from outside any ({@link ActorId#NONE}). */
+    ScheduledSend scheduleFrom(final ActorId sender, final Duration initialDelay, final Duration interval,
+        final ActorId recipient, final Object event, final int type, final int flags, final SchedulerCookie cookie)
+    {
+        final ScheduledSend send = ScheduledSend.of(scheduledSends, initialDelay, interval, recipient, sender, event,
+            type, flags, cookie);
+        if (!timer.schedule(ScheduledSend.saturatedNanos(initialDelay), send))
+        {
+            send.cancel(); // the timer has stopped: it would never fire
+        }
+        return send;
     }
 
     void scheduleTimer(final long delayNs, final Envelope envelope, final SchedulerCookie cookie)

@@ -5,11 +5,13 @@ import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorRef;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Behavior;
+import io.troupe.actor.Cancellable;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.Poison;
 import io.troupe.actor.SystemCounter;
 import io.troupe.actor.TypedBehavior;
 import io.troupe.actor.TypedContext;
+import io.troupe.actor.TypedTimers;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -31,6 +33,7 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
     private TypedBehavior<T> behavior;
     private ActorRef<T> self;
     private ContextImpl ctx;
+    private TypedTimers<T> typedTimers;
 
     TypedActor(final Class<T> eventType, final TypedBehavior<T> behavior, final LocalActorSystem system)
     {
@@ -153,6 +156,31 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
     public void schedule(final Duration delay, final T event)
     {
         ctx.schedule(delay, event);
+    }
+
+    @Override
+    public TypedTimers<T> timers()
+    {
+        TypedTimers<T> timers = typedTimers;
+        if (timers == null)
+        {
+            timers = new TypedTimersOf<>(ctx.timers());
+            typedTimers = timers;
+        }
+        return timers;
+    }
+
+    @Override
+    public <U> Cancellable scheduleOnce(final Duration delay, final ActorRef<U> recipient, final U event)
+    {
+        return ctx.scheduleOnce(delay, recipient.id(), event, 0);
+    }
+
+    @Override
+    public <U> Cancellable scheduleAtFixedRate(final Duration initialDelay, final Duration interval,
+        final ActorRef<U> recipient, final U event)
+    {
+        return ctx.scheduleAtFixedRate(initialDelay, interval, recipient.id(), event, 0);
     }
 
     @Override

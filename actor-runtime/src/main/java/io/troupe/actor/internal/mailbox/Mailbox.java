@@ -362,6 +362,42 @@ public abstract class Mailbox extends QueueLink
     }
 
     /**
+     * The runtime's state of an actor that only some actors have (its keyed timers, what it watches), or null.
+     * Only the running thread.
+     *
+     * @param slot a {@link #findSlot} result.
+     * @return what {@link #attach} left for it, or null.
+     */
+    public final Object attachment(final int slot)
+    {
+        if (slot == PRIMARY)
+        {
+            final Extension e = ext;
+            return e == null ? null : e.primaryAttachment;
+        }
+        return ext.actors[slot].attachment;
+    }
+
+    /**
+     * Keeps the runtime's state of an actor with it (see {@link #attachment}); it goes when the actor does. Only the
+     * running thread.
+     *
+     * @param slot       a {@link #findSlot} result.
+     * @param attachment the state.
+     */
+    public final void attach(final int slot, final Object attachment)
+    {
+        if (slot == PRIMARY)
+        {
+            extension().primaryAttachment = attachment;
+        }
+        else
+        {
+            ext.actors[slot].attachment = attachment;
+        }
+    }
+
+    /**
      * The ids of the actors living on the mailbox. Only the running thread.
      *
      * @param nodeId this node's id.
@@ -397,6 +433,10 @@ public abstract class Mailbox extends QueueLink
         {
             behavior = null;
             self = null;
+            if (ext != null)
+            {
+                ext.primaryAttachment = null;
+            }
             LOCAL_ID.setRelease(this, 0L);
         }
         else if (ext.actors.length == 1)
@@ -535,6 +575,7 @@ public abstract class Mailbox extends QueueLink
     {
         ActorSlot[] actors;
         MailboxMemory memory;
+        Object primaryAttachment;
     }
 
     /** An actor sharing a mailbox with its primary actor. */
@@ -543,6 +584,7 @@ public abstract class Mailbox extends QueueLink
         final long localId;
         Behavior behavior;
         ActorId self;
+        Object attachment;
 
         ActorSlot(final long localId, final Behavior behavior)
         {

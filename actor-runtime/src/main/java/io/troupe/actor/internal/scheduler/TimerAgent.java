@@ -16,9 +16,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * Delivers envelopes after a delay, from a hashed timer wheel owned by this agent's thread. Any thread may
- * {@link #schedule}; requests reach the agent through an MPSC queue. There is no cancellation: a timer whose
- * {@link SchedulerCookie} was detached fires into nothing and is counted as stale.
+ * Delivers envelopes after a delay, and runs {@link TimerTask}s (scheduled sends, once or at a fixed rate), from a
+ * hashed timer wheel owned by this agent's thread. Any thread may {@link #schedule}; requests reach the agent through
+ * an MPSC queue. A timer whose {@link SchedulerCookie} was detached, or a task that was cancelled, fires into nothing
+ * and is counted as stale (a cancelled task stays on the wheel until it is due).
  *
  * <p>Idle: with timers pending the agent parks until the next tick; with none it parks until a request
  * arrives (the requester unparks it) or {@link #wakeForClose()} is called, so an idle node costs no timer
@@ -79,13 +80,47 @@ public final class TimerAgent implements Agent
                 discarded.incrementAndGet();
                 return;
             }
-            requests.offer(new Request(clock.nanoTime() + Math.max(0, delayNs), envelope, cookie));
+            requests.offer(new Request(clock.nanoTime() + Math.max(0, delayNs), envelope, cookie, null));
             scheduled.incrementAndGet();
         }
         finally
         {
             schedulersInFlight.decrementAndGet();
         }
+        wakeIfSleeping();
+    }
+
+    /**
+     * Schedules a task: it runs when due and again after the period it returns, until it returns a negative value.
+     * Safe from any thread; never blocks.
+     *
+     * @param delayNs delay to its first run in nanoseconds; negative counts as 0.
+     * @param task    what to run.
+     * @return false if the agent has closed and the task will never run (counted as discarded).
+     */
+    public boolean schedule(final long delayNs, final TimerTask task)
+    {
+        schedulersInFlight.incrementAndGet();
+        try
+        {
+            if (closed)
+            {
+                discarded.incrementAndGet();
+                return false;
+            }
+            requests.offer(new Request(clock.nanoTime() + Math.max(0, delayNs), null, null, task));
+            scheduled.incrementAndGet();
+        }
+        finally
+        {
+            schedulersInFlight.decrementAndGet();
+        }
+        wakeIfSleeping();
+        return true;
+    }
+
+    private void wakeIfSleeping()
+    {
         if (sleeping)
         {
             final Thread t = thread;
@@ -191,7 +226,7 @@ public final class TimerAgent implements Agent
     }
 
     /**
-     * Timers delivered so far.
+     * Timers delivered so far (each run of a repeating task counts).
      *
      * @return the count.
      */
@@ -201,7 +236,8 @@ public final class TimerAgent implements Agent
     }
 
     /**
-     * Timers that fired after their cookie was detached, and were not delivered.
+     * Timers that fired after their cookie was detached, or tasks that ran after they were cancelled, and delivered
+     * nothing.
      *
      * @return the count.
      */
@@ -235,7 +271,11 @@ public final class TimerAgent implements Agent
         final Request request = pending.remove(timerId);
         if (request != null)
         {
-            if (request.cookie != null && !request.cookie.isAttached())
+            if (request.task != null)
+            {
+                runTask(request, nowNs);
+            }
+            else if (request.cookie != null && !request.cookie.isAttached())
             {
                 stale.incrementAndGet();
             }
@@ -246,6 +286,23 @@ public final class TimerAgent implements Agent
             }
         }
         return true;
+    }
+
+    private void runTask(final Request request, final long nowNs)
+    {
+        final long next = request.task.fire();
+        if (next == TimerTask.SKIPPED)
+        {
+            stale.incrementAndGet();
+            return;
+        }
+        fired.incrementAndGet();
+        if (next > 0)
+        {
+            // a fixed rate from the first deadline; a run late by more than a period is not repeated to catch up
+            request.deadlineNs = Math.max(request.deadlineNs + next, nowNs);
+            pending.put(wheel.scheduleTimer(request.deadlineNs), request);
+        }
     }
 
     private final class TimerIdleStrategy implements IdleStrategy
@@ -281,17 +338,20 @@ public final class TimerAgent implements Agent
         }
     }
 
+    /** A timer: an envelope to deliver (with its cookie), or a task to run. */
     private static final class Request
     {
-        final long deadlineNs;
+        long deadlineNs;
         final Envelope envelope;
         final SchedulerCookie cookie;
+        final TimerTask task;
 
-        Request(final long deadlineNs, final Envelope envelope, final SchedulerCookie cookie)
+        Request(final long deadlineNs, final Envelope envelope, final SchedulerCookie cookie, final TimerTask task)
         {
             this.deadlineNs = deadlineNs;
             this.envelope = envelope;
             this.cookie = cookie;
+            this.task = task;
         }
     }
 }
