@@ -37,17 +37,26 @@ public interface ActorContext
     }
 
     /**
-     * Spawns a typed actor on a new {@link MailboxType#SIMPLE} mailbox in this actor's pool.
+     * Spawns a typed actor on a new {@link MailboxType#SIMPLE} mailbox in this actor's pool; this actor is its parent
+     * (the one, beside the system, that may {@link #stop} it).
      *
      * @param eventType what the new actor accepts.
      * @param behavior  its first behaviour.
      * @param <T>       its event type.
      * @return its ref.
      */
-    default <T> ActorRef<T> spawn(final Class<T> eventType, final TypedBehavior<T> behavior)
-    {
-        return system().spawn(eventType, behavior, self().poolId(), MailboxType.SIMPLE);
-    }
+    <T> ActorRef<T> spawn(Class<T> eventType, TypedBehavior<T> behavior);
+
+    /**
+     * Stops an actor this actor registered or spawned: it passes away once the events queued for it before this
+     * request are handled; later ones take the non-delivery path. Nobody else may stop it (besides its node's
+     * {@link ActorSystem#stop}): a request for any other actor, by name or on another node, is refused and counted
+     * ({@link SystemCounter#STOPS_REFUSED}). A {@link Poison} is only a request the actor may handle as it likes.
+     *
+     * @param child an actor this one registered.
+     * @return true if the request is on its way; false if the actor is gone or the request was refused.
+     */
+    boolean stop(ActorId child);
 
     /**
      * Sends an event with type 0, no flags and cookie 0.

@@ -440,6 +440,16 @@ public abstract class ActorSystem implements AutoCloseable
     public abstract AutoCloseable onPassAway(Consumer<ActorId> listener);
 
     /**
+     * Stops one of this node's actors, whoever registered it: it passes away once the events queued for it before
+     * this request are handled; later ones take the non-delivery path. Actors of other nodes cannot be stopped from
+     * here (nor by name): such a request is refused and counted ({@link SystemCounter#STOPS_REFUSED}).
+     *
+     * @param actor a local actor id.
+     * @return true if the request is on its way; false if the actor is gone or not local.
+     */
+    public abstract boolean stop(ActorId actor);
+
+    /**
      * Whether the system accepts sends from outside (false once shutdown began).
      *
      * @return true while running.

@@ -1,8 +1,10 @@
 package io.troupe.actor;
 
 /**
- * Asks an actor to pass away. Nobody can kill an actor from outside: the actor receives this like any event
- * and decides; well-behaved actors call {@link ActorContext#passAway()}.
+ * Asks an actor to pass away. Nobody can kill an actor from outside: the actor receives this like any event and
+ * decides (a typed actor that does not handle it keeps running, and the event is counted as unhandled);
+ * well-behaved actors call {@link ActorContext#passAway()}. To stop an actor regardless, its parent calls
+ * {@link ActorContext#stop} or its node's system {@link ActorSystem#stop}: neither goes over the wire.
  */
 public final class Poison
 {

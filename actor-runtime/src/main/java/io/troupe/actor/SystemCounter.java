@@ -49,7 +49,10 @@ public enum SystemCounter implements CounterDescriptor.Of<SystemCounters>
     /** Events a typed actor did not handle. */
     UNHANDLED_EVENTS(119, "unhandled_events", Kind.COUNT, "", "events a typed actor did not handle"),
     /** Actors that passed away (with actors registered, the churn; their difference is actors alive). */
-    ACTORS_PASSED_AWAY(127, "actors_passed_away", Kind.COUNT, "", "actors that passed away");
+    ACTORS_PASSED_AWAY(127, "actors_passed_away", Kind.COUNT, "", "actors that passed away"),
+    /** Requests to stop an actor from one that did not register it (or by name, or on another node), refused. */
+    STOPS_REFUSED(128, "stops_refused", Kind.COUNT, "",
+        "requests to stop an actor from one that did not register it, refused");
 
     private final Declaration<SystemCounters> declaration;
 

@@ -32,8 +32,10 @@ package io.troupe.actor;
  *
  * <p>An event that is not a {@code T} (a runtime notice such as {@link Undelivered}, {@link FundsCleared},
  * {@link NodeConnected}, {@link MailboxCollapsed} or {@link Poison}, or an event sent through an untyped id by
- * mistake) never reaches {@link #receive}: it goes to {@link #receiveSignal}. An unhandled {@link Poison} ends
- * the actor; any other unhandled signal is dropped and counted ({@link SystemCounters#unhandledEvents()}).
+ * mistake) never reaches {@link #receive}: it goes to {@link #receiveSignal}. An unhandled signal is dropped and
+ * counted ({@link SystemCounters#unhandledEvents()}), a {@link Poison} too: only the actor decides to die
+ * ({@link TypedContext#passAway()}), or the actor that spawned it ({@link TypedContext#stop}) or its node's system
+ * ({@link ActorSystem#stop}) stops it.
  *
  * @param <T> the type of events the actor accepts: a class, or an interface (sealed, typically) its events
  *            implement.
@@ -56,8 +58,7 @@ public interface TypedBehavior<T>
      * @param ctx    what the actor may do while handling; {@link TypedContext#envelope()} has the signal's
      *               addressing.
      * @param signal the event.
-     * @return true if handled; false to let the runtime end the actor (for {@link Poison}) or count the event as
-     *         unhandled (anything else).
+     * @return true if handled; false to let the runtime count the event as unhandled.
      */
     default boolean receiveSignal(final TypedContext<T> ctx, final Object signal)
     {

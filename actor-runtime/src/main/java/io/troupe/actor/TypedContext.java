@@ -111,6 +111,14 @@ public interface TypedContext<T>
     void schedule(Duration delay, T event);
 
     /**
+     * Stops an actor this actor spawned (see {@link ActorContext#stop}); nobody else may.
+     *
+     * @param child an actor this one spawned.
+     * @return true if the request is on its way; false if the actor is gone or the request was refused (counted).
+     */
+    boolean stop(ActorRef<?> child);
+
+    /**
      * This actor's keyed timers: events to itself under a key, where a new timer replaces the key's old one and an
      * event of a replaced or cancelled timer is never delivered. They end when the actor passes away.
      *

@@ -63,6 +63,7 @@ final class ActorRegistry
      * @param ownedAccount an account handle the mailbox takes over (closed here if registering fails), or null for
      *                     a mailbox without memory tracking.
      * @param replySlot    whether the actor is a reply slot (its local id carries {@link ReplySlots#BIT}).
+     * @param parent       the actor registering it (the only one, beside the system, that may stop it), or null.
      * @return its id.
      * @throws IllegalArgumentException if there is no such pool.
      * @throws IllegalStateException    if the system has stopped or the mailbox table is full.
@@ -72,7 +73,8 @@ final class ActorRegistry
         final int poolId,
         final MailboxType type,
         final Account ownedAccount,
-        final boolean replySlot)
+        final boolean replySlot,
+        final ActorId parent)
     {
         Objects.requireNonNull(behavior, "behavior");
         Objects.requireNonNull(type, "type");
@@ -93,7 +95,7 @@ final class ActorRegistry
             mailbox.attachMemory(new MailboxMemory(mailbox, ownedAccount, memoryQuota.clock(),
                 router::scheduleFromOutside));
         }
-        mailbox.occupy(localId, behavior);
+        mailbox.occupy(localId, behavior, parent);
         onRegistered();
         return ActorId.of(nodeId, localId, mailbox.hint(), poolId);
     }

@@ -74,7 +74,7 @@ final class Asks
         final ActorId askerId;
         try
         {
-            askerId = registry.register(asker, 0, MailboxType.SIMPLE, null, true);
+            askerId = registry.register(asker, 0, MailboxType.SIMPLE, null, true, null);
         }
         catch (final RuntimeException ex)
         {

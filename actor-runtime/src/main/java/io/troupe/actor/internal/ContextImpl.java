@@ -3,9 +3,11 @@ package io.troupe.actor.internal;
 import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
+import io.troupe.actor.ActorRef;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Cancellable;
 import io.troupe.actor.Timers;
+import io.troupe.actor.TypedBehavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.WirePayload;
 import io.troupe.actor.EventTypes;
@@ -359,22 +361,31 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     @Override
     public ActorId register(final Behavior behavior)
     {
-        current();
-        return system.register(behavior, mailbox.poolId(), MailboxType.SIMPLE);
+        return system.registerChild(behavior, mailbox.poolId(), MailboxType.SIMPLE, null, self());
     }
 
     @Override
     public ActorId register(final Behavior behavior, final int poolId, final MailboxType type)
     {
-        current();
-        return system.register(behavior, poolId, type);
+        return system.registerChild(behavior, poolId, type, null, self());
     }
 
     @Override
     public ActorId register(final Behavior behavior, final int poolId, final MailboxType type, final Account account)
     {
-        current();
-        return system.register(behavior, poolId, type, account);
+        return system.registerChild(behavior, poolId, type, Objects.requireNonNull(account, "account"), self());
+    }
+
+    @Override
+    public <T> ActorRef<T> spawn(final Class<T> eventType, final TypedBehavior<T> behavior)
+    {
+        return system.spawnChild(eventType, behavior, self());
+    }
+
+    @Override
+    public boolean stop(final ActorId child)
+    {
+        return system.stopChild(child, self());
     }
 
     @Override
@@ -393,7 +404,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         current();
         Objects.requireNonNull(behavior, "behavior");
-        mailbox.addActor(localId, behavior);
+        mailbox.addActor(localId, behavior, mailbox.self(slot, nodeId));
         system.registry().onRegistered();
         return ActorId.fromRaw(localId, mailbox.self(slot, nodeId).raw2());
     }

@@ -194,10 +194,9 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
             return;
         }
         Envelope handled = envelope;
-        if (envelope.type() == TimerFired.TYPE)
+        if (Integer.compareUnsigned(envelope.type() - TimerFired.TYPE, 2) < 0) // TimerFired or Stops, in one compare
         {
-            // a keyed timer's event: handed over only if its timer is still the key's (the wrapper is settled)
-            handled = ActorExtras.admitTimer(mailbox, slot, envelope);
+            handled = intercept(ctx, mailbox, slot, envelope);
             if (handled == null)
             {
                 return;
@@ -215,6 +214,32 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
         }
         ctx.end();
         handled.settleHandled(); // the context repaid its cost
+    }
+
+    /**
+     * The runtime's own events for an actor: a keyed timer's (handed over only if its timer is still the key's) and a
+     * request to stop it (from its parent or its system: it passes away here, behind what was queued before).
+     *
+     * @return the envelope for the behaviour, or null if there is none (the intercepted one is settled).
+     */
+    private Envelope intercept(final ContextImpl ctx, final Mailbox mailbox, final int slot, final Envelope envelope)
+    {
+        if (envelope.type() == TimerFired.TYPE)
+        {
+            return ActorExtras.admitTimer(mailbox, slot, envelope);
+        }
+        if (Stops.allowed(mailbox, slot, envelope, counters))
+        {
+            ctx.begin(slot, envelope);
+            ctx.passAway();
+            ctx.end();
+            envelope.settleHandled(); // the context repaid its cost
+        }
+        else
+        {
+            envelope.settle();
+        }
+        return null;
     }
 
     /**

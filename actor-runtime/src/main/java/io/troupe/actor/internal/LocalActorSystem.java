@@ -68,6 +68,7 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
     private final Router router;
     private final ExecutorPool[] pools;
     private final TimerAgent timer;
+    private final Stops stops;
     /** Where scheduled sends go when they fire: the send path of an event from outside any actor. */
     private final Consumer<Envelope> scheduledSends = this::send;
     private final AgentRunner timerRunner;
@@ -141,6 +142,7 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
         this.registry = new ActorRegistry(nodeId, pools.length, table, router, counters, memoryQuota,
             config.incarnation());
         this.asks = new Asks(registry, router, timer, counters, this::chargeUncharged);
+        this.stops = new Stops(router, table, counters);
     }
 
     /**
@@ -201,14 +203,33 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
     @Override
     public ActorId register(final Behavior behavior, final int poolId, final MailboxType type)
     {
-        return registry.register(behavior, poolId, type, null, false);
+        return registry.register(behavior, poolId, type, null, false, null);
     }
 
     @Override
     public ActorId register(final Behavior behavior, final int poolId, final MailboxType type, final Account account)
     {
         Objects.requireNonNull(account, "account");
-        return registry.register(behavior, poolId, type, account.duplicate(), false);
+        return registry.register(behavior, poolId, type, account.duplicate(), false, null);
+    }
+
+    /** Registers an actor on behalf of another (its parent: besides this system, the only one that may stop it). */
+    ActorId registerChild(final Behavior behavior, final int poolId, final MailboxType type, final Account account,
+        final ActorId parent)
+    {
+        return registry.register(behavior, poolId, type, account == null ? null : account.duplicate(), false, parent);
+    }
+
+    @Override
+    public boolean stop(final ActorId actor)
+    {
+        return stops.request(actor, null);
+    }
+
+    /** A request of an actor to stop one it registered. */
+    boolean stopChild(final ActorId child, final ActorId parent)
+    {
+        return stops.request(child, parent);
     }
 
     @Override
@@ -347,6 +368,13 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
         final Class<T> eventType, final TypedBehavior<T> behavior, final int poolId, final MailboxType type)
     {
         return ActorRef.of(register(new TypedActor<>(eventType, behavior, this), poolId, type));
+    }
+
+    /** Spawns a typed actor on behalf of another (its parent). */
+    <T> ActorRef<T> spawnChild(final Class<T> eventType, final TypedBehavior<T> behavior, final ActorId parent)
+    {
+        return ActorRef.of(registerChild(new TypedActor<>(eventType, behavior, this), parent.poolId(),
+            MailboxType.SIMPLE, null, parent));
     }
 
     @Override

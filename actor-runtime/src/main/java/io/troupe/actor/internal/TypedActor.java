@@ -7,7 +7,6 @@ import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Cancellable;
 import io.troupe.actor.Envelope;
-import io.troupe.actor.Poison;
 import io.troupe.actor.SystemCounter;
 import io.troupe.actor.TypedBehavior;
 import io.troupe.actor.TypedContext;
@@ -60,14 +59,8 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
         }
         else if (!behavior.receiveSignal(this, event))
         {
-            if (event instanceof Poison)
-            {
-                context.passAway();
-            }
-            else
-            {
-                system.runtimeCounters().increment(SystemCounter.UNHANDLED_EVENTS);
-            }
+            // a Poison too: only the actor decides to die (its parent or its system may stop it)
+            system.runtimeCounters().increment(SystemCounter.UNHANDLED_EVENTS);
         }
     }
 
@@ -156,6 +149,12 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
     public void schedule(final Duration delay, final T event)
     {
         ctx.schedule(delay, event);
+    }
+
+    @Override
+    public boolean stop(final ActorRef<?> child)
+    {
+        return ctx.stop(child.id());
     }
 
     @Override

@@ -68,6 +68,8 @@ public abstract class Mailbox extends QueueLink
     private long localId;
     private Behavior behavior;
     private ActorId self;
+    /** The actor that registered the primary actor (the only one, beside its system, that may stop it), or null. */
+    private ActorId parent;
     /** Rarely used parts: actors sharing the mailbox, memory tracking. Null for most mailboxes. */
     private Extension ext;
     /**
@@ -236,12 +238,14 @@ public abstract class Mailbox extends QueueLink
      *
      * @param newLocalId local id of the new actor, never 0.
      * @param initial    its first behaviour.
+     * @param registrar  the actor that registered it, or null (its system did).
      */
-    public final void occupy(final long newLocalId, final Behavior initial)
+    public final void occupy(final long newLocalId, final Behavior initial, final ActorId registrar)
     {
         this.behavior = initial;
         this.self = null;
-        LOCAL_ID.setRelease(this, newLocalId);
+        this.parent = registrar;
+        LOCAL_ID.setRelease(this, newLocalId); // publishes the fields above to whoever reads the id with acquire
     }
 
     /**
@@ -249,10 +253,11 @@ public abstract class Mailbox extends QueueLink
      *
      * @param newLocalId local id of the new actor.
      * @param initial    its first behaviour.
+     * @param registrar  the actor that registered it.
      */
-    public final void addActor(final long newLocalId, final Behavior initial)
+    public final void addActor(final long newLocalId, final Behavior initial, final ActorId registrar)
     {
-        final ActorSlot slot = new ActorSlot(newLocalId, initial);
+        final ActorSlot slot = new ActorSlot(newLocalId, initial, registrar);
         final Extension e = extension();
         if (e.actors == null)
         {
@@ -362,6 +367,18 @@ public abstract class Mailbox extends QueueLink
     }
 
     /**
+     * The actor that registered an actor on this mailbox: besides its system, the only one that may stop it. Only the
+     * running thread (for the primary actor, also a thread that found it by {@link #findSlot}).
+     *
+     * @param slot a {@link #findSlot} result.
+     * @return its registrar, or null if its system registered it.
+     */
+    public final ActorId parent(final int slot)
+    {
+        return slot == PRIMARY ? parent : ext.actors[slot].parent;
+    }
+
+    /**
      * The runtime's state of an actor that only some actors have (its keyed timers, what it watches), or null.
      * Only the running thread.
      *
@@ -433,6 +450,7 @@ public abstract class Mailbox extends QueueLink
         {
             behavior = null;
             self = null;
+            parent = null;
             if (ext != null)
             {
                 ext.primaryAttachment = null;
@@ -582,14 +600,16 @@ public abstract class Mailbox extends QueueLink
     static final class ActorSlot
     {
         final long localId;
+        final ActorId parent;
         Behavior behavior;
         ActorId self;
         Object attachment;
 
-        ActorSlot(final long localId, final Behavior behavior)
+        ActorSlot(final long localId, final Behavior behavior, final ActorId parent)
         {
             this.localId = localId;
             this.behavior = behavior;
+            this.parent = parent;
         }
     }
 }

@@ -320,7 +320,7 @@ abstract class MailboxContractTest
     {
         final Behavior initial = new Named("initial");
 
-        mailbox.occupy(42L, initial);
+        mailbox.occupy(42L, initial, null);
 
         assertThat(mailbox.findSlot(42L)).isEqualTo(Mailbox.PRIMARY);
         assertThat(mailbox.behavior(Mailbox.PRIMARY)).isSameAs(initial);
@@ -332,13 +332,13 @@ abstract class MailboxContractTest
     @Test
     void findSlotMissesUnknownIdsAndIdZero()
     {
-        mailbox.occupy(42L, new Named("a"));
+        mailbox.occupy(42L, new Named("a"), null);
 
         assertThat(mailbox.findSlot(43L)).isEqualTo(Mailbox.NO_SLOT);
         assertThat(mailbox.findSlot(0L)).isEqualTo(Mailbox.NO_SLOT);
         assertThat(mailbox.findSlot(-42L)).isEqualTo(Mailbox.NO_SLOT);
 
-        mailbox.addActor(100L, new Named("b"));
+        mailbox.addActor(100L, new Named("b"), null);
 
         assertThat(mailbox.findSlot(43L)).isEqualTo(Mailbox.NO_SLOT);
         assertThat(mailbox.findSlot(0L)).isEqualTo(Mailbox.NO_SLOT);
@@ -348,7 +348,7 @@ abstract class MailboxContractTest
     void becomeReplacesThePrimaryBehavior()
     {
         final Behavior next = new Named("next");
-        mailbox.occupy(42L, new Named("initial"));
+        mailbox.occupy(42L, new Named("initial"), null);
 
         mailbox.become(Mailbox.PRIMARY, next);
 
@@ -358,7 +358,7 @@ abstract class MailboxContractTest
     @Test
     void selfOfThePrimaryHasTheRightFieldsAndIsCached()
     {
-        mailbox.occupy(42L, new Named("a"));
+        mailbox.occupy(42L, new Named("a"), null);
 
         final ActorId self = mailbox.self(Mailbox.PRIMARY, NODE_ID);
 
@@ -373,11 +373,11 @@ abstract class MailboxContractTest
     @Test
     void aReoccupiedMailboxHasAFreshSelf()
     {
-        mailbox.occupy(42L, new Named("a"));
+        mailbox.occupy(42L, new Named("a"), null);
         final ActorId first = mailbox.self(Mailbox.PRIMARY, NODE_ID);
         assertThat(mailbox.remove(Mailbox.PRIMARY)).isTrue();
 
-        mailbox.occupy(77L, new Named("b"));
+        mailbox.occupy(77L, new Named("b"), null);
 
         assertThat(mailbox.findSlot(42L)).isEqualTo(Mailbox.NO_SLOT);
         assertThat(mailbox.findSlot(77L)).isEqualTo(Mailbox.PRIMARY);
@@ -391,10 +391,10 @@ abstract class MailboxContractTest
         final Behavior primary = new Named("primary");
         final Behavior first = new Named("first");
         final Behavior second = new Named("second");
-        mailbox.occupy(42L, primary);
+        mailbox.occupy(42L, primary, null);
 
-        mailbox.addActor(100L, first);
-        mailbox.addActor(101L, second);
+        mailbox.addActor(100L, first, null);
+        mailbox.addActor(101L, second, null);
 
         assertThat(mailbox.actorCount()).isEqualTo(3);
         final int slot100 = mailbox.findSlot(100L);
@@ -417,8 +417,8 @@ abstract class MailboxContractTest
     @Test
     void selfOfAnExtraActorHasTheRightFieldsAndIsCached()
     {
-        mailbox.occupy(42L, new Named("a"));
-        mailbox.addActor(100L, new Named("b"));
+        mailbox.occupy(42L, new Named("a"), null);
+        mailbox.addActor(100L, new Named("b"), null);
         final int slot = mailbox.findSlot(100L);
 
         final ActorId self = mailbox.self(slot, NODE_ID);
@@ -431,7 +431,7 @@ abstract class MailboxContractTest
     @Test
     void extraActorsCanLiveWithoutAPrimary()
     {
-        mailbox.addActor(100L, new Named("b"));
+        mailbox.addActor(100L, new Named("b"), null);
 
         assertThat(mailbox.isVacant()).isFalse();
         assertThat(mailbox.actorCount()).isEqualTo(1);
@@ -445,10 +445,10 @@ abstract class MailboxContractTest
     {
         final Behavior b101 = new Named("101");
         final Behavior b102 = new Named("102");
-        mailbox.occupy(42L, new Named("primary"));
-        mailbox.addActor(100L, new Named("100"));
-        mailbox.addActor(101L, b101);
-        mailbox.addActor(102L, b102);
+        mailbox.occupy(42L, new Named("primary"), null);
+        mailbox.addActor(100L, new Named("100"), null);
+        mailbox.addActor(101L, b101, null);
+        mailbox.addActor(102L, b102, null);
 
         // remove an extra from the middle: the others keep their behaviours and ids
         assertThat(mailbox.remove(mailbox.findSlot(100L))).isFalse();
@@ -478,7 +478,7 @@ abstract class MailboxContractTest
     @Test
     void removingThePrimaryAloneVacatesTheMailbox()
     {
-        mailbox.occupy(42L, new Named("a"));
+        mailbox.occupy(42L, new Named("a"), null);
 
         assertThat(mailbox.remove(Mailbox.PRIMARY)).isTrue();
 

@@ -135,7 +135,7 @@ class MailboxTableTest
         final Mailbox first = table.allocate(0, MailboxType.SIMPLE);
         first.occupy(10L, (ctx, envelope) ->
         {
-        });
+        }, null);
         first.remove(Mailbox.PRIMARY);
         final long vacantBefore = table.vacant();
 
