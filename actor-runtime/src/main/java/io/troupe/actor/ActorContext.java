@@ -230,6 +230,24 @@ public interface ActorContext
         int type);
 
     /**
+     * Watches an actor, here or on another node: this actor receives one {@link Terminated} when it is gone (it passed
+     * away or was stopped, its node shut down, was downed or restarted), at once if it is gone already. Watching an
+     * actor twice, or oneself, does nothing. Costs nothing on the send path: an entry with each actor, and a request.
+     *
+     * @param target an actor id (not a service id: a service outlives its actors).
+     * @throws IllegalArgumentException for a service id.
+     */
+    void watch(ActorId target);
+
+    /**
+     * Stops watching an actor: no {@link Terminated} for it arrives after this, not even one already on its way.
+     * Nothing if it is not watched.
+     *
+     * @param target the actor.
+     */
+    void unwatch(ActorId target);
+
+    /**
      * This actor's keyed timers: events to itself under a key, where a new timer replaces the key's old one and an
      * event of a replaced or cancelled timer is never delivered. They end when the actor passes away.
      *

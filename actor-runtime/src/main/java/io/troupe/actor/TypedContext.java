@@ -111,6 +111,21 @@ public interface TypedContext<T>
     void schedule(Duration delay, T event);
 
     /**
+     * Watches an actor (see {@link ActorContext#watch}): a {@link Terminated} comes to {@link
+     * TypedBehavior#receiveSignal} when it is gone.
+     *
+     * @param target the actor.
+     */
+    void watch(ActorRef<?> target);
+
+    /**
+     * Stops watching an actor: no {@link Terminated} for it arrives after this.
+     *
+     * @param target the actor.
+     */
+    void unwatch(ActorRef<?> target);
+
+    /**
      * Stops an actor this actor spawned (see {@link ActorContext#stop}); nobody else may.
      *
      * @param child an actor this one spawned.

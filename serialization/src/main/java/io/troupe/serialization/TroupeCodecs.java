@@ -5,8 +5,11 @@ import io.troupe.actor.MalformedEventException;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.Poison;
+import io.troupe.actor.Terminated;
+import io.troupe.actor.TerminationReason;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.spi.WatchRequest;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -32,6 +35,12 @@ import static io.troupe.serialization.CodecChecks.putActorId;
  *   29  unsure           uint8 (0 or 1)
  *
  *  Poison (0 bytes)       NodeConnected, NodeDisconnected (4 bytes): 0 nodeId int32
+ *
+ *  WatchRequest (17 bytes)                    Terminated (17 bytes)
+ *    0  watcher.raw1     int64                  0  actor.raw1   int64
+ *    8  watcher.raw2     int64                  8  actor.raw2   int64
+ *   16  watch            uint8 (0 or 1)        16  reason       uint8 (0 PASSED_AWAY, 1 NOT_ALIVE, 2 NODE_STOPPED,
+ *                                                                      3 NODE_DOWNED, 4 NODE_RESTARTED)
  * </pre>
  */
 public final class TroupeCodecs
@@ -42,6 +51,8 @@ public final class TroupeCodecs
     public static final int MAILBOX_COLLAPSED_LENGTH = 24;
     /** Payload length of {@link #NODE_CONNECTED} and {@link #NODE_DISCONNECTED}. */
     public static final int NODE_EVENT_LENGTH = 4;
+    /** Payload length of {@link #WATCH_REQUEST} and {@link #TERMINATED}. */
+    public static final int WATCH_EVENT_LENGTH = 17;
 
     /** {@link Undelivered} notices. The recipient and reason must not be null. */
     public static final EventCodec<Undelivered> UNDELIVERED = new UndeliveredCodec();
@@ -53,9 +64,13 @@ public final class TroupeCodecs
     public static final EventCodec<NodeConnected> NODE_CONNECTED = new NodeConnectedCodec();
     /** {@link NodeDisconnected}. */
     public static final EventCodec<NodeDisconnected> NODE_DISCONNECTED = new NodeDisconnectedCodec();
+    /** {@link WatchRequest}: what a watcher sends the actor it watches. The watcher must not be null. */
+    public static final EventCodec<WatchRequest> WATCH_REQUEST = new WatchRequestCodec();
+    /** {@link Terminated}. The actor and reason must not be null. */
+    public static final EventCodec<Terminated> TERMINATED = new TerminatedCodec();
     /** Every codec above, in type id order. */
-    public static final List<EventCodec<?>> ALL =
-        List.of(UNDELIVERED, POISON, MAILBOX_COLLAPSED, NODE_CONNECTED, NODE_DISCONNECTED);
+    public static final List<EventCodec<?>> ALL = List.of(UNDELIVERED, POISON, MAILBOX_COLLAPSED, WATCH_REQUEST,
+        TERMINATED, NODE_CONNECTED, NODE_DISCONNECTED);
 
     private static final int RECIPIENT_OFFSET = 0;
     private static final int COOKIE_OFFSET = 16;
@@ -65,6 +80,7 @@ public final class TroupeCodecs
     private static final int ACTOR_OFFSET = 0;
     private static final int DROPPED_OFFSET = 16;
     private static final int NODE_ID_OFFSET = 0;
+    private static final int WATCH_FLAG_OFFSET = 16;
 
     private TroupeCodecs()
     {
@@ -211,6 +227,81 @@ public final class TroupeCodecs
         protected NodeDisconnected read(final DirectBuffer buffer, final int offset)
         {
             return new NodeDisconnected(buffer.getInt(offset + NODE_ID_OFFSET, ORDER));
+        }
+    }
+
+    private static final class WatchRequestCodec extends FixedLengthCodec<WatchRequest>
+    {
+        WatchRequestCodec()
+        {
+            super(WatchRequest.TYPE, "troupe.WatchRequest", WatchRequest.class, WATCH_EVENT_LENGTH);
+        }
+
+        @Override
+        protected void write(final WatchRequest event, final MutableDirectBuffer buffer, final int offset)
+        {
+            putActorId(buffer, offset + ACTOR_OFFSET, event.watcher());
+            buffer.putByte(offset + WATCH_FLAG_OFFSET, (byte)(event.watch() ? 1 : 0));
+        }
+
+        @Override
+        protected WatchRequest read(final DirectBuffer buffer, final int offset)
+        {
+            final byte watch = buffer.getByte(offset + WATCH_FLAG_OFFSET);
+            if (watch != 0 && watch != 1)
+            {
+                throw new MalformedEventException(WatchRequest.TYPE, "watch flag is " + watch + ", expected 0 or 1");
+            }
+            return new WatchRequest(getActorId(buffer, offset + ACTOR_OFFSET), watch == 1);
+        }
+    }
+
+    private static final class TerminatedCodec extends FixedLengthCodec<Terminated>
+    {
+        TerminatedCodec()
+        {
+            super(Terminated.TYPE, "troupe.Terminated", Terminated.class, WATCH_EVENT_LENGTH);
+        }
+
+        @Override
+        protected void write(final Terminated event, final MutableDirectBuffer buffer, final int offset)
+        {
+            putActorId(buffer, offset + ACTOR_OFFSET, event.actor());
+            buffer.putByte(offset + WATCH_FLAG_OFFSET, reasonCode(event.reason()));
+        }
+
+        @Override
+        protected Terminated read(final DirectBuffer buffer, final int offset)
+        {
+            return new Terminated(getActorId(buffer, offset + ACTOR_OFFSET),
+                reasonOf(buffer.getByte(offset + WATCH_FLAG_OFFSET)));
+        }
+
+        /** Wire codes are explicit, as for Undelivered's reasons. */
+        private static byte reasonCode(final TerminationReason reason)
+        {
+            return switch (reason)
+            {
+                case PASSED_AWAY -> 0;
+                case NOT_ALIVE -> 1;
+                case NODE_STOPPED -> 2;
+                case NODE_DOWNED -> 3;
+                case NODE_RESTARTED -> 4;
+            };
+        }
+
+        private static TerminationReason reasonOf(final byte code)
+        {
+            return switch (code)
+            {
+                case 0 -> TerminationReason.PASSED_AWAY;
+                case 1 -> TerminationReason.NOT_ALIVE;
+                case 2 -> TerminationReason.NODE_STOPPED;
+                case 3 -> TerminationReason.NODE_DOWNED;
+                case 4 -> TerminationReason.NODE_RESTARTED;
+                default -> throw new MalformedEventException(Terminated.TYPE,
+                    "unknown termination reason code " + code);
+            };
         }
     }
 }

@@ -5,12 +5,13 @@ import io.troupe.actor.internal.mailbox.Mailbox;
 
 /**
  * The runtime's state of an actor that only some actors need, kept with it on its mailbox
- * ({@link Mailbox#attachment}) and made on first use: its keyed timers. Only the thread running the actor's handler
- * touches it.
+ * ({@link Mailbox#attachment}) and made on first use: its keyed timers, and its side of death watch. Only the thread
+ * running the actor's handler touches it.
  */
 final class ActorExtras
 {
     private ActorTimers timers;
+    private ActorWatches watches;
 
     private ActorExtras()
     {
@@ -25,6 +26,24 @@ final class ActorExtras
             extras.timers = new ActorTimers(ctx.system(), mailbox.self(slot, ctx.nodeId()));
         }
         return extras.timers;
+    }
+
+    /** The actor's side of death watch, made on first use. */
+    static ActorWatches watches(final Mailbox mailbox, final int slot)
+    {
+        final ActorExtras extras = of(mailbox, slot);
+        if (extras.watches == null)
+        {
+            extras.watches = new ActorWatches();
+        }
+        return extras.watches;
+    }
+
+    /** The actor's side of death watch, or null if it never watched nor was watched. */
+    static ActorWatches existingWatches(final Mailbox mailbox, final int slot)
+    {
+        final ActorExtras extras = (ActorExtras)mailbox.attachment(slot);
+        return extras == null ? null : extras.watches;
     }
 
     private static ActorExtras of(final Mailbox mailbox, final int slot)
@@ -54,13 +73,21 @@ final class ActorExtras
         return extras.timers.admit(fired);
     }
 
-    /** The actor passes away: its timers end with it. */
-    static void onPassAway(final Mailbox mailbox, final int slot)
+    /** The actor passes away: its timers end with it, its watchers are told, what it watched is unwatched. */
+    static void onPassAway(final Mailbox mailbox, final int slot, final ContextImpl ctx)
     {
         final ActorExtras extras = (ActorExtras)mailbox.attachment(slot);
-        if (extras != null && extras.timers != null)
+        if (extras == null)
+        {
+            return;
+        }
+        if (extras.timers != null)
         {
             extras.timers.cancelAll();
+        }
+        if (extras.watches != null)
+        {
+            ctx.system().deathWatch().onPassAway(extras.watches, mailbox.self(slot, ctx.nodeId()), ctx.worker);
         }
     }
 }

@@ -150,7 +150,7 @@ final class ContextImpl extends ContextPadRight implements ActorContext
         if (passAwayRequested)
         {
             passAwayRequested = false;
-            ActorExtras.onPassAway(mailbox, slot);
+            ActorExtras.onPassAway(mailbox, slot, this);
             system.registry().onPassedAway(passingAway);
             retired = mailbox.remove(slot);
         }
@@ -448,6 +448,18 @@ final class ContextImpl extends ContextPadRight implements ActorContext
     {
         return system.scheduleFrom(self(), initialDelay, Objects.requireNonNull(interval, "interval"), recipient, event,
             type, 0, null);
+    }
+
+    @Override
+    public void watch(final ActorId target)
+    {
+        system.deathWatch().watch(mailbox, slot, self(), target, worker);
+    }
+
+    @Override
+    public void unwatch(final ActorId target)
+    {
+        system.deathWatch().unwatch(mailbox, slot, self(), target, worker);
     }
 
     @Override

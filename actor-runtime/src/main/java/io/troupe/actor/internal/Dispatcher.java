@@ -7,7 +7,10 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.FailureHandler;
 import io.troupe.actor.MailboxCollapsed;
 import io.troupe.actor.SystemCounter;
+import io.troupe.actor.Terminated;
+import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
+import io.troupe.actor.spi.WatchRequest;
 
 import io.troupe.actor.internal.layout.LinePadding;
 import io.troupe.actor.internal.executor.ExecutorPool;
@@ -194,7 +197,8 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
             return;
         }
         Envelope handled = envelope;
-        if (Integer.compareUnsigned(envelope.type() - TimerFired.TYPE, 2) < 0) // TimerFired or Stops, in one compare
+        // the runtime's own events (Undelivered .. Terminated: the system space's first nine), in one compare
+        if (Integer.compareUnsigned(envelope.type() - Undelivered.TYPE, Terminated.TYPE) < 0)
         {
             handled = intercept(ctx, mailbox, slot, envelope);
             if (handled == null)
@@ -217,16 +221,36 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
     }
 
     /**
-     * The runtime's own events for an actor: a keyed timer's (handed over only if its timer is still the key's) and a
-     * request to stop it (from its parent or its system: it passes away here, behind what was queued before).
+     * The runtime's own events for an actor: a keyed timer's (handed over only if its timer is still the key's), a
+     * request to stop it (from its parent or its system: it passes away here, behind what was queued before), death
+     * watch's requests, Terminated notices and the Undelivered of a watch request; the rest of the system space
+     * (Undelivered, Poison, ...) goes to the behaviour.
      *
      * @return the envelope for the behaviour, or null if there is none (the intercepted one is settled).
      */
     private Envelope intercept(final ContextImpl ctx, final Mailbox mailbox, final int slot, final Envelope envelope)
     {
-        if (envelope.type() == TimerFired.TYPE)
+        final int type = envelope.type();
+        if (type == TimerFired.TYPE)
         {
             return ActorExtras.admitTimer(mailbox, slot, envelope);
+        }
+        if (type == Terminated.TYPE)
+        {
+            return ctx.system().deathWatch().onTerminated(mailbox, slot, envelope);
+        }
+        if (type == Undelivered.TYPE)
+        {
+            return ctx.system().deathWatch().onUndelivered(mailbox, slot, envelope);
+        }
+        if (type == WatchRequest.TYPE)
+        {
+            ctx.system().deathWatch().onRequest(mailbox, slot, envelope);
+            return null;
+        }
+        if (type != Stops.TYPE)
+        {
+            return envelope;
         }
         if (Stops.allowed(mailbox, slot, envelope, counters))
         {

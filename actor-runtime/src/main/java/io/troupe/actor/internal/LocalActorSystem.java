@@ -15,6 +15,7 @@ import io.troupe.actor.FundsCleared;
 import io.troupe.actor.MailboxType;
 import io.troupe.actor.PoolConfig;
 import io.troupe.actor.SchedulerCookie;
+import io.troupe.actor.TerminationReason;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.SystemCounter;
 import io.troupe.actor.SystemCounters;
@@ -69,6 +70,7 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
     private final ExecutorPool[] pools;
     private final TimerAgent timer;
     private final Stops stops;
+    private final DeathWatch deathWatch;
     /** Where scheduled sends go when they fire: the send path of an event from outside any actor. */
     private final Consumer<Envelope> scheduledSends = this::send;
     private final AgentRunner timerRunner;
@@ -143,6 +145,7 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
             config.incarnation());
         this.asks = new Asks(registry, router, timer, counters, this::chargeUncharged);
         this.stops = new Stops(router, table, counters);
+        this.deathWatch = new DeathWatch(this, router, nodeId);
     }
 
     /**
@@ -224,6 +227,17 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
     public boolean stop(final ActorId actor)
     {
         return stops.request(actor, null);
+    }
+
+    DeathWatch deathWatch()
+    {
+        return deathWatch;
+    }
+
+    @Override
+    public void nodeGone(final int node, final TerminationReason reason)
+    {
+        deathWatch.nodeGone(node, reason);
     }
 
     /** A request of an actor to stop one it registered. */

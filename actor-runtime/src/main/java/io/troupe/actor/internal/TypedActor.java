@@ -152,6 +152,18 @@ final class TypedActor<T> implements Behavior, TypedContext<T>
     }
 
     @Override
+    public void watch(final ActorRef<?> target)
+    {
+        ctx.watch(target.id());
+    }
+
+    @Override
+    public void unwatch(final ActorRef<?> target)
+    {
+        ctx.unwatch(target.id());
+    }
+
+    @Override
     public boolean stop(final ActorRef<?> child)
     {
         return ctx.stop(child.id());

@@ -1,5 +1,8 @@
 package io.troupe.actor.spi;
 
+import io.troupe.actor.Terminated;
+import io.troupe.actor.TerminationReason;
+
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ActorSystem;
 import io.troupe.actor.Envelope;
@@ -64,4 +67,15 @@ public interface ActorSystemSpi
      * @return false if the system is shutting down and refused the event (its cost is repaid).
      */
     boolean send(Envelope envelope);
+
+    /**
+     * A node is gone for good: it shut down, was downed or left, was removed from the peers, or came back as a new
+     * incarnation. Every watch this node's actors hold of its actors ends with a {@link Terminated} of the reason
+     * (the transport and the membership call it; a node's session that only went down is not gone: its watches are
+     * asked again when it is back).
+     *
+     * @param nodeId the node.
+     * @param reason why it is gone.
+     */
+    void nodeGone(int nodeId, TerminationReason reason);
 }
