@@ -52,7 +52,9 @@ public enum SystemCounter implements CounterDescriptor.Of<SystemCounters>
     ACTORS_PASSED_AWAY(127, "actors_passed_away", Kind.COUNT, "", "actors that passed away"),
     /** Requests to stop an actor from one that did not register it (or by name, or on another node), refused. */
     STOPS_REFUSED(128, "stops_refused", Kind.COUNT, "",
-        "requests to stop an actor from one that did not register it, refused");
+        "requests to stop an actor from one that did not register it, refused"),
+    /** Watchers this node's actors hold: each is sent a Terminated when its actor goes. */
+    WATCHERS_HELD(129, "watchers_held", Kind.GAUGE, "", "watchers this node's actors hold (death watch)");
 
     private final Declaration<SystemCounters> declaration;
 

@@ -71,6 +71,16 @@ public final class SystemCounters
     }
 
     /**
+     * The figure of {@link SystemCounter#WATCHERS_HELD}.
+     *
+     * @return watchers this node's actors hold.
+     */
+    public long watchersHeld()
+    {
+        return get(SystemCounter.WATCHERS_HELD);
+    }
+
+    /**
      * The figure of {@link SystemCounter#MAILBOXES_CREATED}.
      *
      * @return mailboxes ever created (the table's high-water mark).

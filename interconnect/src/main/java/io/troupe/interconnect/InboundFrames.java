@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.TerminationReason;
 import io.troupe.actor.EventTypes;
 import io.troupe.interconnect.seal.FrameSeal;
 import io.aeron.logbuffer.Header;
@@ -549,6 +550,12 @@ final class InboundFrames implements FrameHandler
         {
             agent.lifecycle.sessionLost(peer,
                 "goodbye (" + frame.reason() + (frame.detail().isEmpty() ? "" : ": " + frame.detail()) + ")");
+            if (frame.reason() == GoodbyeReason.SHUTDOWN || frame.reason() == GoodbyeReason.RESTART)
+            {
+                // its actors are gone with it (or it removed this node from its peers: gone for us all the same)
+                agent.host.nodeGone(peer.nodeId, frame.reason() == GoodbyeReason.SHUTDOWN ?
+                    TerminationReason.NODE_STOPPED : TerminationReason.NODE_RESTARTED);
+            }
             peer.retryHelloAt(agent.clock.nanoTime() + peer.backoff.nextDelayNs());
             if (frame.reason() == GoodbyeReason.PROTOCOL_ERROR)
             {

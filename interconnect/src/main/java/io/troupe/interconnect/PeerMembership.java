@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.TerminationReason;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.serialization.wire.GoodbyeReason;
 import org.slf4j.Logger;
@@ -65,6 +66,7 @@ final class PeerMembership
             agent.lifecycle.sessionLost(peer, why);
         }
         peer.peerRemoved();
+        agent.host.nodeGone(nodeId, TerminationReason.NODE_DOWNED); // watches of its actors end here
         // what a sender queued as the session went down
         agent.lifecycle.failQueued(peer, UndeliveredReason.DISCONNECTED);
         lostToRemovedPeers.addAndGet(peer.lostQueued - lostBefore);

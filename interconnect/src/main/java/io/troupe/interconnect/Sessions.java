@@ -1,5 +1,6 @@
 package io.troupe.interconnect;
 
+import io.troupe.actor.TerminationReason;
 import io.troupe.interconnect.seal.HandshakeAuth;
 import io.troupe.interconnect.seal.SessionKeys;
 import io.troupe.interconnect.seal.FrameSeal;
@@ -300,6 +301,11 @@ final class Sessions
             agent.lifecycle.sessionLost(peer, peer.incarnation() != peer.attemptIncarnation() ?
                 "node restarted (incarnation " + peer.incarnation() + " -> " + peer.attemptIncarnation() + ")" :
                 "replaced by " + why);
+        }
+        if (peer.incarnation() != 0 && peer.incarnation() != peer.attemptIncarnation())
+        {
+            // every actor of the incarnation this node knew is gone: their watchers hear it before the new session
+            agent.host.nodeGone(peer.nodeId, TerminationReason.NODE_RESTARTED);
         }
         refusals.clear(peer.nodeId);
         peer.refusal = null;

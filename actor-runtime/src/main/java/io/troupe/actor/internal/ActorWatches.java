@@ -34,23 +34,20 @@ final class ActorWatches
         return watching.contains(target);
     }
 
-    /** A watch request reached this actor. */
-    void addWatcher(final ActorId watcher)
+    /** A watch request reached this actor; true if the watcher is new. */
+    boolean addWatcher(final ActorId watcher)
     {
         if (watchers == null)
         {
             watchers = new HashSet<>(4);
         }
-        watchers.add(watcher);
+        return watchers.add(watcher);
     }
 
-    /** An unwatch reached this actor. */
-    void removeWatcher(final ActorId watcher)
+    /** An unwatch reached this actor; true if the watcher was held. */
+    boolean removeWatcher(final ActorId watcher)
     {
-        if (watchers != null)
-        {
-            watchers.remove(watcher);
-        }
+        return watchers != null && watchers.remove(watcher);
     }
 
     /** Those to tell of this actor's passing, taken (the set is emptied). */

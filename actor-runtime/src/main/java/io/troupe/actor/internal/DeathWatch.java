@@ -3,6 +3,7 @@ package io.troupe.actor.internal;
 import io.troupe.actor.ActorContext;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.Terminated;
 import io.troupe.actor.TerminationReason;
@@ -38,6 +39,7 @@ final class DeathWatch
     private final LocalActorSystem system;
     private final Router router;
     private final int nodeId;
+    private final RuntimeCounters counters;
     private final ConcurrentHashMap<Integer, Set<Pair>> remote = new ConcurrentHashMap<>();
     private final Object keeperLock = new Object();
     private volatile ActorId keeper;
@@ -52,8 +54,9 @@ final class DeathWatch
     {
     }
 
-    DeathWatch(final LocalActorSystem system, final Router router, final int nodeId)
+    DeathWatch(final LocalActorSystem system, final Router router, final int nodeId, final RuntimeCounters counters)
     {
+        this.counters = counters;
         this.system = system;
         this.router = router;
         this.nodeId = nodeId;
@@ -161,14 +164,17 @@ final class DeathWatch
             final ActorId watcher = normalizedFrom(request.watcher(), envelope);
             if (request.watch())
             {
-                ActorExtras.watches(mailbox, slot).addWatcher(watcher);
+                if (ActorExtras.watches(mailbox, slot).addWatcher(watcher))
+                {
+                    counters.increment(SystemCounter.WATCHERS_HELD);
+                }
             }
             else
             {
                 final ActorWatches watches = ActorExtras.existingWatches(mailbox, slot);
-                if (watches != null)
+                if (watches != null && watches.removeWatcher(watcher))
                 {
-                    watches.removeWatcher(watcher);
+                    counters.decrement(SystemCounter.WATCHERS_HELD);
                 }
             }
         }
@@ -179,6 +185,7 @@ final class DeathWatch
     {
         for (final ActorId watcher : watches.takeWatchers())
         {
+            counters.decrement(SystemCounter.WATCHERS_HELD);
             router.route(new Envelope(watcher, self, Terminated.TYPE, 0, 0L,
                 new Terminated(self, TerminationReason.PASSED_AWAY), null), worker);
         }

@@ -145,7 +145,7 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
             config.incarnation());
         this.asks = new Asks(registry, router, timer, counters, this::chargeUncharged);
         this.stops = new Stops(router, table, counters);
-        this.deathWatch = new DeathWatch(this, router, nodeId);
+        this.deathWatch = new DeathWatch(this, router, nodeId, counters);
     }
 
     /**
