@@ -213,6 +213,18 @@ public sealed class ActorId permits ServiceId
     }
 
     /**
+     * Whether this is an ask's stand-in (a reply slot): it takes the first outcome of an ask made from outside any
+     * actor, or by an actor, and passes away with it; whoever asked carries on (a plain thread holding what it was
+     * granted, say). Its local id has the top bit set.
+     *
+     * @return true for a reply slot.
+     */
+    public final boolean isReplySlot()
+    {
+        return raw1 < 0 && (raw2 & SERVICE_BIT) == 0;
+    }
+
+    /**
      * Whether this is {@link #NONE}.
      *
      * @return true if both raw longs are zero.

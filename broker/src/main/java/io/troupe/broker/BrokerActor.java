@@ -6,6 +6,7 @@ import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Terminated;
 import io.troupe.actor.Undelivered;
 import org.agrona.concurrent.NanoClock;
 
@@ -53,7 +54,11 @@ final class BrokerActor implements Behavior, BrokerCore.Output
         final Object event = envelope.event();
         if (event instanceof BrokerAsk ask)
         {
-            core.ask(ask.side(), driver.request(context, envelope, ask, nowNs), ask.nonBlocking(), nowNs, this);
+            final BrokerRequest request = driver.request(context, envelope, ask, nowNs);
+            if (core.ask(ask.side(), request, ask.nonBlocking(), nowNs, this))
+            {
+                CoreDriver.watchWaiting(context, request, true);
+            }
         }
         else if (event instanceof DynamicAsk dynamic)
         {
@@ -62,6 +67,7 @@ final class BrokerActor implements Behavior, BrokerCore.Output
             if (core.ask(dynamic.side(), request, false, nowNs, this))
             {
                 answer(request, new Queued(dynamic.ref()), Queued.TYPE); // before its Go or Drop, which come later
+                CoreDriver.watchWaiting(context, request, true);
             }
         }
         else if (event instanceof BrokerCancel cancel)
@@ -97,6 +103,10 @@ final class BrokerActor implements Behavior, BrokerCore.Output
             {
                 gauges.reconfigured(reconfigure.spec());
             }
+        }
+        else if (event instanceof Terminated terminated)
+        {
+            core.purgeRequester(terminated.actor());
         }
         else if (event instanceof NodeDisconnected disconnected)
         {

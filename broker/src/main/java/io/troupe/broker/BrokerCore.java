@@ -5,6 +5,7 @@ import io.troupe.actor.ActorId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The broker's state and rules without the actor around it: two queues, the matching, the meters, and when
@@ -128,26 +129,40 @@ final class BrokerCore
      */
     void purgeNode(final int nodeId)
     {
+        purgeWhere(requester -> requester.nodeId() == nodeId);
+    }
+
+    /**
+     * Forgets the queued requests of a requester that is gone (its watch said so): the sbroker's 'DOWN' monitor. A
+     * match would give its counterparty a partner that is gone. They are counted, not answered.
+     */
+    void purgeRequester(final ActorId gone)
+    {
+        purgeWhere(gone::equals);
+    }
+
+    private void purgeWhere(final Predicate<ActorId> gone)
+    {
         for (final Side side : Side.values())
         {
             final RequestQueue kept = (side == Side.ASK ? spec.ask() : spec.askR()).newQueue();
-            purged += moveAllBut(queues[side.ordinal()], kept, nodeId);
+            purged += moveAllBut(queues[side.ordinal()], kept, gone);
             queues[side.ordinal()] = kept;
         }
     }
 
     /**
-     * Moves every request of {@code from} into {@code to} (adopted: times kept, nothing dropped) except the
-     * requests of one node, which are left behind unanswered.
+     * Moves every request of {@code from} into {@code to} (adopted: times kept, nothing dropped) except those of
+     * requesters that are gone, which are left behind unanswered.
      *
      * @return how many were left behind.
      */
-    static int moveAllBut(final RequestQueue from, final RequestQueue to, final int nodeId)
+    static int moveAllBut(final RequestQueue from, final RequestQueue to, final Predicate<ActorId> gone)
     {
         final int[] left = {0};
         from.drainTo(request ->
         {
-            if (request.requester().nodeId() == nodeId)
+            if (gone.test(request.requester()))
             {
                 left[0]++;
             }

@@ -36,7 +36,7 @@ final class CoreDriver
 
     /**
      * The request an ask stands for. A requester on this node stamped its send time, so sojourn includes the
-     * wait in the mailbox; for one on another node it starts now, and its node is watched (the actor gets
+     * wait in the mailbox; for one on another node it starts now, and its node is followed (the actor gets
      * {@code NodeConnected}/{@code NodeDisconnected}).
      */
     BrokerRequest request(final ActorContext ctx, final Envelope envelope, final BrokerAsk ask, final long nowNs)
@@ -50,8 +50,27 @@ final class CoreDriver
         {
             ctx.subscribeToNode(requester.nodeId());
         }
+
         final Object counterparty = ask.counterparty() == null ? requester : ask.counterparty();
         return new BrokerRequest(ask.ref(), requester, envelope.cookie(), counterparty, sentNs, requester);
+    }
+
+    /**
+     * Watches a requester that waits, wherever it is: a Terminated for it purges what it still has queued (or holds),
+     * so a requester that is gone is never matched. A second watch of one requester does nothing; the watch lasts
+     * until the requester goes (bounded by the live requesters that ever waited).
+     *
+     * @param standIns whether to watch an ask's stand-in too ({@link ActorId#isReplySlot()}): a broker does (the
+     *                 slot goes when the ask times out, and its request with it); a regulator does not (the thread
+     *                 that asked holds the slot it was granted, by reference, after its stand-in is gone).
+     */
+    static void watchWaiting(final ActorContext ctx, final BrokerRequest request, final boolean standIns)
+    {
+        final ActorId requester = request.requester();
+        if (!requester.isNone() && (standIns || !requester.isReplySlot()))
+        {
+            ctx.watch(requester);
+        }
     }
 
     /** Whether the event is this driver's timer (then handled: nothing else is to be done for it). */

@@ -6,6 +6,7 @@ import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Terminated;
 import io.troupe.actor.Undelivered;
 import org.agrona.concurrent.NanoClock;
 
@@ -47,7 +48,9 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         final ActorId sender = envelope.sender();
         if (event instanceof BrokerAsk ask)
         {
-            core.ask(driver.request(context, envelope, ask, nowNs), ask.nonBlocking(), nowNs, this);
+            final BrokerRequest request = driver.request(context, envelope, ask, nowNs);
+            core.ask(request, ask.nonBlocking(), nowNs, this);
+            CoreDriver.watchWaiting(context, request, false); // waiting or holding: gone, it would never say done
         }
         else if (event instanceof Done done)
         {
@@ -75,6 +78,10 @@ final class RegulatorActor implements Behavior, BrokerCore.Output
         else if (event instanceof ReconfigureRegulator reconfigure)
         {
             core.reconfigure(reconfigure.spec(), nowNs);
+        }
+        else if (event instanceof Terminated terminated)
+        {
+            core.releaseRequester(terminated.actor(), nowNs, this);
         }
         else if (event instanceof NodeDisconnected disconnected)
         {

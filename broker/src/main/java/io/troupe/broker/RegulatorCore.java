@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The regulator's state and rules without the actor: a queue of requests waiting for a slot and a valve that
@@ -156,14 +157,25 @@ final class RegulatorCore
      */
     void releaseNode(final int nodeId, final long nowNs, final BrokerCore.Output out)
     {
+        releaseWhere(requester -> requester.nodeId() == nodeId, nowNs, out);
+    }
+
+    /** Releases the slots of a requester that is gone (its watch said so), and forgets its waiting requests. */
+    void releaseRequester(final ActorId gone, final long nowNs, final BrokerCore.Output out)
+    {
+        releaseWhere(gone::equals, nowNs, out);
+    }
+
+    private void releaseWhere(final Predicate<ActorId> gone, final long nowNs, final BrokerCore.Output out)
+    {
         output = out;
         final RequestQueue kept = queueSpec.newQueue();
-        released += BrokerCore.moveAllBut(queue, kept, nodeId);
+        released += BrokerCore.moveAllBut(queue, kept, gone);
         queue = kept;
         final Iterator<Holder> it = holders.keySet().iterator();
         while (it.hasNext())
         {
-            if (it.next().requester().nodeId() == nodeId)
+            if (gone.test(it.next().requester()))
             {
                 it.remove();
                 valve.close(nowNs);

@@ -323,6 +323,43 @@ class BrokerActorTest
         return alarm;
     }
 
+    @Test
+    void aQueuedRequesterThatPassesAwayIsPurgedAndNeverMatched() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final ActorId requester = system.register((ctx, envelope) ->
+        {
+            if ("ask".equals(envelope.event()))
+            {
+                Brokers.ask(ctx, broker, Side.ASK, 1, "the dead", 10);
+            }
+            else if ("die".equals(envelope.event()))
+            {
+                ctx.passAway();
+            }
+        });
+        system.send(requester, "ask");
+        awaitLengths(broker, 1, 0);
+
+        system.send(requester, "die");
+        awaitLengths(broker, 0, 0); // its Terminated purged it
+        final Object worker = Brokers.askNow(system, broker, Side.ASK_R, "worker", WAIT).get(WAIT_S, TimeUnit.SECONDS);
+        assertThat(worker).as("no match with a requester that is gone").isInstanceOf(Drop.class);
+        assertThat(Brokers.stats(system, broker, WAIT).get(WAIT_S, TimeUnit.SECONDS).purged()).isEqualTo(1);
+    }
+
+    @Test
+    void anOutsideAskThatTimedOutTakesItsQueuedRequestWithIt() throws Exception
+    {
+        final ActorId broker = Brokers.start(system, BrokerSpec.of(DropQueueSpec.fifo(100)));
+        final CompletableFuture<Object> impatient = Brokers.ask(system, broker, Side.ASK, "impatient",
+            Duration.ofMillis(100));
+        assertThat(impatient).failsWithin(WAIT);
+        awaitLengths(broker, 0, 0); // its stand-in is gone, and its request with it
+        assertThat(Brokers.askNow(system, broker, Side.ASK_R, "worker", WAIT).get(WAIT_S, TimeUnit.SECONDS))
+            .isInstanceOf(Drop.class);
+    }
+
     private void awaitLengths(final ActorId broker, final int ask, final int askR)
     {
         Await.until(() -> Brokers.lengths(system, broker, WAIT).join().equals(new Lengths(ask, askR)), WAIT,

@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static io.troupe.broker.TestRequests.ms;
@@ -175,6 +177,46 @@ class RegulatorTest
         core.goUndelivered(first.requester(), first.cookie(), ms(1), out);
         assertThat(out.answers).extracting(BrokerCoreTest.Answers.Answer::ref).containsExactly(1L, 2L);
         assertThat(core.held()).isEqualTo(1);
+    }
+
+    @Test
+    void aSlotHolderThatPassesAwayGivesItsSlotBackAtOnce() throws Exception
+    {
+        final ActorSystem system =
+            ActorSystem.start(new ActorSystemConfig().nodeId(1).pool(PoolConfig.named("default").threads(2)));
+        try
+        {
+            // a lease far longer than the test: only the holder's Terminated can give the slot back in time
+            final ActorId regulator = Regulators.start(system, new RegulatorSpec(DropQueueSpec.fifo(100),
+                new OpenValveSpec(1), List.of(), Duration.ofMinutes(10)));
+            final BlockingQueue<Object> got = new LinkedBlockingQueue<>();
+            final ActorId holder = system.register((ctx, envelope) ->
+            {
+                if ("ask".equals(envelope.event()))
+                {
+                    Regulators.ask(ctx, regulator, 1, 10);
+                }
+                else if ("die".equals(envelope.event()))
+                {
+                    ctx.passAway();
+                }
+                else
+                {
+                    got.add(envelope.event());
+                }
+            });
+            system.send(holder, "ask");
+            assertThat(Await.next(got)).isInstanceOf(Go.class);
+            final CompletableFuture<Object> next = Regulators.ask(system, regulator, WAIT);
+            assertThat(next).as("the one slot is held").isNotCompleted();
+
+            system.send(holder, "die");
+            assertThat(next.get(WAIT_S, TimeUnit.SECONDS)).isInstanceOf(Go.class);
+        }
+        finally
+        {
+            system.close();
+        }
     }
 
     @Test

@@ -33,7 +33,7 @@ final class ReplySlots
 
     static boolean isReplySlot(final ActorId id)
     {
-        return (id.localId() & BIT) != 0 && !id.isService();
+        return id.isReplySlot();
     }
 
     /**

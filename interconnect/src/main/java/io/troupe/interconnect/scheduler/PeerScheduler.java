@@ -8,6 +8,7 @@ import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
+import io.troupe.actor.Terminated;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 
@@ -232,6 +233,10 @@ public final class PeerScheduler
             {
                 core.peerDown(disconnected.nodeId());
             }
+            else if (event instanceof Terminated terminated)
+            {
+                core.targetGone(terminated.actor());
+            }
             else if (event instanceof Undelivered undelivered)
             {
                 core.onUndelivered(undelivered.cookie(), undelivered.reason() == UndeliveredReason.DISCONNECTED);
@@ -309,6 +314,10 @@ public final class PeerScheduler
 
         private void transmit(final ActorId target, final Object event, final long requestId, final boolean tracked)
         {
+            if (tracked && !target.isService())
+            {
+                ctx.watch(target); // a recipient that goes before it answers fails its requests at once (once a target)
+            }
             ctx.send(target, event, EventTypes.BY_CLASS, tracked ? Envelope.FLAG_TRACK_DELIVERY : 0, requestId);
         }
     }

@@ -11,6 +11,9 @@ public enum RequestFailure
     SHUTDOWN,
     /** The request was cancelled ({@link PeerScheduler#cancel}); its channel stays closed until it is answered. */
     WITHDRAWN,
-    /** The peer has no such recipient, or refused the request for another reason ({@code Undelivered}). */
+    /**
+     * The peer has no such recipient, refused the request for another reason ({@code Undelivered}), or the recipient
+     * went before it answered (the scheduler watches the recipients of its requests).
+     */
     UNDELIVERED
 }

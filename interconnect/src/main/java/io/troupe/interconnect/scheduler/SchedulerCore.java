@@ -40,12 +40,14 @@ final class SchedulerCore
         final long sentNs;
         final long deadlineNs;
         final boolean request;
+        final ActorId target;
         Receiver receiver;
         boolean done;
 
         InFlight(final long id, final PeerChannels.Peer peer, final int index, final long sentNs, final long deadlineNs,
-            final Receiver receiver)
+            final Receiver receiver, final ActorId target)
         {
+            this.target = target;
             this.id = id;
             this.peer = peer;
             this.index = index;
@@ -127,6 +129,30 @@ final class SchedulerCore
                 counters.add(Counter.DISCONNECT_FAILURES, 1);
                 fail(message, RequestFailure.DISCONNECTED);
             }
+        }
+        makeOffers();
+    }
+
+    /**
+     * A request's recipient is gone (its watch said so, before it answered): its requests fail at once with
+     * {@link RequestFailure#UNDELIVERED} rather than at their timeout, and their channels open.
+     */
+    void targetGone(final ActorId target)
+    {
+        final List<InFlight> lost = new ArrayList<>();
+        for (final InFlight message : inFlight.values())
+        {
+            if (message.request && target.equals(message.target))
+            {
+                lost.add(message);
+            }
+        }
+        lost.sort((a, b) -> Long.compare(a.id, b.id));
+        for (final InFlight message : lost)
+        {
+            finish(message);
+            counters.add(Counter.UNDELIVERED_FAILURES, 1);
+            fail(message, RequestFailure.UNDELIVERED);
         }
         makeOffers();
     }
@@ -244,7 +270,7 @@ final class SchedulerCore
         final PeerChannels.Peer peer = peers.get(channel.nodeId());
         final long now = clock.getAsLong();
         final long id = nextRequestId++;
-        final InFlight message = new InFlight(id, peer, channel.index(), now, now + timeoutNs, receiver);
+        final InFlight message = new InFlight(id, peer, channel.index(), now, now + timeoutNs, receiver, target);
         peer.close(channel.index());
         inFlightCount++;
         counters.set(Counter.IN_FLIGHT, inFlightCount);

@@ -1,5 +1,6 @@
 package io.troupe.interconnect.scheduler;
 
+import io.troupe.actor.ActorId;
 import io.troupe.actor.ServiceId;
 import io.troupe.interconnect.TestCluster;
 import io.troupe.interconnect.scheduler.SchedulerCounters.Counter;
@@ -245,5 +246,38 @@ class PeerSchedulerTest
         assertThat(scheduler.counters().get(Counter.TIMEOUTS)).isEqualTo(1);
         scheduler.stop().get(10, TimeUnit.SECONDS);
         assertThat(scheduler.schedule(offer -> { }, Priority.HIGH)).isFalse();
+    }
+
+    @Test
+    void aRecipientThatGoesBeforeItAnswersFailsItsRequestAtOnceNotAtItsTimeout() throws Exception
+    {
+        startCluster();
+        final PeerScheduler scheduler = PeerScheduler.start(cluster.node(1).system,
+            new SchedulerConfig().channelsPerPeer(1), 2);
+        // takes the request and passes away without answering
+        final ActorId quitter = cluster.node(2).system.register((ctx, e) -> ctx.passAway()).onNode(2);
+        final CompletableFuture<RequestFailure> failure = new CompletableFuture<>();
+        final long start = System.nanoTime();
+        scheduler.schedule(offer -> offer.request(offer.channels().get(0), quitter, new ChunkRequest(3),
+            Duration.ofMinutes(5), new Receiver()
+            {
+                @Override
+                public void onSuccess(final long requestId, final Object response)
+                {
+                    failure.completeExceptionally(new AssertionError("answered: " + response));
+                }
+
+                @Override
+                public void onFailure(final long requestId, final RequestFailure reason)
+                {
+                    failure.complete(reason);
+                }
+            }), Priority.NORMAL);
+
+        assertThat(failure.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(RequestFailure.UNDELIVERED);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("its Terminated, not the 5-minute timeout")
+            .isLessThan(WAIT);
+        Await.until(() -> scheduler.counters().get(Counter.IN_FLIGHT) == 0, WAIT, "the channel open again");
+        scheduler.stop().get(10, TimeUnit.SECONDS);
     }
 }
