@@ -24,7 +24,7 @@ public final class Main
             new RegistryConvergenceWorkload(), new ClientIngressWorkload(), new ClientAskRttWorkload(),
             new ClientFloodWorkload(), new ClientNodeWorkload(), new SchedulerThroughputWorkload(),
             new SchedulerFairnessWorkload(), new RawAeronWorkload(), new MembershipJoinWorkload(),
-            new MembershipDownWorkload(), new MembershipScaleWorkload());
+            new MembershipDownWorkload(), new MembershipScaleWorkload(), new WatchCostWorkload());
 
     private Main()
     {
