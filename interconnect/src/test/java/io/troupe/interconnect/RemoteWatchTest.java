@@ -87,6 +87,17 @@ class RemoteWatchTest
         return id.onNode(node);
     }
 
+    /** A watcher on node 1 that watches a new mortal of node 2, once node 2 holds the watch; the mortal's id. */
+    private static ActorId watchedMortal(final TestCluster.Node one, final TestCluster.Node two, final Watcher watcher)
+        throws InterruptedException
+    {
+        final ActorId target = remote(mortal(two), 2);
+        one.system.send(one.system.register(watcher), target);
+        assertThat(Await.next(watcher.got)).isEqualTo("watching " + target);
+        Await.until(() -> watchersAt(two) == 1, CONNECT, "node 2 holds the watch");
+        return target;
+    }
+
     @Test
     void aRemoteActorsPassingAnActorThatIsNotThereAndAnUnwatchEachEndAsPekkoWouldHaveIt() throws Exception
     {
@@ -137,11 +148,7 @@ class RemoteWatchTest
         cluster.start(two, cluster.config(two));
         cluster.awaitConnected(CONNECT);
         final Watcher watcher = new Watcher();
-        final ActorId watcherId = one.system.register(watcher);
-        final ActorId target = remote(mortal(two), 2);
-        one.system.send(watcherId, target);
-        assertThat(Await.next(watcher.got)).isEqualTo("watching " + target);
-        Await.until(() -> watchersAt(two) == 1, CONNECT, "node 2 holds the watch");
+        final ActorId target = watchedMortal(one, two, watcher);
 
         final long stoppedAt = System.nanoTime();
         cluster.stop(two);
@@ -159,11 +166,7 @@ class RemoteWatchTest
         final TestCluster.Node one = cluster.node(1);
         final TestCluster.Node two = cluster.node(2);
         final Watcher watcher = new Watcher();
-        final ActorId watcherId = one.system.register(watcher);
-        final ActorId target = remote(mortal(two), 2);
-        one.system.send(watcherId, target);
-        assertThat(Await.next(watcher.got)).isEqualTo("watching " + target);
-        Await.until(() -> watchersAt(two) == 1, CONNECT, "node 2 holds the watch");
+        final ActorId target = watchedMortal(one, two, watcher);
 
         two.interconnect.kill(); // no goodbye: node 1 finds out from the detector, then from the new handshake
         two.system.close();

@@ -203,20 +203,7 @@ class PeerSchedulerTest
             new SchedulerConfig().channelsPerPeer(1), 2);
         final CompletableFuture<RequestFailure> unknown = new CompletableFuture<>();
         final CompletableFuture<RequestFailure> slow = new CompletableFuture<>();
-        final Receiver to = new Receiver()
-        {
-            @Override
-            public void onSuccess(final long requestId, final Object response)
-            {
-                unknown.completeExceptionally(new AssertionError("answered: " + response));
-            }
-
-            @Override
-            public void onFailure(final long requestId, final RequestFailure reason)
-            {
-                unknown.complete(reason);
-            }
-        };
+        final Receiver to = failingInto(unknown);
         scheduler.schedule(offer -> offer.request(offer.channels().get(0), ServiceId.of(2, "nobody"),
             new ChunkRequest(1), ANSWERED, to), Priority.NORMAL);
         assertThat(unknown.get(WAIT.toSeconds(), TimeUnit.SECONDS))
@@ -226,20 +213,7 @@ class PeerSchedulerTest
         cluster.node(2).system.registerService(ServiceId.of(0, "silent"),
             cluster.node(2).system.register((ctx, e) -> { }));
         scheduler.schedule(offer -> offer.request(offer.channels().get(0), ServiceId.of(2, "silent"),
-            new ChunkRequest(2), Duration.ofMillis(200), new Receiver()
-            {
-                @Override
-                public void onSuccess(final long requestId, final Object response)
-                {
-                    slow.completeExceptionally(new AssertionError("answered: " + response));
-                }
-
-                @Override
-                public void onFailure(final long requestId, final RequestFailure reason)
-                {
-                    slow.complete(reason);
-                }
-            }), Priority.NORMAL);
+            new ChunkRequest(2), Duration.ofMillis(200), failingInto(slow)), Priority.NORMAL);
         assertThat(slow.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(RequestFailure.TIMEOUT);
         Await.until(() -> scheduler.counters().get(Counter.IN_FLIGHT) == 0, WAIT, "the channel open again");
         assertThat(scheduler.counters().get(Counter.UNDELIVERED_FAILURES)).isEqualTo(1);
@@ -259,25 +233,31 @@ class PeerSchedulerTest
         final CompletableFuture<RequestFailure> failure = new CompletableFuture<>();
         final long start = System.nanoTime();
         scheduler.schedule(offer -> offer.request(offer.channels().get(0), quitter, new ChunkRequest(3),
-            Duration.ofMinutes(5), new Receiver()
-            {
-                @Override
-                public void onSuccess(final long requestId, final Object response)
-                {
-                    failure.completeExceptionally(new AssertionError("answered: " + response));
-                }
-
-                @Override
-                public void onFailure(final long requestId, final RequestFailure reason)
-                {
-                    failure.complete(reason);
-                }
-            }), Priority.NORMAL);
+            Duration.ofMinutes(5), failingInto(failure)), Priority.NORMAL);
 
         assertThat(failure.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(RequestFailure.UNDELIVERED);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("its Terminated, not the 5-minute timeout")
             .isLessThan(WAIT);
         Await.until(() -> scheduler.counters().get(Counter.IN_FLIGHT) == 0, WAIT, "the channel open again");
         scheduler.stop().get(10, TimeUnit.SECONDS);
+    }
+
+    /** A receiver that expects a failure: it completes the future with the reason (an answer fails it). */
+    private static Receiver failingInto(final CompletableFuture<RequestFailure> failure)
+    {
+        return new Receiver()
+        {
+            @Override
+            public void onSuccess(final long requestId, final Object response)
+            {
+                failure.completeExceptionally(new AssertionError("answered: " + response));
+            }
+
+            @Override
+            public void onFailure(final long requestId, final RequestFailure reason)
+            {
+                failure.complete(reason);
+            }
+        };
     }
 }
