@@ -125,6 +125,29 @@ class ClientNodeTest
     }
 
     @Test
+    void anAskWhoseActorGoesBeforeItAnswersFailsAtOnceNotAtItsTimeout() throws Exception
+    {
+        startNode();
+        client = TroupeClient.connect(TestEvents.clientConfig(cluster, 1));
+        // takes the ask and passes away without an answer
+        final ActorId quitter = node.system().register((ctx, envelope) -> ctx.passAway()).onNode(1);
+        final long start = System.nanoTime();
+
+        final Throwable failure = failureOf(client.ask(quitter, new TestEvents.Greeting("anyone?"),
+            Duration.ofMinutes(5)));
+
+        assertThat(failure).isInstanceOf(UndeliveredException.class);
+        final Undelivered notice = ((UndeliveredException)failure).undelivered();
+        assertThat(notice.reason()).isEqualTo(UndeliveredReason.ACTOR_UNKNOWN);
+        assertThat(notice.unsure()).as("it was delivered: maybe handled").isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("its watch, not the 5-minute timeout")
+            .isLessThan(WAIT);
+        assertThat(node.clients().count(ClientCounter.ASKS_TARGET_GONE)).isEqualTo(1);
+        Await.equal(() -> node.clients().pendingAsks(), 0, "the ask's slot freed");
+        assertThat(client.pendingAsks()).isZero();
+    }
+
+    @Test
     void aClientIsAdmittedOnlyOnceTheApplicationIsSetUpAndFindsItsServicesAtOnce() throws Exception
     {
         cluster = LocalCluster.create(dir, 1, TestEvents.clusterSettings());

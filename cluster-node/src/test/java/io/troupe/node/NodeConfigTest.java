@@ -234,7 +234,8 @@ class NodeConfigTest
         assertThat(NodeConfigLoader.parse(MINIMAL + "\ntroupe.memory-quota.max = 256MiB").actorSystemConfig()
             .memoryQuota().hardCapBytes()).isEqualTo(320 * MIB);
         assertThat(NodeConfigLoader.parse(MINIMAL + "\ntroupe.memory-quota { max = 100MiB, hard-cap = 100% }")
-            .actorSystemConfig().memoryQuota().hardCapBytes()).as("refuse at max, as a strict quota").isEqualTo(100 * MIB);
+            .actorSystemConfig().memoryQuota().hardCapBytes()).as("refuse at max, as a strict quota")
+            .isEqualTo(100 * MIB);
         assertThat(NodeConfigLoader.parse(MINIMAL + "\ntroupe.memory-quota { max = 100MiB, hard-cap = 150MiB }")
             .actorSystemConfig().memoryQuota().hardCapBytes()).isEqualTo(150 * MIB);
         assertThat(NodeConfigLoader.parse(MINIMAL + "\ntroupe.memory-quota { max = off, hard-cap = 200% }")

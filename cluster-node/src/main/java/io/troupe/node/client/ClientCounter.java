@@ -92,7 +92,9 @@ public enum ClientCounter implements CounterDescriptor.Of<ClientIngress>
     REPLIES_UNENCODABLE(1031,
         "replies with no codec on this node (or too large for a client message): the ask is answered REFUSED"),
     /** Times a client's account was found in debt and its stream left unread until it cleared. */
-    THROTTLED(1032, "times a client's account was found in debt and its stream left unread until it cleared");
+    THROTTLED(1032, "times a client's account was found in debt and its stream left unread until it cleared"),
+    /** Asks failed at once because the actor asked went before it answered (its watch said so). */
+    ASKS_TARGET_GONE(1033, "asks failed at once because the actor asked went before it answered (its watch said so)");
 
     private final Declaration<ClientIngress> declaration;
 

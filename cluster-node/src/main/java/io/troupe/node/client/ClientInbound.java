@@ -244,6 +244,13 @@ final class ClientInbound
             agent.outbound.notice(session, recipient, type, cookie, UndeliveredReason.ACTOR_UNKNOWN);
             return;
         }
+        if (cookie != 0 && session.askTargets.add(cookie, target, type))
+        {
+            // the proxy watches the actor: if it goes before it answers, the ask fails at once (order does not
+            // matter: a watch that finds it gone already answers at once)
+            ActorSystemSpi.of(agent.system).send(new Envelope(session.proxy, ActorId.NONE, 0, 0, 0L,
+                new ClientProxy.Watch(target), null));
+        }
         final Envelope envelope = new Envelope(target, session.proxy, type, Envelope.FLAG_TRACK_DELIVERY, cookie,
             WirePayload.copyOf(type, frame.buffer(), frame.payloadOffset(), frame.payloadLength(), codec), null);
         envelope.chargeTo(session.account, agent.system.flow().costOf(type));

@@ -260,6 +260,7 @@ final class ClientIngressAgent implements Agent
             entries.next();
             if (nowNs - entries.getLongValue() > 0)
             {
+                session.askTargets.remove(entries.getLongKey());
                 entries.remove();
             }
         }
@@ -334,6 +335,7 @@ final class ClientIngressAgent implements Agent
             counts.getAndAdd(ClientCounter.ASK_SLOTS_FREED_AT_END.ordinal(), session.asks.size());
             pendingAsks.addAndGet(-session.asks.size());
             session.asks.clear();
+            session.askTargets.clear();
             session.stats.asksPending(0);
         }
         session.pending.clear();

@@ -3,6 +3,7 @@ package io.troupe.node.client;
 import io.troupe.actor.ActorId;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.EventTypes;
+import io.troupe.actor.Terminated;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.WirePayload;
@@ -54,6 +55,11 @@ final class ClientOutbound
         if (!session.isOpen())
         {
             agent.count(ClientCounter.REPLIES_AFTER_END);
+            return;
+        }
+        if (envelope.type() == Terminated.TYPE && envelope.event() instanceof Terminated terminated)
+        {
+            failAsksTo(session, terminated.actor());
             return;
         }
         final WirePayload payload = envelope.payload();
@@ -117,12 +123,33 @@ final class ClientOutbound
         }
     }
 
+    /**
+     * An actor the client's asks went to is gone: each ask still waiting for it fails now, as delivered and maybe
+     * handled ({@code Undelivered(ACTOR_UNKNOWN, unsure)}), rather than at its timeout.
+     */
+    private void failAsksTo(final ClientSession session, final ActorId target)
+    {
+        for (final AskTargets.Ask ask : session.askTargets.takeAsksTo(target))
+        {
+            if (freeAsk(session, ask.cookie()))
+            {
+                agent.count(ClientCounter.ASKS_TARGET_GONE);
+                if (appendEvent(session, Undelivered.TYPE, ActorId.NONE, ask.cookie(),
+                    new Undelivered(target, ask.type(), ask.cookie(), UndeliveredReason.ACTOR_UNKNOWN, true)))
+                {
+                    agent.count(ClientCounter.NOTICES_OUT);
+                }
+            }
+        }
+    }
+
     boolean freeAsk(final ClientSession session, final long cookie)
     {
         if (cookie == 0 || session.asks.remove(cookie) == session.asks.missingValue())
         {
             return false;
         }
+        session.askTargets.remove(cookie);
         agent.pendingAsks.decrementAndGet();
         session.stats.asksPending(session.asks.size());
         return true;

@@ -1,6 +1,7 @@
 package io.troupe.node.client;
 
 import io.troupe.actor.ActorContext;
+import io.troupe.actor.ActorId;
 import io.troupe.actor.Behavior;
 import io.troupe.actor.Envelope;
 import io.troupe.actor.FundsCleared;
@@ -9,7 +10,8 @@ import io.troupe.actor.FundsCleared;
  * A client session's stand-in among the node's actors: the sender of every event its client sends, so replies,
  * {@code Undelivered} notices and service notices come back to it, and it hands them to the ingress agent for the
  * client. It also hears when the session's account clears ({@code FundsCleared}) and wakes the agent to read the
- * client again. It passes away when the session ends.
+ * client again. It watches the actors its client's asks go to (see {@link AskTargets}) and hands their Terminated to
+ * the agent. It passes away when the session ends.
  */
 final class ClientProxy implements Behavior
 {
@@ -22,6 +24,16 @@ final class ClientProxy implements Behavior
             return "ClientProxy.STOP";
         }
     };
+
+    /**
+     * Sent by the agent for the first ask of the session to an actor: the proxy watches it, and hands its Terminated
+     * to the agent, which fails the asks still waiting for it.
+     *
+     * @param target the actor asked.
+     */
+    record Watch(ActorId target)
+    {
+    }
 
     private final ClientIngressAgent agent;
     private final ClientSession session;
@@ -46,6 +58,11 @@ final class ClientProxy implements Behavior
             if (event instanceof FundsCleared)
             {
                 agent.waker.run();
+                return;
+            }
+            if (event instanceof Watch watch)
+            {
+                ctx.watch(watch.target());
                 return;
             }
         }

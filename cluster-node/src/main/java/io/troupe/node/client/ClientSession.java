@@ -73,6 +73,8 @@ final class ClientSession
     long heartbeatSequence;
     /** Asks waiting for their reply: ask id (the client's cookie) to the time the slot is freed regardless. */
     final Long2LongHashMap asks = new Long2LongHashMap(Long.MIN_VALUE);
+    /** The actors of the pending asks, watched by the proxy: an ask whose actor goes fails at once. */
+    final AskTargets askTargets = new AskTargets();
     long nextAskSweepNs;
     /** The names the client is subscribed to (on node 0), at most {@link #MAX_SUBSCRIPTIONS}. */
     final Set<ServiceId> subscriptions = new HashSet<>();
