@@ -7,6 +7,9 @@ import io.troupe.actor.MalformedEventException;
 import io.troupe.actor.NodeConnected;
 import io.troupe.actor.NodeDisconnected;
 import io.troupe.actor.Poison;
+import io.troupe.actor.spi.WatchRequest;
+import io.troupe.actor.TerminationReason;
+import io.troupe.actor.Terminated;
 import io.troupe.actor.ServiceId;
 import io.troupe.actor.Undelivered;
 import io.troupe.actor.UndeliveredReason;
@@ -96,6 +99,17 @@ class TroupeCodecsTest
     }
 
     @Test
+    void watchRequestsAndEveryTerminationReasonRoundTrip()
+    {
+        assertRoundTrip(TroupeCodecs.WATCH_REQUEST, new WatchRequest(ACTOR, true));
+        assertRoundTrip(TroupeCodecs.WATCH_REQUEST, new WatchRequest(ServiceId.of(3, "x"), false));
+        for (final TerminationReason reason : TerminationReason.values())
+        {
+            assertRoundTrip(TroupeCodecs.TERMINATED, new Terminated(ACTOR, reason));
+        }
+    }
+
+    @Test
     void nodeEventsRoundTrip()
     {
         for (final int nodeId : new int[] {0, 1, ActorId.MAX_NODE_ID, Integer.MAX_VALUE, Integer.MIN_VALUE})
@@ -113,8 +127,11 @@ class TroupeCodecsTest
         assertThat(TroupeCodecs.MAILBOX_COLLAPSED.typeId()).isEqualTo(MailboxCollapsed.TYPE);
         assertThat(TroupeCodecs.NODE_CONNECTED.typeId()).isEqualTo(NodeConnected.TYPE);
         assertThat(TroupeCodecs.NODE_DISCONNECTED.typeId()).isEqualTo(NodeDisconnected.TYPE);
+        assertThat(TroupeCodecs.WATCH_REQUEST.typeId()).isEqualTo(WatchRequest.TYPE);
+        assertThat(TroupeCodecs.TERMINATED.typeId()).isEqualTo(Terminated.TYPE);
         assertThat(TroupeCodecs.ALL).<Object>extracting(EventCodec::eventClass).containsExactly(
-            Undelivered.class, Poison.class, MailboxCollapsed.class, NodeConnected.class, NodeDisconnected.class);
+            Undelivered.class, Poison.class, MailboxCollapsed.class, WatchRequest.class, Terminated.class,
+            NodeConnected.class, NodeDisconnected.class);
         assertThat(TroupeCodecs.ALL).extracting(EventCodec::name).allMatch(name -> name.startsWith("troupe."));
         assertThat(TroupeCodecs.ALL)
             .allMatch(codec -> EventTypes.spaceOf(codec.typeId()) < EventTypes.SPACE_USER_FIRST);
@@ -183,6 +200,16 @@ class TroupeCodecsTest
         buffer.putByte(29, (byte)2);
         assertThatThrownBy(() -> TroupeCodecs.UNDELIVERED.decode(buffer, 0, TroupeCodecs.UNDELIVERED_LENGTH))
             .isInstanceOf(MalformedEventException.class).hasMessageContaining("unsure flag is 2");
+
+        final UnsafeBuffer watch = new UnsafeBuffer(new byte[TroupeCodecs.WATCH_EVENT_LENGTH]);
+        TroupeCodecs.WATCH_REQUEST.encode(new WatchRequest(ACTOR, true), watch, 0);
+        watch.putByte(16, (byte)2);
+        assertThatThrownBy(() -> TroupeCodecs.WATCH_REQUEST.decode(watch, 0, TroupeCodecs.WATCH_EVENT_LENGTH))
+            .isInstanceOf(MalformedEventException.class).hasMessageContaining("watch flag is 2");
+        TroupeCodecs.TERMINATED.encode(new Terminated(ACTOR, TerminationReason.NODE_DOWNED), watch, 0);
+        watch.putByte(16, (byte)5);
+        assertThatThrownBy(() -> TroupeCodecs.TERMINATED.decode(watch, 0, TroupeCodecs.WATCH_EVENT_LENGTH))
+            .isInstanceOf(MalformedEventException.class).hasMessageContaining("unknown termination reason code 5");
     }
 
     @Test
@@ -210,6 +237,8 @@ class TroupeCodecsTest
             new Sample<>(TroupeCodecs.UNDELIVERED, new Undelivered(ACTOR, 5, 6L, UndeliveredReason.DISCONNECTED, true)),
             new Sample<>(TroupeCodecs.POISON, Poison.INSTANCE),
             new Sample<>(TroupeCodecs.MAILBOX_COLLAPSED, new MailboxCollapsed(ACTOR, 10)),
+            new Sample<>(TroupeCodecs.WATCH_REQUEST, new WatchRequest(ACTOR, true)),
+            new Sample<>(TroupeCodecs.TERMINATED, new Terminated(ACTOR, TerminationReason.PASSED_AWAY)),
             new Sample<>(TroupeCodecs.NODE_CONNECTED, new NodeConnected(3)),
             new Sample<>(TroupeCodecs.NODE_DISCONNECTED, new NodeDisconnected(4)));
     }
