@@ -2,10 +2,15 @@ package io.troupe.client;
 
 import io.troupe.actor.ActorId;
 import io.troupe.actor.ServiceId;
+import io.troupe.actor.TerminationReason;
+import io.troupe.actor.Terminated;
+import io.troupe.actor.SystemCounter;
 import io.troupe.actor.UndeliveredException;
 import io.troupe.actor.UndeliveredReason;
 import io.troupe.node.Node;
 import io.troupe.node.NodeConfigLoader;
+import io.troupe.node.counters.CounterRecord;
+import io.troupe.node.counters.CountersFileReader;
 import io.troupe.node.local.LocalCluster;
 import io.troupe.node.local.NodeProcess;
 import io.troupe.registry.ServiceInstance;
@@ -19,8 +24,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static io.troupe.client.TestEvents.GREETER;
@@ -31,7 +38,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * own and registers its services in the same order at every start; a peer (node 1, in this JVM) and clients hold the
  * greeter's actor id from the first start. After the restart, events to that id are {@code Undelivered
  * (ACTOR_UNKNOWN)}, from the peer, from a client through node 1 and from a client of node 2 itself, and never reach
- * the new greeter (it would answer them); the service id reaches the new greeter.
+ * the new greeter (it would answer them); the service id reaches the new greeter. A watcher on node 1 hears of the
+ * greeter's end as node 2 shuts down.
  */
 @Timeout(120)
 class ActorIdsAcrossRestartsTest
@@ -91,9 +99,28 @@ class ActorIdsAcrossRestartsTest
         assertThat(viaOne.ask(held, new TestEvents.Greeting("client"), ASK).get(ASK.toMillis(), TimeUnit.MILLISECONDS))
             .isEqualTo(new TestEvents.Reply("hello client from 2"));
 
+        // a watcher on node 1 hears of the greeter's end when node 2 shuts down (its goodbye), once
+        final BlockingQueue<Object> watched = new LinkedBlockingQueue<>();
+        final ActorId watcher = one.system().register((ctx, envelope) ->
+        {
+            if (envelope.event() instanceof ActorId target)
+            {
+                ctx.watch(target);
+            }
+            else
+            {
+                watched.add(envelope.event());
+            }
+        });
+        final long heldBefore = watchersHeldAtTwo(); // the client's ask through node 1 watches the greeter too
+        one.system().send(watcher, held);
+        Await.until(() -> watchersHeldAtTwo() > heldBefore, WAIT, "node 2 holds the watch");
+
         two.terminate();
         // ServiceNodeMain closes the node in a shutdown hook: the JVM then exits as SIGTERM has it (143)
         assertThat(two.awaitExit(WAIT)).as("node 2 stopped; log:%n%s", two.logTail(10)).isNotNull();
+        assertThat(watched.poll(WAIT.toSeconds(), TimeUnit.SECONDS))
+            .isEqualTo(new Terminated(held, TerminationReason.NODE_STOPPED));
         two = startTwo();
         final ServiceInstance after = greeterOfTwo(before.incarnation());
         assertThat(after.actor()).as("the greeter registered again, in the same order: a new id")
@@ -119,6 +146,14 @@ class ActorIdsAcrossRestartsTest
             .get(ASK.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(new TestEvents.Reply("hello by name from 2"));
         assertThat(ofTwo.ask(after.actor(), new TestEvents.Greeting("new id"), ASK)
             .get(ASK.toMillis(), TimeUnit.MILLISECONDS)).isEqualTo(new TestEvents.Reply("hello new id from 2"));
+    }
+
+    /** The watchers node 2's actors hold, as its counters file (published every so often) says. */
+    private long watchersHeldAtTwo()
+    {
+        final int typeId = SystemCounter.WATCHERS_HELD.typeId();
+        return CountersFileReader.open(cluster.dataDir(2)).counters().stream()
+            .filter(counter -> counter.typeId() == typeId).mapToLong(CounterRecord::value).sum();
     }
 
     private NodeProcess startTwo()
