@@ -24,7 +24,6 @@ import io.troupe.actor.UndeliveredReason;
 import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.actor.spi.RemoteTransport;
 import io.troupe.actor.internal.executor.ExecutorPool;
-import io.troupe.actor.internal.mailbox.Mailbox;
 import io.troupe.actor.internal.mailbox.MailboxTable;
 import io.troupe.actor.internal.scheduler.TimerAgent;
 import io.troupe.memquota.Account;
@@ -455,8 +454,8 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
         timerRunner.close();
         final boolean drained = Quiescence.await(pools, deadlineNs);
         router.phase(Router.STOPPED);
-        final boolean exited = stopPools(deadlineNs);
-        final long left = failQueued(exited);
+        final boolean exited = PoolShutdown.stopPools(pools, deadlineNs, nodeId);
+        final long left = PoolShutdown.failQueued(table, router, exited, nodeId);
         if (reclaimerRunner != null)
         {
             reclaimerRunner.close();
@@ -468,49 +467,6 @@ public final class LocalActorSystem extends ActorSystem implements ActorSystemSp
             LOG.info("node {}: shut down with {} events still queued (drained={})", nodeId, left, drained);
         }
         return drained && exited;
-    }
-
-    private boolean stopPools(final long deadlineNs)
-    {
-        boolean exited = true;
-        for (final ExecutorPool pool : pools)
-        {
-            try
-            {
-                exited &= pool.stop(Math.max(TimeUnit.SECONDS.toNanos(1), deadlineNs - System.nanoTime()));
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-                exited = false;
-            }
-        }
-        if (!exited)
-        {
-            LOG.warn("node {}: some worker threads did not exit; a handler may be stuck", nodeId);
-        }
-        return exited;
-    }
-
-    /** Reports every tracked event still queued as a dead letter, but in mailboxes a stuck handler still holds. */
-    private long failQueued(final boolean threadsGone)
-    {
-        final long[] left = new long[2];
-        table.forEach(mailbox ->
-        {
-            if (!threadsGone && mailbox.state() == Mailbox.RUNNING)
-            {
-                left[1]++; // a stuck handler's thread owns this queue; it reports the rest when it returns
-                return;
-            }
-            left[0] += router.failQueued(mailbox);
-        });
-        if (left[1] > 0)
-        {
-            LOG.warn("node {}: {} mailboxes are held by handlers that overran shutdown; their queued events are " +
-                "reported when those handlers return", nodeId, left[1]);
-        }
-        return left[0];
     }
 
     @Override
