@@ -196,15 +196,35 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
             router.undeliverable(envelope, UndeliveredReason.ACTOR_UNKNOWN, worker);
             return;
         }
-        Envelope handled = envelope;
-        // the runtime's own events (Undelivered .. Terminated: the system space's first nine), in one compare
+        // the runtime's own events (Undelivered .. Terminated: the system space's first nine), in one compare, and
+        // handled out of line, so that this method is as it was but for the compare (the loop above inlines it)
         if (Integer.compareUnsigned(envelope.type() - Undelivered.TYPE, Terminated.TYPE) < 0)
         {
-            handled = intercept(ctx, mailbox, slot, envelope);
-            if (handled == null)
-            {
-                return;
-            }
+            deliverIntercepted(ctx, mailbox, slot, envelope);
+            return;
+        }
+        ctx.begin(slot, envelope);
+        final Behavior behavior = mailbox.behavior(slot);
+        try
+        {
+            receive(ctx, behavior, envelope);
+        }
+        catch (final Throwable error)
+        {
+            onFailure(ctx, envelope, error, behavior);
+        }
+        ctx.end();
+        envelope.settleHandled(); // the context repaid its cost
+    }
+
+    /** {@link #deliver}'s steps for what {@link #intercept} leaves for the behaviour (a copy: see deliver). */
+    private void deliverIntercepted(final ContextImpl ctx, final Mailbox mailbox, final int slot,
+        final Envelope envelope)
+    {
+        final Envelope handled = intercept(ctx, mailbox, slot, envelope);
+        if (handled == null)
+        {
+            return;
         }
         ctx.begin(slot, handled);
         final Behavior behavior = mailbox.behavior(slot);
@@ -217,7 +237,7 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
             onFailure(ctx, handled, error, behavior);
         }
         ctx.end();
-        handled.settleHandled(); // the context repaid its cost
+        handled.settleHandled();
     }
 
     /**
