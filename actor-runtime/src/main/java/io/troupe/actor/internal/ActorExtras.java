@@ -60,17 +60,22 @@ final class ActorExtras
 
     /**
      * What the behaviour gets of a fired keyed timer's envelope (settled here): the actor's event, or null if its
-     * timer was replaced or cancelled, or the actor has none.
+     * timer was replaced or cancelled, or the actor has none; an envelope of the type that holds no timer's event is
+     * the behaviour's as it is.
      */
     static Envelope admitTimer(final Mailbox mailbox, final int slot, final Envelope fired)
     {
+        if (fired.isSerialized() || !(fired.event() instanceof TimerFired timer))
+        {
+            return fired; // the type id with another event (none of this runtime's): the behaviour's, as it was
+        }
         final ActorExtras extras = (ActorExtras)mailbox.attachment(slot);
         if (extras == null || extras.timers == null)
         {
             fired.settle();
             return null;
         }
-        return extras.timers.admit(fired);
+        return extras.timers.admit(fired, timer);
     }
 
     /** The actor passes away: its timers end with it, its watchers are told, what it watched is unwatched. */

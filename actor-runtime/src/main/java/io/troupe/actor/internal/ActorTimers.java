@@ -89,16 +89,13 @@ final class ActorTimers implements Timers
      * What the behaviour gets of a fired timer's envelope (which is settled here): the actor's event, or null if the
      * timer was replaced or cancelled since it fired.
      *
-     * @param fired the envelope of type {@link TimerFired#TYPE}.
+     * @param fired   the envelope of type {@link TimerFired#TYPE}, holding a {@link TimerFired}.
+     * @param timer   its event.
      * @return an envelope of the actor's event, from itself, or null.
      */
-    Envelope admit(final Envelope fired)
+    Envelope admit(final Envelope fired, final TimerFired timer)
     {
         fired.settle();
-        if (!(fired.event() instanceof TimerFired timer))
-        {
-            return null; // the type id of a timer with another event: not a timer of this runtime's
-        }
         final Entry entry = entries.get(timer.key());
         if (entry == null || entry.generation != timer.generation())
         {

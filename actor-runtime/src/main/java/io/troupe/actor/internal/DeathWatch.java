@@ -99,9 +99,9 @@ final class DeathWatch
      */
     Envelope onTerminated(final Mailbox mailbox, final int slot, final Envelope envelope)
     {
-        if (!(envelope.event() instanceof Terminated terminated))
+        if (!(eventOf(envelope) instanceof Terminated terminated))
         {
-            return envelope; // the type id with another event: not the runtime's
+            return envelope; // the type id with another event, or one that does not decode: the behaviour's
         }
         final ActorWatches watches = ActorExtras.existingWatches(mailbox, slot);
         if (watches == null || !watches.stopWatching(terminated.actor()))
@@ -119,7 +119,7 @@ final class DeathWatch
      */
     Envelope onUndelivered(final Mailbox mailbox, final int slot, final Envelope envelope)
     {
-        if (!(envelope.event() instanceof Undelivered notice) || notice.type() != WatchRequest.TYPE)
+        if (!(eventOf(envelope) instanceof Undelivered notice) || notice.type() != WatchRequest.TYPE)
         {
             return envelope;
         }
@@ -155,29 +155,34 @@ final class DeathWatch
 
     // ---------------------------------------------------------------- the watched actor's thread
 
-    /** A watch request reached the actor it is for (settled here). */
-    void onRequest(final Mailbox mailbox, final int slot, final Envelope envelope)
+    /**
+     * A watch request reached the actor it is for (settled here): null. Something else of the type id (or one that
+     * does not decode) is the behaviour's.
+     */
+    Envelope onRequest(final Mailbox mailbox, final int slot, final Envelope envelope)
     {
-        envelope.settle();
-        if (envelope.event() instanceof WatchRequest request && request.watcher() != null)
+        if (!(eventOf(envelope) instanceof WatchRequest request) || request.watcher() == null)
         {
-            final ActorId watcher = normalizedFrom(request.watcher(), envelope);
-            if (request.watch())
+            return envelope;
+        }
+        envelope.settle();
+        final ActorId watcher = normalizedFrom(request.watcher(), envelope);
+        if (request.watch())
+        {
+            if (ActorExtras.watches(mailbox, slot).addWatcher(watcher))
             {
-                if (ActorExtras.watches(mailbox, slot).addWatcher(watcher))
-                {
-                    counters.increment(SystemCounter.WATCHERS_HELD);
-                }
-            }
-            else
-            {
-                final ActorWatches watches = ActorExtras.existingWatches(mailbox, slot);
-                if (watches != null && watches.removeWatcher(watcher))
-                {
-                    counters.decrement(SystemCounter.WATCHERS_HELD);
-                }
+                counters.increment(SystemCounter.WATCHERS_HELD);
             }
         }
+        else
+        {
+            final ActorWatches watches = ActorExtras.existingWatches(mailbox, slot);
+            if (watches != null && watches.removeWatcher(watcher))
+            {
+                counters.decrement(SystemCounter.WATCHERS_HELD);
+            }
+        }
+        return null;
     }
 
     /** The actor passes away: each watcher is told, and what it watched is unwatched. */
@@ -193,6 +198,22 @@ final class DeathWatch
         {
             forgetRemote(target, self);
             sendRequest(target, self, false, worker);
+        }
+    }
+
+    /**
+     * The envelope's event, or null if its payload does not decode: the intercept never throws (the behaviour then
+     * gets the envelope as before, and meets the failure in its own handler, where it is caught and counted).
+     */
+    private static Object eventOf(final Envelope envelope)
+    {
+        try
+        {
+            return envelope.event();
+        }
+        catch (final RuntimeException ex)
+        {
+            return null;
         }
     }
 

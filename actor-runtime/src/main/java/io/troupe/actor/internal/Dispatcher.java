@@ -265,14 +265,13 @@ class Dispatcher extends DispatcherFields implements MailboxRunner
         }
         if (type == WatchRequest.TYPE)
         {
-            ctx.system().deathWatch().onRequest(mailbox, slot, envelope);
-            return null;
+            return ctx.system().deathWatch().onRequest(mailbox, slot, envelope);
         }
-        if (type != Stops.TYPE)
+        if (type != Stops.TYPE || envelope.isSerialized() || !(envelope.event() instanceof Stops.StopRequest request))
         {
-            return envelope;
+            return envelope; // not the runtime's own (another event of the type id): the behaviour's, as it was
         }
-        if (Stops.allowed(mailbox, slot, envelope, counters))
+        if (Stops.allowed(mailbox, slot, request, counters))
         {
             ctx.begin(slot, envelope);
             ctx.passAway();

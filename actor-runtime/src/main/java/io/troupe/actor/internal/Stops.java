@@ -78,15 +78,14 @@ final class Stops
      *
      * @param mailbox  the target's mailbox.
      * @param slot     the target's slot.
-     * @param envelope an envelope of {@link #TYPE}.
+     * @param request  the request delivered to it.
      * @param counters where refusals are counted.
      * @return true to make the actor pass away.
      */
-    static boolean allowed(final Mailbox mailbox, final int slot, final Envelope envelope,
+    static boolean allowed(final Mailbox mailbox, final int slot, final StopRequest request,
         final RuntimeCounters counters)
     {
-        if (envelope.event() instanceof StopRequest request &&
-            (request.requester() == null || request.requester().equals(mailbox.parent(slot))))
+        if (request.requester() == null || request.requester().equals(mailbox.parent(slot)))
         {
             return true;
         }
