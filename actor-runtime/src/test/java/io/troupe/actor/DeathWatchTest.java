@@ -2,8 +2,7 @@ package io.troupe.actor;
 
 import io.troupe.actor.spi.ActorSystemSpi;
 import io.troupe.testing.Await;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -29,19 +28,8 @@ class DeathWatchTest
     private static final int NODE = 25;
     private static final Duration QUIET = Duration.ofMillis(150);
 
-    private ActorSystem system;
-
-    @BeforeEach
-    void setUp()
-    {
-        system = TestActors.start(NODE, 2);
-    }
-
-    @AfterEach
-    void tearDown()
-    {
-        system.close();
-    }
+    @AutoClose
+    private final ActorSystem system = TestActors.start(NODE, 2);
 
     /** Watches, unwatches or dies on command; records every other envelope it gets. */
     private static final class Watcher implements Behavior

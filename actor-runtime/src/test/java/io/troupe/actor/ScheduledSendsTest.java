@@ -1,8 +1,7 @@
 package io.troupe.actor;
 
 import io.troupe.testing.Await;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,19 +26,8 @@ class ScheduledSendsTest
     private static final int NODE = 23;
     private static final Duration QUIET = Duration.ofMillis(150);
 
-    private ActorSystem system;
-
-    @BeforeEach
-    void setUp()
-    {
-        system = TestActors.start(NODE, 2);
-    }
-
-    @AfterEach
-    void tearDown()
-    {
-        system.close();
-    }
+    @AutoClose
+    private final ActorSystem system = TestActors.start(NODE, 2);
 
     @Test
     void theSystemSchedulesOnceToAnActorARefAndAServiceAndACancelledOneNeverArrives() throws Exception

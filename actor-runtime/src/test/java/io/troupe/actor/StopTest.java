@@ -1,8 +1,7 @@
 package io.troupe.actor;
 
 import io.troupe.testing.Await;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,19 +21,8 @@ class StopTest
 {
     private static final int NODE = 24;
 
-    private ActorSystem system;
-
-    @BeforeEach
-    void setUp()
-    {
-        system = TestActors.start(NODE, 2);
-    }
-
-    @AfterEach
-    void tearDown()
-    {
-        system.close();
-    }
+    @AutoClose
+    private final ActorSystem system = TestActors.start(NODE, 2);
 
     /** Registers a child on "spawn" (reported), stops what it is sent as an id, reports each stop's outcome. */
     private static Behavior parent(final BlockingQueue<Object> out, final Behavior child)
