@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import static io.troupe.actor.TestActors.assertNothingArrives;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,7 +54,8 @@ class DeathWatchTest
                 final CountDownLatch latch = hold;
                 if (latch != null)
                 {
-                    await(latch); // meanwhile the Terminated arrives behind this event
+                    // meanwhile the Terminated arrives behind this event
+                    Await.latch(latch, "the test lets the unwatch go on");
                 }
                 ctx.unwatch(unwatch.target());
             }
@@ -248,18 +248,5 @@ class DeathWatchTest
         assertThat(Await.next(refused)).hasMessageContaining("not a service id");
         assertThatThrownBy(() -> ActorSystemSpi.of(system).nodeGone(NODE + 1, null))
             .isInstanceOf(NullPointerException.class);
-    }
-
-    private static void await(final CountDownLatch latch)
-    {
-        try
-        {
-            assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
-        }
-        catch (final InterruptedException ex)
-        {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(ex);
-        }
     }
 }

@@ -116,8 +116,14 @@ final class ClientOutbound
     void tell(final ClientSession session, final ActorId recipient, final int type, final long cookie,
         final UndeliveredReason reason)
     {
+        tell(session, recipient, type, cookie, reason, false);
+    }
+
+    private void tell(final ClientSession session, final ActorId recipient, final int type, final long cookie,
+        final UndeliveredReason reason, final boolean unsure)
+    {
         if (appendEvent(session, Undelivered.TYPE, ActorId.NONE, cookie,
-            new Undelivered(recipient, type, cookie, reason, false)))
+            new Undelivered(recipient, type, cookie, reason, unsure)))
         {
             agent.count(ClientCounter.NOTICES_OUT);
         }
@@ -134,11 +140,7 @@ final class ClientOutbound
             if (freeAsk(session, ask.cookie()))
             {
                 agent.count(ClientCounter.ASKS_TARGET_GONE);
-                if (appendEvent(session, Undelivered.TYPE, ActorId.NONE, ask.cookie(),
-                    new Undelivered(target, ask.type(), ask.cookie(), UndeliveredReason.ACTOR_UNKNOWN, true)))
-                {
-                    agent.count(ClientCounter.NOTICES_OUT);
-                }
+                tell(session, target, ask.type(), ask.cookie(), UndeliveredReason.ACTOR_UNKNOWN, true);
             }
         }
     }
